@@ -1,0 +1,21 @@
+package org.pacelab.cli;
+
+import picocli.CommandLine.Command;
+
+/** The top-level {@code pacelab} command; each subcommand lives in its own class. */
+@Command(name = "pacelab",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "A laboratory for packet pacing in QUIC.",
+        subcommands = {
+                picocli.CommandLine.HelpCommand.class,
+        })
+public final class PacelabCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}
