@@ -1,0 +1,57 @@
+package org.pacelab.quic.cc;
+
+/**
+ * A congestion controller, fed by loss detection (RFC 9002 §7 and Appendix B).
+ *
+ * <p>Controllers never read a clock: every event carries the time it happened. Bytes in flight are
+ * tracked by the caller and passed in where a controller needs them. Implementations: NewReno
+ * (RFC 9002 §7), CUBIC (RFC 9438), BBR.
+ */
+public interface CongestionController {
+
+    /** Short name used on the command line and in qlog, e.g. {@code newreno}, {@code cubic}, {@code bbr}. */
+    String name();
+
+    /** Congestion window in bytes. */
+    long congestionWindow();
+
+    /** Slow start threshold in bytes; {@link Long#MAX_VALUE} while unset. */
+    long slowStartThreshold();
+
+    /** Current state as a qlog congestion state name, e.g. {@code slow_start}, {@code congestion_avoidance},
+     * {@code recovery}, {@code application_limited}, or a controller-specific one such as {@code startup}. */
+    String state();
+
+    /** Whether the controller is in slow start (or its equivalent, e.g. BBR Startup); selects the pacing gain. */
+    boolean inSlowStart();
+
+    /**
+     * The controller's own pacing rate in bytes per second, or 0 when it has none and the pacer should
+     * derive one from the window and the smoothed RTT (NewReno, CUBIC).
+     */
+    default long pacingRate() { return 0; }
+
+    /** The controller's preferred send quantum in bytes (BBR), or 0 to leave it to the pacer's configuration. */
+    default long sendQuantum() { return 0; }
+
+    /** A packet counting toward bytes in flight was sent. {@code bytesInFlight} includes it. */
+    void onPacketSent(long now, PacketInfo packet, long bytesInFlight);
+
+    /** An ACK frame acknowledged in-flight packets (after loss detection ran for that ACK). */
+    void onAck(AckEvent ack);
+
+    /** Loss detection declared in-flight packets lost. */
+    void onLoss(LossEvent loss);
+
+    /**
+     * A packet that had been declared lost was acknowledged after all: the loss was spurious
+     * (RFC 9002 §7.8 permits undo; RFC 9438 §4.9 describes it for CUBIC). Default: ignore.
+     */
+    default void onSpuriousLoss(long now, PacketInfo packet) {}
+
+    /** The sender became application-limited or stopped being so (RFC 9002 §7.8). */
+    default void onAppLimited(long now, boolean appLimited) {}
+
+    /** The path's maximum datagram size changed. */
+    default void onMaxDatagramSizeChanged(int maxDatagramSize) {}
+}
