@@ -1005,15 +1005,11 @@ public final class QuicConnection implements StreamTransport {
         // RFC 9000 §14.1: datagrams carrying Initial packets are at least 1200 bytes
         Layout last = built.get(built.size() - 1);
         if (needsPadding) {
-            int size = out.position() - start + 16 * built.size();
-            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, start + room - start);
+            int size = out.position() - start;
+            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
             if (size < target) {
-                int pad = target - size;
-                for (int i = 0; i < pad; i++) {
-                    out.put((byte) 0);
-                }
-                last.payloadEnd += pad;
-                last.frames.add(new PaddingFrame(pad));
+                pad(out, last, target - size);
+                last.frames.add(new PaddingFrame(target - size));
                 last.inFlight = true;
             }
         }
@@ -1029,6 +1025,16 @@ public final class QuicConnection implements StreamTransport {
             recovery.setAppLimited(now, false);
         }
         return new SendResult(length, anyEliciting ? intended : now, 0);
+    }
+
+    /** Appends {@code n} PADDING bytes to the last laid-out packet, moving its tag space behind them. */
+    private static void pad(ByteBuffer out, Layout last, int n) {
+        out.position(last.payloadEnd);
+        for (int i = 0; i < n; i++) {
+            out.put((byte) 0);
+        }
+        last.payloadEnd += n;
+        out.position(last.payloadEnd + 16);
     }
 
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
@@ -1100,7 +1106,8 @@ public final class QuicConnection implements StreamTransport {
             payload.put((byte) 0);
         }
         l.payloadEnd = payload.position();
-        out.position(l.payloadEnd);
+        // leave room for the AEAD tag before a coalesced packet that may follow
+        out.position(l.payloadEnd + 16);
         return l;
     }
 
@@ -1351,7 +1358,7 @@ public final class QuicConnection implements StreamTransport {
                 payload.put((byte) 0);
             }
             l.payloadEnd = payload.position();
-            out.position(l.payloadEnd);
+            out.position(l.payloadEnd + 16);
             built.add(l);
         }
         if (built.isEmpty()) {
@@ -1359,12 +1366,10 @@ public final class QuicConnection implements StreamTransport {
             return SendResult.NOTHING;
         }
         if (isClient && built.get(0).level == EncryptionLevel.INITIAL) {
-            Layout last = built.get(built.size() - 1);
-            int size = out.position() - start + 16 * built.size();
+            int size = out.position() - start;
             int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-            for (int i = size; i < target; i++) {
-                out.put((byte) 0);
-                last.payloadEnd++;
+            if (size < target) {
+                pad(out, built.get(built.size() - 1), target - size);
             }
         }
         for (Layout l : built) {
