@@ -143,6 +143,7 @@ public final class QuicConnection implements StreamTransport {
     // pacing bookkeeping (see send)
     private boolean idle = true;
     private long readySince;
+    private long lastNow;
 
     // counters
     private long packetsSent;
@@ -1381,6 +1382,9 @@ public final class QuicConnection implements StreamTransport {
         }
         int length = out.position() - start;
         bytesSent += length;
+        if (closeDeadline == Long.MAX_VALUE) {
+            closeDeadline = now + 3 * recovery.rtt().ptoBase();
+        }
         return new SendResult(length, now, 0);
     }
 
@@ -1545,6 +1549,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void markInput(long now) {
+        lastNow = now;
         if (idle) {
             idle = false;
             readySince = now;
@@ -1554,6 +1559,12 @@ public final class QuicConnection implements StreamTransport {
     // =============================================================================================
     // Closing
     // =============================================================================================
+
+    /** Closes the connection with a transport error (e.g. the endpoint rejecting a Retry token). */
+    public void abort(QuicException e, long now) {
+        closeWithError(e, now);
+        dispatchAppEvents();
+    }
 
     private void closeWithError(QuicException e, long now) {
         if (state == State.CLOSING || state == State.DRAINING || state == State.CLOSED) {
@@ -1711,13 +1722,10 @@ public final class QuicConnection implements StreamTransport {
         closeFrame = new ConnectionCloseFrame(true, applicationErrorCode, 0, truncate(reason));
         state = State.CLOSING;
         closePacketPending = true;
-        closeDeadline = Long.MIN_VALUE;
-        closeAtNextSend = true;
-        closedReported = false;
-        reportClosed(applicationErrorCode, true, reason, true, 0);
+        // the closing period starts when the CONNECTION_CLOSE leaves (see sendClose)
+        closeDeadline = Long.MAX_VALUE;
+        reportClosed(applicationErrorCode, true, reason, true, lastNow);
     }
-
-    private boolean closeAtNextSend;
 
     // =============================================================================================
     // Introspection
