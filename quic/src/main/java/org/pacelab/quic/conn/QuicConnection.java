@@ -1735,6 +1735,14 @@ public final class QuicConnection implements StreamTransport {
 
     public boolean isClosed() { return state == State.CLOSED; }
 
+    /**
+     * Whether nothing more will be sent: closed, draining, or closing with the CONNECTION_CLOSE already
+     * sent. A client process may exit then without waiting out the closing period.
+     */
+    public boolean isTerminated() {
+        return state == State.CLOSED || state == State.DRAINING || state == State.CLOSING && !closePacketPending;
+    }
+
     public boolean isHandshakeComplete() { return handshakeComplete; }
 
     public boolean isHandshakeConfirmed() { return handshakeConfirmed; }
