@@ -56,6 +56,7 @@ public record DirectionSpec(long rateBps, long burstBytes, String trace, boolean
         if (corrupt > 0) b.append(" corrupt=").append(corrupt * 100).append('%');
         if (duplicate > 0) b.append(" duplicate=").append(duplicate * 100).append('%');
         b.append(" wire=").append(wireBps > 0 ? Units.formatRate(wireBps) : "off");
+        if (wireOverheadBytes != 38) b.append(" wire-overhead=").append(wireOverheadBytes).append('b');
         if (rttNs > 0) b.append(" rtt=").append(Units.formatDuration(rttNs));
         return b.toString();
     }
