@@ -1,7 +1,6 @@
 package org.pacelab.net.relay;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -92,6 +91,9 @@ public final class UdpRelay implements AutoCloseable {
 
     public RelayStats stats() { return stats; }
 
+    /** Packets still inside one direction of the link (not yet delivered or dropped). */
+    public int packetsInside(Direction d) { return link.direction(d).packetsInside(); }
+
     /** Asks the loop to finish; safe from any thread (e.g. a shutdown hook). */
     public void stop() { stopping = true; }
 
@@ -128,9 +130,16 @@ public final class UdpRelay implements AutoCloseable {
         if (tap != null) tap.flush();
     }
 
+    /** Advances both directions to {@code t}, processing their events merged in time order (the tap stays sorted). */
     private void advance(long t) {
         if (t < modelTime) t = modelTime;
         modelTime = t;
+        while (true) {
+            long nd = link.down().nextEventTime(), nu = link.up().nextEventTime();
+            if (Math.min(nd, nu) > t) break;
+            if (nd <= nu) link.down().advanceTo(nd, this::deliverDown);
+            else link.up().advanceTo(nu, this::deliverUp);
+        }
         link.down().advanceTo(t, this::deliverDown);
         link.up().advanceTo(t, this::deliverUp);
     }
@@ -258,9 +267,8 @@ public final class UdpRelay implements AutoCloseable {
         if (first != null) throw first;
     }
 
-    /** Prints the counters and timing statistics. */
-    public void report(PrintStream out) {
-        out.print(counters.format());
-        out.print(stats.format());
+    /** The counters and timing statistics, several lines. */
+    public String report() {
+        return counters.format() + stats.format();
     }
 }
