@@ -25,12 +25,16 @@ public final class KernelQdisc {
         }
         String kind = kv[1].toLowerCase(Locale.ROOT);
         if (!kind.equals("tbf")) {
-            if (kind.equals("fq") || kind.equals("etf")) {
-                throw new NetnsException("--kernel-qdisc: " + kind + " paces a sender, it is not a link; put it on the server's "
-                        + "interface with 'pacelab netns run --ns server -- tc qdisc add dev " + NetnsLab.SERVER_TUN + " root " + kind + "'");
-            }
-            throw new NetnsException("--kernel-qdisc: '" + kind + "' is not offered; only tbf (the rate limiter) can move into "
-                    + "the kernel, the user-space model runs the rest");
+            String missing = missingReason(kind);
+            String kernel = missing != null ? "this kernel has no " + kind + " qdisc (tc: " + missing + "); "
+                    : kind + " exists in this kernel but is not offered; ";
+            String role = switch (kind) {
+                case "fq", "etf" -> kind + " paces a sender rather than shaping a link: put it on the server's interface with "
+                        + "'pacelab netns run --ns server -- tc qdisc add dev " + NetnsLab.SERVER_TUN + " root " + kind + "'";
+                case "netem" -> "the user-space model runs delay, jitter, loss and the queue instead; drop this option";
+                default -> "only tbf (the rate limiter) can move into the kernel";
+            };
+            throw new NetnsException("--kernel-qdisc: " + kernel + role);
         }
         return kv[0];
     }
@@ -71,12 +75,22 @@ public final class KernelQdisc {
         }
     }
 
-    /** Whether this kernel knows a qdisc kind (tries it on the server TUN, then removes it). */
-    public static boolean available(String kind) throws NetnsException {
-        Shell.Result r = Shell.run("ip", "netns", "exec", NetnsLab.SERVER_NS, "tc", "qdisc", "add", "dev", NetnsLab.SERVER_TUN,
-                "root", kind);
-        if (r.ok()) Shell.run("ip", "netns", "exec", NetnsLab.SERVER_NS, "tc", "qdisc", "del", "dev", NetnsLab.SERVER_TUN, "root");
-        return r.ok() || !r.output().contains("unknown");
+    /**
+     * Why this kernel cannot create a qdisc of {@code kind} (tc's first line), or null if it can. Probes on the
+     * loopback device of a scratch namespace, which is removed again.
+     */
+    public static String missingReason(String kind) throws NetnsException {
+        if (!kind.matches("[a-z_0-9]+")) return "'" + kind + "' is not a qdisc name";
+        String ns = NetnsLab.PREFIX + "probe";
+        Shell.run("ip", "netns", "del", ns);
+        if (!Shell.run("ip", "netns", "add", ns).ok()) return null;
+        try {
+            Shell.Result r = Shell.run("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "lo", "root", kind);
+            if (r.ok()) return null;
+            String first = r.output().lines().findFirst().orElse("");
+            return first.contains("unknown") || first.contains("Unknown") ? first : null;
+        } finally {
+            Shell.run("ip", "netns", "del", ns);
+        }
     }
-
 }

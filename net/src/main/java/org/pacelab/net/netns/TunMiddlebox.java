@@ -102,6 +102,7 @@ public final class TunMiddlebox implements AutoCloseable {
             if (key == null) continue; // not IPv4/IPv6
             int flow = flows.computeIfAbsent(key, k -> {
                 int id = flows.size() + 1;
+                stats.flows++;
                 if (log != null) log.describeFlow(id, arrival, k.describe());
                 return id;
             });

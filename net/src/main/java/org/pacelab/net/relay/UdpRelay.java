@@ -141,6 +141,7 @@ public final class UdpRelay implements AutoCloseable {
             long kernel = s.lastKernelTimeNanos();
             if (kernel != 0) stats.receiveLag.recordValue(Math.max(0, now - clock.fromEpochNanos(kernel)));
             long arrival = driver.arrivalTime(kernel, now);
+            if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - clock.fromEpochNanos(kernel)));
             stats.datagramsIn++;
             RelayFlow f = flow != null ? flow : flowFor(s.lastSource(), arrival);
             if (f == null) continue;
