@@ -40,6 +40,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
     private boolean peerDecoderSeen;
     private H3Frame.Settings peerSettings;
     private boolean closed;
+    private boolean goawaySent;
 
     @Override
     public final void onConnected(StreamTransport transport) {
@@ -181,15 +182,21 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
 
     /** Sends GOAWAY with {@code id} on our control stream (RFC 9114 §5.2). */
     final void sendGoaway(long id) {
+        goawaySent = true;
         pendingWrites.write(transport, controlStream, H3FrameCodec.encode(new H3Frame.Goaway(id)), false);
     }
 
-    /** Ends the connection with H3_NO_ERROR (RFC 9114 §5.2) after a GOAWAY with {@code goawayId}. */
+    /**
+     * Ends the connection with H3_NO_ERROR (RFC 9114 §5.2), after a GOAWAY with {@code goawayId} unless
+     * one was sent already.
+     */
     final void closeGracefully(long goawayId) {
         if (closed) {
             return;
         }
-        sendGoaway(goawayId);
+        if (!goawaySent) {
+            sendGoaway(goawayId);
+        }
         closed = true;
         transport.close(H3Error.H3_NO_ERROR.code, "");
         connectionEnded("we closed it gracefully");

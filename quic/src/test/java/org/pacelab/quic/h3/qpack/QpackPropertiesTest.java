@@ -21,7 +21,7 @@ class QpackPropertiesTest {
         assertEquals(fields, FieldSectionDecoder.decode(ByteBuffer.wrap(encoded)));
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void arbitraryBytesDecodeOrFailWithAQpackError(@ForAll @Size(max = 64) byte[] bytes) {
         try {
             FieldSectionDecoder.decode(ByteBuffer.wrap(bytes));
@@ -30,7 +30,7 @@ class QpackPropertiesTest {
         }
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void mutatedValidSectionsDecodeOrFailWithAQpackError(@ForAll("fieldLists") List<HeaderField> fields,
             @ForAll @IntRange(min = 0, max = 10_000) int position, @ForAll byte xor,
             @ForAll @IntRange(min = 0, max = 10_000) int cut) {
