@@ -12,14 +12,12 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.pacelab.io.tls.Certificates;
-import org.pacelab.quic.cc.NewRenoController;
+import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.BytePattern;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.SyntheticContent;
 import org.pacelab.quic.crypto.CipherSuite;
-import org.pacelab.quic.pacing.NoPacer;
-import org.pacelab.quic.pacing.PacingRate;
 import org.pacelab.quic.tls.TlsConfig;
 
 class LoopbackTransferTest {
@@ -40,8 +38,13 @@ class LoopbackTransferTest {
     }
 
     static ConnectionConfig config(TlsConfig tls) {
-        return ConnectionConfig.defaults(tls, mds -> new NewRenoController(mds, null), NoPacer::new,
-                (cc, rtt, inflight) -> new PacingRate(0, 0, cc.congestionWindow(), rtt.smoothedRtt(), inflight == 0));
+        ConnectionConfig c = ConnectionConfig.defaults(tls, CongestionConfig.DEFAULT);
+        try {
+            var q = org.pacelab.io.log.QlogDirectory.fromEnvironment(tls.serverName() == null ? "server" : "client");
+            return q == null ? c : c.withQlog(q);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @ParameterizedTest

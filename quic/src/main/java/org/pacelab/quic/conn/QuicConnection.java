@@ -54,7 +54,7 @@ import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.packet.Retry;
 import org.pacelab.quic.packet.StatelessReset;
-import org.pacelab.quic.pacing.PacingRateFunction;
+import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
 import org.pacelab.quic.recovery.LossDetector;
@@ -170,8 +170,7 @@ public final class QuicConnection implements StreamTransport {
         acks[2] = new AckTracker(false, config.ackElicitingThreshold());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, config.congestionController().apply(mds), config.pacer().get(),
-                config.pacingRate(), qlog);
+        this.recovery = new Recovery(rtt, CongestionControllers.create(config.congestion(), mds, random), qlog);
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
@@ -967,13 +966,16 @@ public final class QuicConnection implements StreamTransport {
         boolean elicitingWaiting = anyAckElicitingWaiting();
         long intended = now;
         boolean mayElicit = cwndOpen;
+        long pacedUntil = 0;
         if (elicitingWaiting && cwndOpen && !probing && handshakeComplete) {
             long release = recovery.pacer().releaseTime(now, maxDatagramSize());
             if (release > now + config.pacingLookahead()) {
                 if (!anyAckDue(now)) {
                     return SendResult.blocked(release);
                 }
+                // an ACK goes out now; the paced data waits
                 mayElicit = false;
+                pacedUntil = release;
             } else {
                 intended = Math.max(release, readySince);
             }
@@ -995,6 +997,9 @@ public final class QuicConnection implements StreamTransport {
         }
         if (built.isEmpty()) {
             out.position(start);
+            if (pacedUntil != 0) {
+                return SendResult.blocked(pacedUntil);
+            }
             if (!elicitingWaiting || !cwndOpen) {
                 idle = true;
             }
@@ -1159,8 +1164,9 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean anyAckDue(long now) {
-        for (PacketSpace s : PacketSpace.ALL) {
-            if (acks[s.ordinal()].ackDue(now) && acks[s.ordinal()].hasReceived()) {
+        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+            AckTracker t = acks[level.space().ordinal()];
+            if (keys.hasTx(level) && t.ackDue(now) && t.hasReceived()) {
                 return true;
             }
         }

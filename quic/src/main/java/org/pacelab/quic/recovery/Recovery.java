@@ -5,12 +5,12 @@ import java.util.List;
 
 import org.pacelab.quic.cc.AckEvent;
 import org.pacelab.quic.cc.CongestionController;
+import org.pacelab.quic.cc.CongestionSetup;
 import org.pacelab.quic.cc.LossEvent;
 import org.pacelab.quic.cc.PacketInfo;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.pacing.Pacer;
 import org.pacelab.quic.pacing.PacingRate;
-import org.pacelab.quic.pacing.PacingRateFunction;
 import org.pacelab.quic.qlog.QlogSink;
 
 /**
@@ -22,9 +22,9 @@ import org.pacelab.quic.qlog.QlogSink;
 public final class Recovery {
     private final RttEstimator rtt;
     private final LossDetector loss;
+    private final CongestionSetup setup;
     private final CongestionController cc;
     private final Pacer pacer;
-    private final PacingRateFunction pacingRate;
     private final DeliveryRateEstimator rateEstimator;
     private final QlogSink qlog;
     private String lastState = "";
@@ -35,13 +35,13 @@ public final class Recovery {
     private long currentPacingRate;
     private boolean appLimited;
 
-    public Recovery(RttEstimator rtt, CongestionController cc, Pacer pacer, PacingRateFunction pacingRate, QlogSink qlog) {
+    public Recovery(RttEstimator rtt, CongestionSetup setup, QlogSink qlog) {
         this.rtt = rtt;
         this.loss = new LossDetector(rtt);
-        this.cc = cc;
-        this.pacer = pacer;
-        this.pacingRate = pacingRate;
-        this.rateEstimator = new DeliveryRateEstimator();
+        this.setup = setup;
+        this.cc = setup.controller();
+        this.pacer = setup.pacer();
+        this.rateEstimator = setup.estimator();
         this.qlog = qlog;
     }
 
@@ -160,9 +160,8 @@ public final class Recovery {
     }
 
     private void updatePacer(long now) {
-        PacingRate r = pacingRate.compute(cc, rtt, loss.bytesInFlight());
+        PacingRate r = setup.updatePacer(now, rtt, loss.bytesInFlight());
         currentPacingRate = r.bytesPerSecond();
-        pacer.update(now, r);
     }
 
     /** Emits recovery:metrics_updated and congestion_state_updated when something changed. */

@@ -10,8 +10,7 @@ import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.ParsedPacket;
-import org.pacelab.quic.pacing.NoPacer;
-import org.pacelab.quic.pacing.PacingRate;
+import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**
@@ -67,8 +66,7 @@ final class ConnectionPair {
             TestCertificates.Identity id = TestCertificates.ec();
             tls = TlsConfig.server(alpn, suites, List.of(id.certificate()), id.key());
         }
-        return ConnectionConfig.defaults(tls, mds -> new FixedWindowController(1_000_000), NoPacer::new,
-                (cc, rtt, inflight) -> new PacingRate(0, 0, cc.congestionWindow(), rtt.smoothedRtt(), inflight == 0));
+        return ConnectionConfig.defaults(tls, CongestionConfig.fromOptions(java.util.Map.of("--cc", "newreno", "--pacer", "none")));
     }
 
     void start() throws Exception {
