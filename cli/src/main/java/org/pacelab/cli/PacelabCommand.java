@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
         description = "A laboratory for packet pacing in QUIC.",
         subcommands = {
                 picocli.CommandLine.HelpCommand.class,
+                EmulateCommand.class,
+                NetnsCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
