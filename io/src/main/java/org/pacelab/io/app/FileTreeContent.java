@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.pacelab.quic.content.Content;
 import org.pacelab.quic.content.ContentSource;
+import org.pacelab.quic.content.Printable;
 
 /**
  * Serves the regular files under one directory and nothing else. A request target is percent-decoded
@@ -55,7 +56,7 @@ public final class FileTreeContent implements ContentSource {
         try {
             segments = UrlPath.decodedSegments(path);
         } catch (UrlPath.MalformedPathException e) {
-            return new Content.Refused(400, "request target " + UrlPath.printable(target) + " is malformed: "
+            return new Content.Refused(400, "request target " + Printable.of(target) + " is malformed: "
                     + e.getMessage());
         }
         Path candidate = root;
@@ -92,12 +93,12 @@ public final class FileTreeContent implements ContentSource {
                 throw e;
             }
         } catch (IOException e) {
-            return new Content.Refused(500, "request target " + UrlPath.printable(target)
+            return new Content.Refused(500, "request target " + Printable.of(target)
                     + " names a file that cannot be read: " + e.getMessage());
         }
     }
 
     private static Content.Refused notFound(String target, String why) {
-        return new Content.Refused(404, "request target " + UrlPath.printable(target) + " " + why);
+        return new Content.Refused(404, "request target " + Printable.of(target) + " " + why);
     }
 }

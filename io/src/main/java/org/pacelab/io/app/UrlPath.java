@@ -6,6 +6,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.pacelab.quic.content.Printable;
 
 /** Splitting a URL path into percent-decoded segments (RFC 3986 §2.1, §3.3) and judging them as file names. */
 final class UrlPath {
@@ -53,7 +54,7 @@ final class UrlPath {
             }
             if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0
                     || Character.digit(raw.charAt(i + 2), 16) < 0) {
-                throw new MalformedPathException("'" + printable(raw) + "' has a '%' at index " + i
+                throw new MalformedPathException("'" + Printable.of(raw) + "' has a '%' at index " + i
                         + " that is not followed by two hex digits (RFC 3986 §2.1)");
             }
             bytes.put((byte) Integer.parseInt(raw.substring(i + 1, i + 3), 16));
@@ -63,7 +64,7 @@ final class UrlPath {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes.flip()).toString();
         } catch (CharacterCodingException e) {
-            throw new MalformedPathException("'" + printable(raw) + "' does not decode to UTF-8 text");
+            throw new MalformedPathException("'" + Printable.of(raw) + "' does not decode to UTF-8 text");
         }
     }
 
@@ -85,15 +86,5 @@ final class UrlPath {
             return "contains a NUL character";
         }
         return null;
-    }
-
-    /** {@code s} with control characters escaped and cut to 100 chars, for messages. */
-    static String printable(String s) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < s.length() && i < 100; i++) {
-            char c = s.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
-        }
-        return s.length() > 100 ? sb + "..." : sb.toString();
     }
 }
