@@ -1,6 +1,7 @@
 package org.pacelab.quic.content;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The deterministic content of the synthetic {@code /bytes/N} bodies: byte {@code i} is byte {@code i % 8}
@@ -24,11 +25,10 @@ public final class BytePattern {
         while (o < end && (o & 7) != 0) {
             dst.put(at(o++));
         }
+        boolean bigEndian = dst.order() == ByteOrder.BIG_ENDIAN;
         while (end - o >= 8) {
             long w = mix(o >>> 3);
-            for (int shift = 56; shift >= 0; shift -= 8) {
-                dst.put((byte) (w >>> shift));
-            }
+            dst.putLong(bigEndian ? w : Long.reverseBytes(w));
             o += 8;
         }
         while (o < end) {

@@ -8,6 +8,7 @@ import org.pacelab.quic.content.Download;
 import org.pacelab.quic.h3.qpack.FieldSectionDecoder;
 import org.pacelab.quic.h3.qpack.HeaderField;
 import org.pacelab.quic.h3.qpack.QpackException;
+import org.pacelab.quic.content.Printable;
 
 /**
  * One GET on the client (RFC 9114 §4.1): reads interim and final HEADERS, DATA and trailers in the order
@@ -161,7 +162,7 @@ final class ClientExchange implements FrameReader.Sink {
                     + head.contentLength() + " (malformed, RFC 9114 §4.1.2)");
         } else if (errorText != null) {
             download.fail("the server answered " + head.status()
-                    + (errorText.isEmpty() ? "" : ": " + FieldRules.printable(errorText.toString().strip())));
+                    + (errorText.isEmpty() ? "" : ": " + Printable.of(errorText.toString().strip())));
         } else {
             download.succeed();
         }

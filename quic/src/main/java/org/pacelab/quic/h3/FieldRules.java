@@ -3,6 +3,7 @@ package org.pacelab.quic.h3;
 import java.util.List;
 import java.util.Set;
 import org.pacelab.quic.h3.qpack.HeaderField;
+import org.pacelab.quic.content.Printable;
 
 /** Checks on field lines that HTTP/3 requires of every message (RFC 9114 §4.2, RFC 9110 §5.1 and §5.5). */
 final class FieldRules {
@@ -30,11 +31,11 @@ final class FieldRules {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c >= 'A' && c <= 'Z') {
-                throw new MalformedMessageException(400, "field name '" + printable(name)
+                throw new MalformedMessageException(400, "field name '" + Printable.of(name)
                         + "' has upper-case characters; HTTP/3 field names are lower case (RFC 9114 §4.2)");
             }
             if (!isTokenChar(c)) {
-                throw new MalformedMessageException(400, "field name '" + printable(name)
+                throw new MalformedMessageException(400, "field name '" + Printable.of(name)
                         + "' has the character 0x" + Integer.toHexString(c) + ", which is not a token character"
                         + " (RFC 9110 §5.1)");
             }
@@ -54,13 +55,13 @@ final class FieldRules {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                throw new MalformedMessageException(400, "value of field '" + printable(name)
+                throw new MalformedMessageException(400, "value of field '" + Printable.of(name)
                         + "' has the control character 0x" + Integer.toHexString(c) + " at index " + i
                         + " (RFC 9110 §5.5)");
             }
         }
         if (!value.isEmpty() && (isWhitespace(value.charAt(0)) || isWhitespace(value.charAt(value.length() - 1)))) {
-            throw new MalformedMessageException(400, "value of field '" + printable(name)
+            throw new MalformedMessageException(400, "value of field '" + Printable.of(name)
                     + "' starts or ends with whitespace (RFC 9110 §5.5)");
         }
     }
@@ -70,7 +71,7 @@ final class FieldRules {
         for (HeaderField f : fields) {
             if (isPseudo(f)) {
                 throw new MalformedMessageException(400, "trailer section has pseudo-header field '"
-                        + printable(f.name()) + "' (RFC 9114 §4.3)");
+                        + Printable.of(f.name()) + "' (RFC 9114 §4.3)");
             }
             checkRegular(f);
         }
@@ -89,7 +90,7 @@ final class FieldRules {
             }
             long v = parseDecimal(f.value());
             if (v < 0) {
-                throw new MalformedMessageException(400, "content-length '" + printable(f.value())
+                throw new MalformedMessageException(400, "content-length '" + Printable.of(f.value())
                         + "' is not a decimal number of bytes (RFC 9110 §8.6)");
             }
             if (length >= 0 && v != length) {
@@ -114,20 +115,6 @@ final class FieldRules {
             v = v * 10 + (c - '0');
         }
         return v;
-    }
-
-    /** {@code s} with control and non-ASCII characters escaped, cut to 100 chars, for messages. */
-    static String printable(String s) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < s.length() && sb.length() < 100; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c >= 0x7f) {
-                sb.append(String.format("\\x%02x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return s.length() > 100 ? sb + "..." : sb.toString();
     }
 
     private static boolean isWhitespace(char c) {

@@ -12,6 +12,7 @@ import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadSink;
 import org.pacelab.quic.h3.qpack.FieldSectionEncoder;
 import org.pacelab.quic.h3.qpack.HeaderField;
+import org.pacelab.quic.stream.StreamId;
 
 /**
  * The HTTP/3 client of one connection (ALPN {@code h3}): GETs every requested URL, as many at once as the
@@ -52,7 +53,7 @@ public final class H3ClientHandler extends H3Endpoint {
 
     @Override
     void bidiStreamReadable(long streamId) throws H3Exception {
-        if (!StreamIds.isClientInitiated(streamId)) {
+        if (!StreamId.isClientInitiated(streamId)) {
             peerBidiStreamOpened(streamId);
         }
         ClientExchange e = exchanges.get(streamId);
@@ -105,7 +106,7 @@ public final class H3ClientHandler extends H3Endpoint {
 
     @Override
     void goawayReceived(long id) throws H3Exception {
-        if (!StreamIds.isRequestStream(id)) {
+        if (!isRequestStream(id)) {
             throw new H3Exception(H3Error.H3_ID_ERROR, "the server's GOAWAY names stream " + id
                     + ", which is not a client-initiated bidirectional stream (RFC 9114 §5.2)");
         }
@@ -128,6 +129,11 @@ public final class H3ClientHandler extends H3Endpoint {
         }
         exchanges.clear();
         batch.failWaiting("not sent: the connection ended: " + why);
+    }
+
+    /** A client-initiated bidirectional stream, the only kind that carries requests (RFC 9114 §6.1). */
+    private static boolean isRequestStream(long id) {
+        return StreamId.isClientInitiated(id) && StreamId.isBidirectional(id);
     }
 
     private void startWaiting() {

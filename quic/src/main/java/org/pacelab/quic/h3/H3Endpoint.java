@@ -7,6 +7,8 @@ import java.util.Map;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.PendingWrites;
+import org.pacelab.quic.stream.StreamId;
+import org.pacelab.quic.wire.VarInt;
 
 /**
  * What HTTP/3 clients and servers share (RFC 9114 §6, RFC 9204 §4.2): opening our control stream with
@@ -61,7 +63,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
             return;
         }
         try {
-            if (StreamIds.isBidirectional(streamId)) {
+            if (StreamId.isBidirectional(streamId)) {
                 peerBidiStreamOpened(streamId);
             } else {
                 peerUniStreams.computeIfAbsent(streamId, PeerUniStream::new);
@@ -77,7 +79,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
             return;
         }
         try {
-            if (StreamIds.isBidirectional(streamId)) {
+            if (StreamId.isBidirectional(streamId)) {
                 bidiStreamReadable(streamId);
             } else if (isPeerInitiated(streamId)) {
                 readPeerUniStream(streamId);
@@ -106,7 +108,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
 
     @Override
     public final void onStreamComplete(long streamId) {
-        if (!closed && StreamIds.isBidirectional(streamId)) {
+        if (!closed && StreamId.isBidirectional(streamId)) {
             bidiStreamComplete(streamId);
         }
     }
@@ -116,7 +118,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
         if (closed) {
             return;
         }
-        if (StreamIds.isBidirectional(streamId)) {
+        if (StreamId.isBidirectional(streamId)) {
             bidiStreamReset(streamId, applicationErrorCode);
             return;
         }
@@ -138,7 +140,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
                     + H3Error.nameOf(applicationErrorCode) + ") for our "
                     + (streamId == controlStream ? "control" : "QPACK") + " stream " + streamId
                     + ", which must stay open (RFC 9114 §6.2.1)"));
-        } else if (StreamIds.isBidirectional(streamId)) {
+        } else if (StreamId.isBidirectional(streamId)) {
             bidiStopSending(streamId, applicationErrorCode);
         }
     }
@@ -221,7 +223,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
 
     /** Whether a stream was opened by the peer. */
     final boolean isPeerInitiated(long streamId) {
-        return StreamIds.isClientInitiated(streamId) != transport.isClient();
+        return StreamId.isClientInitiated(streamId) != transport.isClient();
     }
 
     // ---- subclass hooks ----
@@ -262,7 +264,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
                     + " streams (RFC 9114 §6.2)");
         }
         ByteBuffer b = ByteBuffer.allocate(8 + (firstFrame == null ? 0 : firstFrame.remaining()));
-        VarInts.write(b, type);
+        VarInt.write(b, type);
         if (firstFrame != null) {
             b.put(firstFrame);
         }

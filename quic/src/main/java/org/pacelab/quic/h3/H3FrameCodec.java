@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.pacelab.quic.wire.VarInt;
 
 /** Encoding and payload decoding of HTTP/3 frames: Type, Length, Payload (RFC 9114 §7.1). */
 public final class H3FrameCodec {
@@ -16,8 +17,8 @@ public final class H3FrameCodec {
 
     /** Writes a frame's Type and Length; the payload follows. */
     public static void writeHeader(ByteBuffer out, long type, long payloadLength) {
-        VarInts.write(out, type);
-        VarInts.write(out, payloadLength);
+        VarInt.write(out, type);
+        VarInt.write(out, payloadLength);
     }
 
     /** The whole frame, as a buffer ready to be read. */
@@ -34,14 +35,14 @@ public final class H3FrameCodec {
     private static int payloadSize(H3Frame frame) {
         return switch (frame) {
             case H3Frame.Headers h -> h.fieldSection().length;
-            case H3Frame.PushPromise p -> VarInts.size(p.pushId()) + p.fieldSection().length;
-            case H3Frame.CancelPush c -> VarInts.size(c.pushId());
-            case H3Frame.Goaway g -> VarInts.size(g.id());
-            case H3Frame.MaxPushId m -> VarInts.size(m.pushId());
+            case H3Frame.PushPromise p -> VarInt.size(p.pushId()) + p.fieldSection().length;
+            case H3Frame.CancelPush c -> VarInt.size(c.pushId());
+            case H3Frame.Goaway g -> VarInt.size(g.id());
+            case H3Frame.MaxPushId m -> VarInt.size(m.pushId());
             case H3Frame.Settings s -> {
                 int n = 0;
                 for (H3Frame.Setting setting : s.settings()) {
-                    n += VarInts.size(setting.id()) + VarInts.size(setting.value());
+                    n += VarInt.size(setting.id()) + VarInt.size(setting.value());
                 }
                 yield n;
             }
@@ -52,16 +53,16 @@ public final class H3FrameCodec {
         switch (frame) {
             case H3Frame.Headers h -> out.put(h.fieldSection());
             case H3Frame.PushPromise p -> {
-                VarInts.write(out, p.pushId());
+                VarInt.write(out, p.pushId());
                 out.put(p.fieldSection());
             }
-            case H3Frame.CancelPush c -> VarInts.write(out, c.pushId());
-            case H3Frame.Goaway g -> VarInts.write(out, g.id());
-            case H3Frame.MaxPushId m -> VarInts.write(out, m.pushId());
+            case H3Frame.CancelPush c -> VarInt.write(out, c.pushId());
+            case H3Frame.Goaway g -> VarInt.write(out, g.id());
+            case H3Frame.MaxPushId m -> VarInt.write(out, m.pushId());
             case H3Frame.Settings s -> {
                 for (H3Frame.Setting setting : s.settings()) {
-                    VarInts.write(out, setting.id());
-                    VarInts.write(out, setting.value());
+                    VarInt.write(out, setting.id());
+                    VarInt.write(out, setting.value());
                 }
             }
         }
@@ -122,16 +123,9 @@ public final class H3FrameCodec {
 
     private static long readVarInt(ByteBuffer payload, long type, String field) throws H3Exception {
         int at = payload.position();
-        if (!payload.hasRemaining()) {
+        long v = VarInt.readOrMinusOne(payload);
+        if (v < 0) {
             throw truncated(type, field, at);
-        }
-        int len = 1 << ((payload.get(at) & 0xff) >>> 6);
-        if (payload.remaining() < len) {
-            throw truncated(type, field, at);
-        }
-        long v = payload.get() & 0x3f;
-        for (int i = 1; i < len; i++) {
-            v = (v << 8) | (payload.get() & 0xff);
         }
         return v;
     }

@@ -2,6 +2,7 @@ package org.pacelab.quic.h3;
 
 import java.util.List;
 import org.pacelab.quic.h3.qpack.HeaderField;
+import org.pacelab.quic.content.Printable;
 
 /** The control data of a request this server processes (RFC 9114 §4.3.1): a GET or HEAD with a path. */
 record RequestHead(String method, String scheme, String authority, String path) {
@@ -33,7 +34,7 @@ record RequestHead(String method, String scheme, String authority, String path) 
                 continue;
             }
             if (regularSeen) {
-                throw bad("pseudo-header field " + FieldRules.printable(f.name())
+                throw bad("pseudo-header field " + Printable.of(f.name())
                         + " follows a regular field (RFC 9114 §4.3)");
             }
             FieldRules.checkValue(f.name(), f.value());
@@ -42,7 +43,7 @@ record RequestHead(String method, String scheme, String authority, String path) 
                 case ":scheme" -> scheme = once(scheme, f);
                 case ":authority" -> authority = once(authority, f);
                 case ":path" -> path = once(path, f);
-                default -> throw bad("pseudo-header field " + FieldRules.printable(f.name())
+                default -> throw bad("pseudo-header field " + Printable.of(f.name())
                         + " is not defined for requests; valid are :method, :scheme, :authority, :path"
                         + " (RFC 9114 §4.3.1)");
             }
@@ -58,22 +59,22 @@ record RequestHead(String method, String scheme, String authority, String path) 
                     + " (RFC 9114 §4.3.1)");
         }
         if (!scheme.equals("https") && !scheme.equals("http")) {
-            throw bad(":scheme '" + FieldRules.printable(scheme) + "' is not served here; valid are https and http");
+            throw bad(":scheme '" + Printable.of(scheme) + "' is not served here; valid are https and http");
         }
         if ((authority == null || authority.isEmpty()) && (host == null || host.isEmpty())) {
             throw bad("the request has neither :authority nor host, which an " + scheme
                     + " request must have (RFC 9114 §4.3.1)");
         }
         if (authority != null && host != null && !authority.equals(host)) {
-            throw bad(":authority '" + FieldRules.printable(authority) + "' and host '" + FieldRules.printable(host)
+            throw bad(":authority '" + Printable.of(authority) + "' and host '" + Printable.of(host)
                     + "' differ (RFC 9114 §4.3.1)");
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
-            throw new MalformedMessageException(405, "method " + FieldRules.printable(method)
+            throw new MalformedMessageException(405, "method " + Printable.of(method)
                     + " is not supported here; valid methods are GET and HEAD");
         }
         if (!path.startsWith("/")) {
-            throw bad(":path '" + FieldRules.printable(path) + "' is not an origin-form target starting with '/'");
+            throw bad(":path '" + Printable.of(path) + "' is not an origin-form target starting with '/'");
         }
         for (int i = 0; i < path.length(); i++) {
             char c = path.charAt(i);

@@ -2,6 +2,7 @@ package org.pacelab.quic.h3;
 
 import java.util.List;
 import org.pacelab.quic.h3.qpack.HeaderField;
+import org.pacelab.quic.content.Printable;
 
 /** The control data of a response (RFC 9114 §4.3.2): its status and declared content length. */
 record ResponseHead(int status, long contentLength) {
@@ -25,11 +26,11 @@ record ResponseHead(int status, long contentLength) {
                 continue;
             }
             if (regularSeen) {
-                throw new MalformedMessageException(0, "pseudo-header field " + FieldRules.printable(f.name())
+                throw new MalformedMessageException(0, "pseudo-header field " + Printable.of(f.name())
                         + " follows a regular field (RFC 9114 §4.3)");
             }
             if (!f.name().equals(":status")) {
-                throw new MalformedMessageException(0, "pseudo-header field " + FieldRules.printable(f.name())
+                throw new MalformedMessageException(0, "pseudo-header field " + Printable.of(f.name())
                         + " is not defined for responses; only :status is (RFC 9114 §4.3.2)");
             }
             if (status != null) {
@@ -42,7 +43,7 @@ record ResponseHead(int status, long contentLength) {
         }
         long code = FieldRules.parseDecimal(status);
         if (status.length() != 3 || code < 100 || code > 599) {
-            throw new MalformedMessageException(0, ":status '" + FieldRules.printable(status)
+            throw new MalformedMessageException(0, ":status '" + Printable.of(status)
                     + "' is not a three-digit status code from 100 to 599 (RFC 9110 §15)");
         }
         return new ResponseHead((int) code, FieldRules.contentLength(fields));

@@ -18,6 +18,7 @@ import org.pacelab.quic.h3.qpack.FieldSectionDecoder;
 import org.pacelab.quic.h3.qpack.FieldSectionEncoder;
 import org.pacelab.quic.h3.qpack.HeaderField;
 import org.pacelab.quic.h3.qpack.QpackException;
+import org.pacelab.quic.content.Printable;
 
 /**
  * One request stream on the server (RFC 9114 §4.1): reads HEADERS, optional DATA and trailers in the
@@ -316,7 +317,7 @@ final class ServerExchange implements FrameReader.Sink {
     private static String valueOf(List<HeaderField> fields, String name) {
         for (HeaderField f : fields) {
             if (f.name().equals(name)) {
-                return FieldRules.printable(f.value());
+                return Printable.of(f.value());
             }
         }
         return "";

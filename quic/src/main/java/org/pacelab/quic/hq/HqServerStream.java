@@ -9,6 +9,7 @@ import org.pacelab.quic.content.ChunkPool;
 import org.pacelab.quic.content.Content;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.ServedRequest;
+import org.pacelab.quic.content.Printable;
 
 /** One hq-interop request stream on the server: a request line in, the body and FIN (or a reset) out. */
 final class HqServerStream {
@@ -124,7 +125,7 @@ final class HqServerStream {
         try {
             path = HqRequestLine.parsePath(text);
         } catch (IllegalArgumentException e) {
-            target = HqRequestLine.printable(text);
+            target = Printable.of(text);
             refuse(HqError.BAD_REQUEST, 400, e.getMessage());
             return;
         }

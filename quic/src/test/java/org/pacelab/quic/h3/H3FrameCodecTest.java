@@ -19,6 +19,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
+import org.pacelab.quic.wire.VarInt;
 
 class H3FrameCodecTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -152,7 +153,7 @@ class H3FrameCodecTest {
     @Provide
     Arbitrary<List<H3Frame>> frames() {
         Arbitrary<Long> ids = Arbitraries.oneOf(Arbitraries.longs().between(0, 70),
-                Arbitraries.longs().between(0, VarInts.MAX));
+                Arbitraries.longs().between(0, VarInt.MAX));
         Arbitrary<byte[]> blocks = Arbitraries.bytes().array(byte[].class).ofMaxSize(40);
         Arbitrary<H3Frame> settings = Combinators.combine(Arbitraries.longs().between(6, 1 << 20), ids)
                 .as((id, v) -> (H3Frame) new H3Frame.Settings(List.of(new H3Frame.Setting(id, v))));
