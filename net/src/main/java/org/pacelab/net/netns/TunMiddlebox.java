@@ -88,11 +88,11 @@ public final class TunMiddlebox implements AutoCloseable {
         String warning = driver.prepareThread(realtime);
         if (warning != null) System.err.println("pacelab netns: " + warning);
         while (!stopping) {
-            driver.advanceToNow();
             if (driver.await(poller) > 0) {
                 drain(tuns.server(), Direction.DOWN);
                 drain(tuns.client(), Direction.UP);
             }
+            driver.advanceToNow();
         }
     }
 

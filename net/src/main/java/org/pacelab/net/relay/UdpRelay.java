@@ -109,8 +109,9 @@ public final class UdpRelay implements AutoCloseable {
         if (warning != null) System.err.println("pacelab emulate: " + warning);
         try {
             while (!stopping) {
-                driver.advanceToNow();
+                // read first: arrivals are stamped with their kernel times before the model moves on to now
                 if (driver.await(poller) > 0) receiveReady();
+                driver.advanceToNow();
             }
         } finally {
             stopped = true;
