@@ -70,6 +70,9 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--duration", paramLabel = "TIME", description = "Stop after this long (default: until interrupted).")
     String duration;
 
+    @Option(names = "--realtime", description = "Run the relay thread SCHED_FIFO for timing precision (needs root).")
+    boolean realtime;
+
     @Option(names = "--print-spec", description = "Print the resolved link and exit.")
     boolean printSpec;
 
@@ -95,7 +98,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         UdpRelay relay;
         try {
             relay = new UdpRelay(new RelayConfig(listen, to, link, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
-                    maxFlows, 1_000_000));
+                    maxFlows, 1_000_000, realtime));
         } catch (SpecException e) {
             return usageError(e.getMessage());
         } catch (IOException e) {

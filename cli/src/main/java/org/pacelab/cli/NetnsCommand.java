@@ -51,6 +51,7 @@ public final class NetnsCommand implements Runnable {
         @Option(names = "--snaplen", defaultValue = "0") int snaplen;
         @Option(names = "--log", paramLabel = "FILE", description = "Per-packet event log.") Path log;
         @Option(names = "--spin", defaultValue = "150us") String spin;
+        @Option(names = "--realtime", description = "Run the emulator thread SCHED_FIFO for timing precision (root).") boolean realtime;
         @Option(names = "--kernel-qdisc", paramLabel = "DIR=KIND",
                 description = "Let the kernel rate-limit a direction: down=tbf or up=tbf (netem, fq, etf are not offered).")
         List<String> kernelQdisc = new ArrayList<>();
@@ -95,7 +96,7 @@ public final class NetnsCommand implements Runnable {
                         NetnsLab.SERVER_V4, NetnsLab.SERVER_V6, NetnsLab.SERVER_NS, NetnsLab.CLIENT_V4, NetnsLab.CLIENT_V6,
                         NetnsLab.CLIENT_NS);
                 out.flush();
-                box.run();
+                box.run(realtime);
                 return 0;
             } catch (NetnsException | SpecException e) {
                 return fail(spec, e.getMessage(), 1);

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
                 picocli.CommandLine.HelpCommand.class,
                 EmulateCommand.class,
                 NetnsCommand.class,
+                BenchCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

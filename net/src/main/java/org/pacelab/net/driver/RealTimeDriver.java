@@ -34,8 +34,16 @@ public final class RealTimeDriver {
         this.flush = flush;
     }
 
-    /** Call once on the driving thread before the loop. */
-    public void prepareThread() { Libc.setTimerSlack(1000); }
+    /**
+     * Call once on the driving thread before the loop: lowers its timer slack to 1 us and, if {@code realtime},
+     * makes it SCHED_FIFO (root). Returns a sentence for the user if real-time scheduling was refused, else null.
+     */
+    public String prepareThread(boolean realtime) {
+        Libc.setTimerSlack(1000);
+        if (!realtime) return null;
+        int e = Libc.setRealtimePriority(10);
+        return e == 0 ? null : "real-time scheduling refused (" + Libc.strerror(e) + "); running with normal priority";
+    }
 
     public ModelClock clock() { return clock; }
 

@@ -57,7 +57,7 @@ public final class TunMiddlebox implements AutoCloseable {
             lg = eventLog == null ? null : new EventLogWriter(eventLog, clock.epochNanosOfZero(), seed);
             tp = tapFile == null ? null : new PcapngWriter(tapFile, PcapngWriter.LINKTYPE_RAW, snaplen, "tap");
         } catch (IOException e) {
-            if (lg != null) lg.close();
+            if (lg != null) lg.discard();
             throw e;
         }
         this.log = lg;
@@ -65,7 +65,13 @@ public final class TunMiddlebox implements AutoCloseable {
         LinkObserver obs = counters;
         if (log != null) obs = LinkObserver.both(obs, log);
         if (tap != null) obs = LinkObserver.both(obs, this::tapEvent);
-        this.link = LinkFactory.build(spec, seed, 0, obs);
+        try {
+            this.link = LinkFactory.build(spec, seed, 0, obs);
+        } catch (SpecException | RuntimeException e) {
+            if (lg != null) lg.discard();
+            if (tp != null) tp.discard();
+            throw e;
+        }
         this.driver = new RealTimeDriver(clock, link, (p, t) -> write(tuns.client(), p, t), (p, t) -> write(tuns.server(), p, t),
                 spinNanos, this::flush);
         poller.add(tuns.server().fd());
@@ -78,14 +84,15 @@ public final class TunMiddlebox implements AutoCloseable {
 
     public DriverStats stats() { return stats; }
 
-    public void run() throws IOException {
-        driver.prepareThread();
+    public void run(boolean realtime) throws IOException {
+        String warning = driver.prepareThread(realtime);
+        if (warning != null) System.err.println("pacelab netns: " + warning);
         while (!stopping) {
-            driver.advanceToNow();
             if (driver.await(poller) > 0) {
                 drain(tuns.server(), Direction.DOWN);
                 drain(tuns.client(), Direction.UP);
             }
+            driver.advanceToNow();
         }
     }
 

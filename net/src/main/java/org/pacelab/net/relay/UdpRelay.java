@@ -71,8 +71,8 @@ public final class UdpRelay implements AutoCloseable {
             this.link = LinkFactory.build(config.link(), config.seed(), 0, obs);
         } catch (IOException | SpecException | RuntimeException e) {
             l.close();
-            if (lg != null) lg.close();
-            if (tp != null) tp.close();
+            if (lg != null) lg.discard();
+            if (tp != null) tp.discard();
             throw e;
         }
         this.listen = l;
@@ -105,11 +105,13 @@ public final class UdpRelay implements AutoCloseable {
 
     /** Runs until {@link #stop}. */
     public void run() throws IOException {
-        driver.prepareThread();
+        String warning = driver.prepareThread(config.realtime());
+        if (warning != null) System.err.println("pacelab emulate: " + warning);
         try {
             while (!stopping) {
-                driver.advanceToNow();
+                // read first: arrivals are stamped with their kernel times before the model moves on to now
                 if (driver.await(poller) > 0) receiveReady();
+                driver.advanceToNow();
             }
         } finally {
             stopped = true;

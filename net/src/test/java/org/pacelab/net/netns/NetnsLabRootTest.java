@@ -72,7 +72,7 @@ class NetnsLabRootTest {
             try {
                 box = new TunMiddlebox(tuns, LinkSpecParser.parse("quic-steps", null, null), 1, tap, 0, events, 150_000, 1_000_000);
                 TunMiddlebox b = box;
-                loop = Thread.ofPlatform().start(() -> { try { b.run(); } catch (Exception e) { throw new RuntimeException(e); } });
+                loop = Thread.ofPlatform().start(() -> { try { b.run(false); } catch (Exception e) { throw new RuntimeException(e); } });
                 procs.start(dir.resolve("h3server.log"), "ip", "netns", "exec", NetnsLab.SERVER_NS, server.toString(), "-q", "-d",
                         www.toString(), NetnsLab.SERVER_V4, "4433", key.toString(), cert.toString());
                 procs.start(dir.resolve("nginx.log"), "ip", "netns", "exec", NetnsLab.SERVER_NS, nginx.toString(), "-p",
