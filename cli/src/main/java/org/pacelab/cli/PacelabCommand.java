@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
         description = "A laboratory for packet pacing in QUIC.",
         subcommands = {
                 picocli.CommandLine.HelpCommand.class,
+                ServerCommand.class,
+                ClientCommand.class,
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
