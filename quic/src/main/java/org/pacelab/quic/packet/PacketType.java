@@ -1,0 +1,52 @@
+package org.pacelab.quic.packet;
+
+/** QUIC v1 packet types (RFC 9000 §17). */
+public enum PacketType {
+    INITIAL(PacketSpace.INITIAL, 0x0),
+    ZERO_RTT(PacketSpace.APPLICATION, 0x1),
+    HANDSHAKE(PacketSpace.HANDSHAKE, 0x2),
+    RETRY(null, 0x3),
+    VERSION_NEGOTIATION(null, -1),
+    ONE_RTT(PacketSpace.APPLICATION, -1);
+
+    private final PacketSpace space;
+    private final int longTypeBits;
+
+    PacketType(PacketSpace space, int longTypeBits) {
+        this.space = space;
+        this.longTypeBits = longTypeBits;
+    }
+
+    /** The packet number space, or null for RETRY and VERSION_NEGOTIATION, which carry no packet number. */
+    public PacketSpace space() { return space; }
+
+    /** The v1 long-header type bits (RFC 9000 §17.2 Table 5), or -1 when not a typed long-header packet. */
+    public int longTypeBits() { return longTypeBits; }
+
+    /** Whether the packet carries a packet number and protected frames. */
+    public boolean hasPacketNumber() { return space != null; }
+
+    /** Whether the packet uses the long header form. */
+    public boolean isLongHeader() { return this != ONE_RTT; }
+
+    /** The encryption level protecting this packet type, or null for RETRY and VERSION_NEGOTIATION. */
+    public EncryptionLevel level() {
+        return switch (this) {
+            case INITIAL -> EncryptionLevel.INITIAL;
+            case ZERO_RTT -> EncryptionLevel.ZERO_RTT;
+            case HANDSHAKE -> EncryptionLevel.HANDSHAKE;
+            case ONE_RTT -> EncryptionLevel.ONE_RTT;
+            case RETRY, VERSION_NEGOTIATION -> null;
+        };
+    }
+
+    /** The v1 long-header packet type for type bits 0..3 (RFC 9000 §17.2 Table 5). */
+    public static PacketType fromLongTypeBits(int bits) {
+        return switch (bits & 0x3) {
+            case 0 -> INITIAL;
+            case 1 -> ZERO_RTT;
+            case 2 -> HANDSHAKE;
+            default -> RETRY;
+        };
+    }
+}
