@@ -14,8 +14,8 @@ public final class GapTrainMeter {
 
     private final long thresholdNs;
     private final TrainListener listener;
-    private final NanosDistribution gaps = new NanosDistribution();
-    private final TrainLengths trains = new TrainLengths();
+    private final NanosDistribution gaps;
+    private final TrainLengths trains;
     private long packets;
     private long gapsBelowThreshold;
     private long outOfOrder;
@@ -24,16 +24,19 @@ public final class GapTrainMeter {
     private int currentLength;
     private long trainIndex = -1;
 
-    public GapTrainMeter(long thresholdNs, TrainListener listener) {
+    /** Records gaps into {@code gaps} and finished trains into {@code trains}, and tells {@code listener}. */
+    public GapTrainMeter(long thresholdNs, NanosDistribution gaps, TrainLengths trains, TrainListener listener) {
         if (thresholdNs <= 0) {
             throw new IllegalArgumentException("train threshold must be positive, got " + thresholdNs + " ns");
         }
         this.thresholdNs = thresholdNs;
+        this.gaps = gaps;
+        this.trains = trains;
         this.listener = listener;
     }
 
     public GapTrainMeter(long thresholdNs) {
-        this(thresholdNs, (i, n) -> { });
+        this(thresholdNs, new NanosDistribution(), new TrainLengths(), (i, n) -> { });
     }
 
     /**
