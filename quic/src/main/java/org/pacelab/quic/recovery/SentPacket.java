@@ -40,6 +40,8 @@ public final class SentPacket {
 
     /** Set when loss detection declares the packet lost (kept a while to detect spurious loss). */
     public boolean declaredLost;
+    /** When loss was declared (ns), for forgetting lost packets after a while. */
+    public long lostTime;
 
     public SentPacket(PacketSpace space, long packetNumber, long timeSent, long intendedSendTime, int size,
                       boolean ackEliciting, boolean inFlight, List<Frame> frames) {

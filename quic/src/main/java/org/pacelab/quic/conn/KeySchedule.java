@@ -1,0 +1,157 @@
+package org.pacelab.quic.conn;
+
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.crypto.InitialSecrets;
+import org.pacelab.quic.crypto.PacketKeys;
+import org.pacelab.quic.packet.EncryptionLevel;
+
+/**
+ * A connection's packet protection keys per encryption level and direction (RFC 9001 §5), including the
+ * 1-RTT key phase and key updates (RFC 9001 §6): the current generation, the next one prepared for a
+ * peer-initiated update, and the previous receive keys kept for reordered packets.
+ */
+public final class KeySchedule {
+    private final boolean isClient;
+    private final PacketKeys[] rx = new PacketKeys[4];
+    private final PacketKeys[] tx = new PacketKeys[4];
+
+    // 1-RTT key phase state
+    private int keyPhase;
+    private long generation;
+    private PacketKeys nextRx;
+    private PacketKeys nextTx;
+    private PacketKeys previousRx;
+    /** When the previous receive keys may be dropped (3×PTO after the update, RFC 9001 §6.5). */
+    private long previousRxDiscardTime = Long.MAX_VALUE;
+    /** Packet number of the first packet sent with the current keys, or -1 before one was sent. */
+    private long firstPnSentInPhase = -1;
+    /** Whether a packet sent in the current phase was acknowledged (RFC 9001 §6.2: needed before updating again). */
+    private boolean currentPhaseAcked = true;
+    /** Lowest packet number received with the current phase (to tell old-phase reordering from updates). */
+    private long lowestPnReceivedInPhase = Long.MAX_VALUE;
+
+    public KeySchedule(boolean isClient) {
+        this.isClient = isClient;
+    }
+
+    /** Installs Initial keys from the client's first Destination Connection ID (RFC 9001 §5.2). */
+    public void installInitial(byte[] dcid) {
+        PacketKeys client = PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, InitialSecrets.clientSecret(dcid));
+        PacketKeys server = PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, InitialSecrets.serverSecret(dcid));
+        set(EncryptionLevel.INITIAL, client, server);
+    }
+
+    /** Installs keys for a level from TLS traffic secrets. */
+    public void install(EncryptionLevel level, CipherSuite suite, byte[] clientSecret, byte[] serverSecret) {
+        set(level, PacketKeys.fromSecret(suite, clientSecret), PacketKeys.fromSecret(suite, serverSecret));
+        if (level == EncryptionLevel.ONE_RTT) {
+            nextRx = rx[level.ordinal()].nextGeneration();
+            nextTx = tx[level.ordinal()].nextGeneration();
+        }
+    }
+
+    private void set(EncryptionLevel level, PacketKeys client, PacketKeys server) {
+        rx[level.ordinal()] = isClient ? server : client;
+        tx[level.ordinal()] = isClient ? client : server;
+    }
+
+    public PacketKeys rx(EncryptionLevel level) { return rx[level.ordinal()]; }
+
+    public PacketKeys tx(EncryptionLevel level) { return tx[level.ordinal()]; }
+
+    public boolean hasRx(EncryptionLevel level) { return rx[level.ordinal()] != null; }
+
+    public boolean hasTx(EncryptionLevel level) { return tx[level.ordinal()] != null; }
+
+    /** Discards a level's keys (RFC 9001 §4.9). */
+    public void discard(EncryptionLevel level) {
+        rx[level.ordinal()] = null;
+        tx[level.ordinal()] = null;
+    }
+
+    // ---- 1-RTT key phase ------------------------------------------------------------------------
+
+    public int keyPhase() { return keyPhase; }
+
+    public long generation() { return generation; }
+
+    /**
+     * The keys to try for a received 1-RTT packet with {@code phaseBit}: the current keys when the bit
+     * matches; otherwise the previous keys for an old packet, or the next keys for a new update.
+     */
+    public PacketKeys rxFor(int phaseBit, long packetNumber) {
+        if (phaseBit == keyPhase) {
+            return rx[EncryptionLevel.ONE_RTT.ordinal()];
+        }
+        if (previousRx != null && packetNumber < lowestPnReceivedInPhase) {
+            return previousRx;
+        }
+        return nextRx;
+    }
+
+    /** Whether the keys returned by {@link #rxFor} for this phase bit and number are the next generation. */
+    public boolean isNextGeneration(int phaseBit, long packetNumber) {
+        return phaseBit != keyPhase && !(previousRx != null && packetNumber < lowestPnReceivedInPhase);
+    }
+
+    /** A packet in the current phase decrypted; tracks the lowest number seen in the phase. */
+    public void onReceivedInPhase(long packetNumber) {
+        lowestPnReceivedInPhase = Math.min(lowestPnReceivedInPhase, packetNumber);
+    }
+
+    /** Whether we may initiate a key update now (RFC 9001 §6.1, §6.2). */
+    public boolean canInitiateUpdate() {
+        return nextTx != null && currentPhaseAcked && previousRx == null;
+    }
+
+    /**
+     * Switches to the next key generation (initiated locally, or in response to the peer's update after
+     * a packet with the next keys decrypted).
+     *
+     * @param discardPreviousAt when the old receive keys may be dropped
+     */
+    public void update(long discardPreviousAt) {
+        int l = EncryptionLevel.ONE_RTT.ordinal();
+        previousRx = rx[l];
+        rx[l] = nextRx;
+        tx[l] = nextTx;
+        nextRx = rx[l].nextGeneration();
+        nextTx = tx[l].nextGeneration();
+        keyPhase ^= 1;
+        generation++;
+        previousRxDiscardTime = discardPreviousAt;
+        firstPnSentInPhase = -1;
+        currentPhaseAcked = false;
+        lowestPnReceivedInPhase = Long.MAX_VALUE;
+    }
+
+    /** A 1-RTT packet was sent with the current keys. */
+    public void onPacketSent(long packetNumber) {
+        if (firstPnSentInPhase < 0) {
+            firstPnSentInPhase = packetNumber;
+        }
+    }
+
+    /** The peer acknowledged 1-RTT packets up to {@code largestAcked}. */
+    public void onAcked(long largestAcked) {
+        if (firstPnSentInPhase >= 0 && largestAcked >= firstPnSentInPhase) {
+            currentPhaseAcked = true;
+        }
+    }
+
+    /** Drops the previous receive keys once their time passed; returns the next deadline. */
+    public long onTimer(long now) {
+        if (previousRx != null && now >= previousRxDiscardTime) {
+            previousRx = null;
+            previousRxDiscardTime = Long.MAX_VALUE;
+        }
+        return previousRxDiscardTime;
+    }
+
+    public long previousKeysDiscardTime() { return previousRxDiscardTime; }
+
+    /** Replaces Initial keys after a Retry with the new Destination Connection ID (RFC 9001 §5.2). */
+    public void resetInitial(byte[] newDcid) {
+        installInitial(newDcid);
+    }
+}

@@ -1,0 +1,98 @@
+package org.pacelab.quic.conn;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.pacelab.quic.QuicException;
+import org.pacelab.quic.TransportError;
+import org.pacelab.quic.frame.FrameType;
+import org.pacelab.quic.frame.NewConnectionIdFrame;
+
+/**
+ * The connection IDs the peer issued to us (RFC 9000 §5.1.1): which one we send to, their stateless reset
+ * tokens (to recognise a stateless reset, §10.3.1), and retirement.
+ */
+public final class PeerConnectionIds {
+    private record Entry(byte[] cid, byte[] resetToken) {}
+
+    private final int activeLimit;
+    private final TreeMap<Long, Entry> ids = new TreeMap<>();
+    private final ArrayDeque<Long> retireToSend = new ArrayDeque<>();
+    private long current;
+    private long retirePriorTo;
+
+    /** @param activeLimit our active_connection_id_limit */
+    public PeerConnectionIds(byte[] initial, int activeLimit) {
+        this.activeLimit = activeLimit;
+        ids.put(0L, new Entry(initial.clone(), null));
+    }
+
+    /** The ID to put in the Destination Connection ID of packets we send. */
+    public byte[] current() {
+        return ids.get(current).cid();
+    }
+
+    /** Replaces the initial ID (the client learns the server's chosen ID from its first Initial, §7.2). */
+    public void replaceInitial(byte[] cid) {
+        ids.put(0L, new Entry(cid.clone(), ids.get(0L).resetToken()));
+    }
+
+    /** Sets the stateless reset token of the handshake's ID (from the server's transport parameters). */
+    public void setInitialResetToken(byte[] token) {
+        Entry e = ids.get(0L);
+        if (e != null) {
+            ids.put(0L, new Entry(e.cid(), token.clone()));
+        }
+    }
+
+    /** NEW_CONNECTION_ID from the peer (RFC 9000 §19.15). */
+    public void onNewConnectionId(NewConnectionIdFrame f, boolean peerUsesZeroLength) throws QuicException {
+        if (peerUsesZeroLength) {
+            throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.NEW_CONNECTION_ID,
+                    "NEW_CONNECTION_ID from a peer using zero-length connection IDs");
+        }
+        Entry existing = ids.get(f.sequenceNumber());
+        if (existing != null) {
+            if (!Arrays.equals(existing.cid(), f.connectionId())
+                    || existing.resetToken() != null && !Arrays.equals(existing.resetToken(), f.statelessResetToken())) {
+                throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.NEW_CONNECTION_ID,
+                        "connection ID sequence " + f.sequenceNumber() + " reused with different contents");
+            }
+            return;
+        }
+        if (f.sequenceNumber() < retirePriorTo) {
+            retireToSend.add(f.sequenceNumber());
+            return;
+        }
+        ids.put(f.sequenceNumber(), new Entry(f.connectionId().clone(), f.statelessResetToken().clone()));
+        if (f.retirePriorTo() > retirePriorTo) {
+            retirePriorTo = f.retirePriorTo();
+            for (Map.Entry<Long, Entry> e : ids.headMap(retirePriorTo).entrySet()) {
+                retireToSend.add(e.getKey());
+            }
+            ids.headMap(retirePriorTo).clear();
+            if (current < retirePriorTo) {
+                current = ids.firstKey();
+            }
+        }
+        if (ids.size() > activeLimit) {
+            throw new QuicException(TransportError.CONNECTION_ID_LIMIT_ERROR, FrameType.NEW_CONNECTION_ID,
+                    "peer exceeded our active_connection_id_limit of " + activeLimit);
+        }
+    }
+
+    /** Whether {@code token} is the stateless reset token of any ID the peer gave us. */
+    public boolean isStatelessResetToken(byte[] token) {
+        for (Entry e : ids.values()) {
+            if (e.resetToken() != null && java.security.MessageDigest.isEqual(e.resetToken(), token)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** RETIRE_CONNECTION_ID sequence numbers waiting to be sent. */
+    public ArrayDeque<Long> retirePending() { return retireToSend; }
+}

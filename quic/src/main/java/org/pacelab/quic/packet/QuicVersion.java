@@ -1,0 +1,27 @@
+package org.pacelab.quic.packet;
+
+/** QUIC version numbers (RFC 9000 §15, RFC 8999 §5.4). */
+public final class QuicVersion {
+    /** QUIC version 1, RFC 9000. */
+    public static final int V1 = 0x0000_0001;
+    /** The version field of a Version Negotiation packet (RFC 9000 §17.2.1). */
+    public static final int NEGOTIATION = 0;
+
+    private QuicVersion() {
+    }
+
+    /** Whether this implementation speaks {@code version}. */
+    public static boolean isSupported(int version) {
+        return version == V1;
+    }
+
+    /** Whether {@code version} has the 0x?a?a?a?a pattern reserved to exercise negotiation (RFC 9000 §15). */
+    public static boolean isReservedForNegotiation(int version) {
+        return (version & 0x0f0f0f0f) == 0x0a0a0a0a;
+    }
+
+    /** A version of the reserved pattern chosen by {@code randomBits} (for greasing, RFC 9000 §6.3). */
+    public static int reserved(int randomBits) {
+        return (randomBits & 0xf0f0f0f0) | 0x0a0a0a0a;
+    }
+}

@@ -1,0 +1,52 @@
+package org.pacelab.quic.packet;
+
+import java.nio.ByteBuffer;
+import org.pacelab.quic.crypto.RetryIntegrity;
+
+/** Retry packets (RFC 9000 §17.2.5) with their integrity tag (RFC 9001 §5.8). */
+public final class Retry {
+    private Retry() {
+    }
+
+    /** Builds a Retry packet with the unused bits of the first byte zero. */
+    public static byte[] build(int version, byte[] dcid, byte[] scid, byte[] originalDcid, byte[] token) {
+        return build(version, dcid, scid, originalDcid, token, 0);
+    }
+
+    /**
+     * Builds a Retry packet: first byte 0b1111UUUU (U = {@code unusedBits}, arbitrary per §17.2.5),
+     * version, DCID (the client's SCID), SCID (the server's new connection ID), token, integrity tag
+     * computed over the pseudo-packet with {@code originalDcid}.
+     */
+    public static byte[] build(int version, byte[] dcid, byte[] scid, byte[] originalDcid, byte[] token, int unusedBits) {
+        if (dcid.length > PacketParser.MAX_CID_LENGTH || scid.length > PacketParser.MAX_CID_LENGTH) {
+            throw new IllegalArgumentException("connection IDs must be 0..20 bytes (RFC 9000 §17.2)");
+        }
+        if (token.length == 0) {
+            throw new IllegalArgumentException("a Retry token must not be empty (RFC 9000 §17.2.5.2)");
+        }
+        int bodyLength = 7 + dcid.length + scid.length + token.length;
+        ByteBuffer b = ByteBuffer.allocate(bodyLength + RetryIntegrity.TAG_LENGTH);
+        b.put((byte) (0xf0 | (unusedBits & 0x0f)));
+        b.putInt(version);
+        b.put((byte) dcid.length).put(dcid);
+        b.put((byte) scid.length).put(scid);
+        b.put(token);
+        b.put(RetryIntegrity.tag(originalDcid, ByteBuffer.wrap(b.array(), 0, bodyLength)));
+        return b.array();
+    }
+
+    /**
+     * Whether the Retry packet {@code retry}, parsed from {@code datagram}, carries a valid integrity
+     * tag for the Destination Connection ID of the client's first Initial. A client discards a Retry
+     * that fails this check (RFC 9000 §17.2.5.2).
+     */
+    public static boolean verify(ByteBuffer datagram, ParsedPacket retry, byte[] originalDcid) {
+        if (retry.type() != PacketType.RETRY) {
+            return false;
+        }
+        byte[] packet = new byte[retry.packetEnd() - retry.headerStart()];
+        datagram.get(retry.headerStart(), packet);
+        return RetryIntegrity.verify(originalDcid, packet);
+    }
+}

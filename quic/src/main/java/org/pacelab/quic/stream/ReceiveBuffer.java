@@ -1,0 +1,106 @@
+package org.pacelab.quic.stream;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reassembles an incoming byte stream (a QUIC stream or a CRYPTO stream) from frames that may arrive out of
+ * order, overlapping or duplicated (RFC 9000 §2.2), and hands out the bytes in order.
+ */
+public final class ReceiveBuffer {
+    /** Segments keyed by stream offset; may overlap; none ends at or before {@link #readOffset}. */
+    private final TreeMap<Long, byte[]> segments = new TreeMap<>();
+    private long readOffset;
+    private long highestOffset;
+    private long buffered;
+
+    /**
+     * Adds bytes received at {@code offset}. Bytes already read are ignored.
+     *
+     * @return whether anything new may have become readable
+     */
+    public boolean insert(long offset, byte[] data) {
+        long end = offset + data.length;
+        highestOffset = Math.max(highestOffset, end);
+        if (end <= readOffset || data.length == 0) {
+            return false;
+        }
+        byte[] existing = segments.get(offset);
+        if (existing != null && existing.length >= data.length) {
+            return false;
+        }
+        segments.put(offset, data);
+        buffered += data.length;
+        if (existing != null) {
+            buffered -= existing.length;
+        }
+        return offset <= readOffset;
+    }
+
+    /** Bytes readable in order now. */
+    public long readable() {
+        long pos = readOffset;
+        for (Map.Entry<Long, byte[]> e : segments.entrySet()) {
+            if (e.getKey() > pos) {
+                break;
+            }
+            pos = Math.max(pos, e.getKey() + e.getValue().length);
+        }
+        return pos - readOffset;
+    }
+
+    /** Copies in-order bytes into {@code dst}; returns the count (0 if none). */
+    public int read(ByteBuffer dst) {
+        int total = 0;
+        while (dst.hasRemaining()) {
+            Map.Entry<Long, byte[]> e = segments.firstEntry();
+            if (e == null || e.getKey() > readOffset) {
+                break;
+            }
+            byte[] seg = e.getValue();
+            long segEnd = e.getKey() + seg.length;
+            if (segEnd <= readOffset) {
+                segments.pollFirstEntry();
+                buffered -= seg.length;
+                continue;
+            }
+            int from = (int) (readOffset - e.getKey());
+            int n = Math.min(dst.remaining(), seg.length - from);
+            dst.put(seg, from, n);
+            readOffset += n;
+            total += n;
+            if (readOffset >= segEnd) {
+                segments.pollFirstEntry();
+                buffered -= seg.length;
+            }
+        }
+        return total;
+    }
+
+    /** Reads one contiguous in-order byte array of up to {@code max} bytes, or null if none is readable. */
+    public byte[] readChunk(int max) {
+        long n = Math.min(max, readable());
+        if (n <= 0) {
+            return null;
+        }
+        byte[] out = new byte[(int) n];
+        read(ByteBuffer.wrap(out));
+        return out;
+    }
+
+    /** Offset of the next byte to read (bytes consumed so far). */
+    public long readOffset() { return readOffset; }
+
+    /** One past the highest offset received. */
+    public long highestOffset() { return highestOffset; }
+
+    /** Bytes held (including overlapping duplicates). */
+    public long buffered() { return buffered; }
+
+    /** Drops everything (after RESET_STREAM or STOP_SENDING). */
+    public void discard() {
+        segments.clear();
+        buffered = 0;
+    }
+}

@@ -1,0 +1,222 @@
+package org.pacelab.quic.stream;
+
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.pacelab.quic.QuicException;
+import org.pacelab.quic.TransportError;
+
+/**
+ * All streams of a connection: opening within the peer's limits, accepting peer-opened streams within
+ * ours (RFC 9000 §4.6), crediting the peer with new streams as old ones finish, and the round-robin order
+ * in which streams with data get to send.
+ */
+public final class StreamManager {
+    private final boolean isClient;
+    private final StreamLimits limits;
+    private final Map<Long, QuicStream> streams = new HashMap<>();
+    private final ArrayDeque<QuicStream> sendQueue = new ArrayDeque<>();
+
+    // peer's transport parameters (what we may send)
+    private long peerBidiLocal;
+    private long peerBidiRemote;
+    private long peerUni;
+    private long peerMaxBidi;
+    private long peerMaxUni;
+
+    private long nextLocalBidi;
+    private long nextLocalUni;
+    private long nextPeerBidi;
+    private long nextPeerUni;
+    private long localMaxBidi;
+    private long localMaxUni;
+    private long advertisedMaxBidi;
+    private long advertisedMaxUni;
+    private boolean maxStreamsBidiPending;
+    private boolean maxStreamsUniPending;
+    private boolean streamsBlockedBidiPending;
+    private boolean streamsBlockedUniPending;
+
+    public StreamManager(boolean isClient, StreamLimits limits) {
+        this.isClient = isClient;
+        this.limits = limits;
+        this.localMaxBidi = limits.maxStreamsBidi();
+        this.localMaxUni = limits.maxStreamsUni();
+        this.advertisedMaxBidi = localMaxBidi;
+        this.advertisedMaxUni = localMaxUni;
+    }
+
+    /** Applies the peer's transport parameters (RFC 9000 §18.2). */
+    public void setPeerLimits(long bidiLocal, long bidiRemote, long uni, long maxBidi, long maxUni) {
+        this.peerBidiLocal = bidiLocal;
+        this.peerBidiRemote = bidiRemote;
+        this.peerUni = uni;
+        this.peerMaxBidi = Math.max(peerMaxBidi, maxBidi);
+        this.peerMaxUni = Math.max(peerMaxUni, maxUni);
+    }
+
+    /** Opens a local stream, or returns null if the peer's limit forbids it now. */
+    public QuicStream open(boolean bidirectional) {
+        long index = bidirectional ? nextLocalBidi : nextLocalUni;
+        long max = bidirectional ? peerMaxBidi : peerMaxUni;
+        if (index >= max) {
+            if (bidirectional) {
+                streamsBlockedBidiPending = true;
+            } else {
+                streamsBlockedUniPending = true;
+            }
+            return null;
+        }
+        long id = StreamId.of(index, isClient, bidirectional);
+        QuicStream s = new QuicStream(id, true, bidirectional, limits.sendBufferPerStream(),
+                bidirectional ? peerBidiRemote : peerUni,
+                limits.initialMaxStreamData(), limits.maxStreamWindow());
+        if (bidirectional) {
+            nextLocalBidi++;
+        } else {
+            nextLocalUni++;
+        }
+        streams.put(id, s);
+        return s;
+    }
+
+    /** Result of looking up a stream named in a peer's frame. */
+    public record Lookup(QuicStream stream, boolean newlyOpened) {}
+
+    /**
+     * Finds the stream a received frame refers to, opening peer-initiated streams implicitly
+     * (RFC 9000 §3.2: lower-numbered streams of the same type open too). Returns a lookup with a null stream
+     * for a stream that existed and is finished (the frame is then ignored).
+     */
+    public Lookup lookupForPeerFrame(long id, long frameType, java.util.function.LongConsumer onOpened) throws QuicException {
+        QuicStream s = streams.get(id);
+        if (s != null) {
+            return new Lookup(s, false);
+        }
+        boolean bidi = StreamId.isBidirectional(id);
+        long index = StreamId.index(id);
+        if (StreamId.isLocal(id, isClient)) {
+            long next = bidi ? nextLocalBidi : nextLocalUni;
+            if (index >= next) {
+                throw new QuicException(TransportError.STREAM_STATE_ERROR, frameType, "frame for local stream " + id + " not yet opened");
+            }
+            return new Lookup(null, false);
+        }
+        long next = bidi ? nextPeerBidi : nextPeerUni;
+        if (index < next) {
+            return new Lookup(null, false);
+        }
+        long max = bidi ? localMaxBidi : localMaxUni;
+        if (index >= max) {
+            throw new QuicException(TransportError.STREAM_LIMIT_ERROR, frameType, "peer opened stream " + id + " beyond the limit " + max);
+        }
+        QuicStream last = null;
+        for (long i = next; i <= index; i++) {
+            long sid = StreamId.of(i, !isClient, bidi);
+            QuicStream ns = new QuicStream(sid, bidi, true, limits.sendBufferPerStream(),
+                    bidi ? peerBidiLocal : 0, limits.initialMaxStreamData(), limits.maxStreamWindow());
+            streams.put(sid, ns);
+            onOpened.accept(sid);
+            last = ns;
+        }
+        if (bidi) {
+            nextPeerBidi = index + 1;
+        } else {
+            nextPeerUni = index + 1;
+        }
+        return new Lookup(last, true);
+    }
+
+    public QuicStream get(long id) {
+        return streams.get(id);
+    }
+
+    public Collection<QuicStream> all() {
+        return streams.values();
+    }
+
+    /** MAX_STREAMS from the peer; returns true when it raised a limit. */
+    public boolean onMaxStreams(boolean bidirectional, long max) {
+        if (bidirectional && max > peerMaxBidi) {
+            peerMaxBidi = max;
+            streamsBlockedBidiPending = false;
+            return true;
+        }
+        if (!bidirectional && max > peerMaxUni) {
+            peerMaxUni = max;
+            streamsBlockedUniPending = false;
+            return true;
+        }
+        return false;
+    }
+
+    /** Forgets a finished stream; a peer-initiated one earns the peer a new stream credit. */
+    public void remove(QuicStream s) {
+        if (streams.remove(s.id) == null) {
+            return;
+        }
+        sendQueue.remove(s);
+        if (!StreamId.isLocal(s.id, isClient)) {
+            if (StreamId.isBidirectional(s.id)) {
+                localMaxBidi++;
+                if (localMaxBidi - advertisedMaxBidi >= Math.max(1, limits.maxStreamsBidi() / 2)) {
+                    maxStreamsBidiPending = true;
+                }
+            } else {
+                localMaxUni++;
+                if (localMaxUni - advertisedMaxUni >= Math.max(1, limits.maxStreamsUni() / 2)) {
+                    maxStreamsUniPending = true;
+                }
+            }
+        }
+    }
+
+    /** Queues a stream for sending if it is not queued already. */
+    public void markSendable(QuicStream s) {
+        if (!sendQueue.contains(s)) {
+            sendQueue.addLast(s);
+        }
+    }
+
+    public ArrayDeque<QuicStream> sendQueue() { return sendQueue; }
+
+    public boolean maxStreamsPending(boolean bidi) { return bidi ? maxStreamsBidiPending : maxStreamsUniPending; }
+
+    /** Returns the MAX_STREAMS value to send and marks it advertised. */
+    public long takeMaxStreams(boolean bidi) {
+        if (bidi) {
+            maxStreamsBidiPending = false;
+            advertisedMaxBidi = localMaxBidi;
+            return localMaxBidi;
+        }
+        maxStreamsUniPending = false;
+        advertisedMaxUni = localMaxUni;
+        return localMaxUni;
+    }
+
+    /** A MAX_STREAMS frame was lost: send the current value again. */
+    public void onMaxStreamsLost(boolean bidi) {
+        if (bidi) {
+            maxStreamsBidiPending = true;
+        } else {
+            maxStreamsUniPending = true;
+        }
+    }
+
+    public boolean streamsBlockedPending(boolean bidi) { return bidi ? streamsBlockedBidiPending : streamsBlockedUniPending; }
+
+    public long takeStreamsBlocked(boolean bidi) {
+        if (bidi) {
+            streamsBlockedBidiPending = false;
+            return peerMaxBidi;
+        }
+        streamsBlockedUniPending = false;
+        return peerMaxUni;
+    }
+
+    public long peerMaxStreams(boolean bidi) { return bidi ? peerMaxBidi : peerMaxUni; }
+
+    public StreamLimits limits() { return limits; }
+}
