@@ -1,0 +1,35 @@
+package org.pacelab.net.link;
+
+/** What happened to a packet in a link direction. The codes are the event log's on-disk values. */
+public enum EventType {
+    /** The driver offered the packet to the direction (the server or client emitted it). */
+    ARRIVAL(1),
+    /** The packet left the wire model: the tap point, where the study's sniffer sat. */
+    TAP(2),
+    /** The packet was admitted to the bottleneck queue. */
+    ENQUEUE(3),
+    /** The packet left the rate limiter (and the queue limit's count, unless the limit is shared). */
+    DEQUEUE(4),
+    /** The packet was dropped; the cause says where. */
+    DROP(5),
+    /** The packet left the delay line: delivered to the other end. */
+    DELIVER(6),
+    /** The packet's payload was corrupted (one bit flipped). */
+    CORRUPT(7),
+    /** A duplicate of the packet was created (it follows the original through the rest of the link). */
+    DUPLICATE(8);
+
+    private final int code;
+
+    EventType(int code) { this.code = code; }
+
+    public int code() { return code; }
+
+    private static final EventType[] BY_CODE = new EventType[9];
+    static { for (EventType t : values()) BY_CODE[t.code] = t; }
+
+    /** The type with this on-disk code, or {@code null}. */
+    public static EventType ofCode(int code) {
+        return code > 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

@@ -1,0 +1,125 @@
+package org.pacelab.net.pcap;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes a pcapng file (draft-ietf-opsawg-pcapng) with one interface whose timestamps are nanoseconds
+ * ({@code if_tsresol} = 9). The file is written as {@code FILE.part} and renamed to {@code FILE} on close;
+ * only whole blocks are ever written, so a {@code .part} left by a crash is a valid capture up to its last
+ * flushed packet. Single-threaded.
+ */
+public final class PcapngWriter implements AutoCloseable {
+    /** LINKTYPE_RAW: the packet starts with an IPv4 or IPv6 header. */
+    public static final int LINKTYPE_RAW = 101;
+    /** LINKTYPE_ETHERNET. */
+    public static final int LINKTYPE_ETHERNET = 1;
+
+    private final Path target;
+    private final Path part;
+    private final FileChannel channel;
+    private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private final int snaplen;
+    private long packets;
+    private boolean closed;
+
+    /**
+     * @param linkType LINKTYPE_RAW or LINKTYPE_ETHERNET
+     * @param snaplen  bytes kept of each packet (0 = all)
+     */
+    public PcapngWriter(Path target, int linkType, int snaplen, String interfaceName) throws IOException {
+        this.target = target;
+        this.part = target.resolveSibling(target.getFileName() + ".part");
+        this.snaplen = snaplen <= 0 ? 262144 : snaplen;
+        this.channel = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        writeSectionHeader();
+        writeInterfaceDescription(linkType, interfaceName);
+        flush();
+    }
+
+    private void writeSectionHeader() {
+        byte[] app = "pacelab".getBytes(StandardCharsets.UTF_8);
+        int optLen = 4 + pad4(app.length) + 4;
+        int total = 28 + optLen;
+        buf.putInt(0x0A0D0D0A).putInt(total).putInt(0x1A2B3C4D).putShort((short) 1).putShort((short) 0).putLong(-1L);
+        putOption(4, app); // shb_userappl
+        buf.putInt(0); // opt_endofopt
+        buf.putInt(total);
+    }
+
+    private void writeInterfaceDescription(int linkType, String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        int optLen = 4 + pad4(n.length) + 4 + 4 + 4;
+        int total = 20 + optLen;
+        buf.putInt(1).putInt(total).putShort((short) linkType).putShort((short) 0).putInt(snaplen);
+        putOption(2, n); // if_name
+        buf.putShort((short) 9).putShort((short) 1).put((byte) 9).put((byte) 0).putShort((short) 0); // if_tsresol = 10^-9
+        buf.putInt(0);
+        buf.putInt(total);
+    }
+
+    private void putOption(int code, byte[] value) {
+        buf.putShort((short) code).putShort((short) value.length).put(value);
+        for (int i = value.length; i < pad4(value.length); i++) buf.put((byte) 0);
+    }
+
+    private static int pad4(int n) { return (n + 3) & ~3; }
+
+    /**
+     * Appends an Enhanced Packet Block.
+     *
+     * @param epochNanos capture time in ns since the Unix epoch
+     * @param header     bytes to put before the payload (e.g. synthesized IP/UDP headers), may be empty
+     * @param payload    packet bytes (position to limit); not modified
+     */
+    public void write(long epochNanos, byte[] header, ByteBuffer payload) {
+        int origLen = header.length + payload.remaining();
+        int capLen = Math.min(origLen, snaplen);
+        int total = 32 + pad4(capLen);
+        if (buf.remaining() < total) flush();
+        if (buf.remaining() < total) throw new IllegalArgumentException("packet of " + origLen + " bytes exceeds the writer's buffer");
+        buf.putInt(6).putInt(total).putInt(0).putInt((int) (epochNanos >>> 32)).putInt((int) epochNanos)
+                .putInt(capLen).putInt(origLen);
+        int h = Math.min(header.length, capLen);
+        buf.put(header, 0, h);
+        int p = capLen - h;
+        if (p > 0) buf.put(payload.duplicate().limit(payload.position() + p));
+        for (int i = capLen; i < pad4(capLen); i++) buf.put((byte) 0);
+        buf.putInt(total);
+        packets++;
+    }
+
+    public long packets() { return packets; }
+
+    /** Writes the buffered blocks to the file. */
+    public void flush() {
+        try {
+            buf.flip();
+            while (buf.hasRemaining()) channel.write(buf);
+            buf.clear();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write capture " + part, e);
+        }
+    }
+
+    public Path path() { return target; }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) return;
+        closed = true;
+        flush();
+        channel.force(false);
+        channel.close();
+        Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

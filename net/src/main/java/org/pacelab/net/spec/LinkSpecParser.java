@@ -1,0 +1,172 @@
+package org.pacelab.net.spec;
+
+import java.util.Locale;
+import org.pacelab.net.link.Jitter;
+
+/**
+ * Reads a direction spec: whitespace-separated {@code key=value} fields applied over a base (a preset's
+ * direction). Fields:
+ * <pre>
+ *   rate=RATE|unlimited      fixed rate (40mbit, 5mbps = 5 MB/s as in tc); clears trace
+ *   burst=SIZE|0             token-bucket depth (tbf burst); 0 = serializing link
+ *   trace=FILE               Mahimahi trace (1500-byte opportunities); clears rate
+ *   trace-repeat=on|off      whether the trace repeats (default on)
+ *   overhead=SIZE            bytes the rate limiter charges per packet on top of the IP size
+ *   queue=Np|SIZE|Xbdp|unlimited   drop-tail limit in packets, bytes, or bandwidth-delay products
+ *   shared=on|off            delay-line packets count against the queue limit (tbf with a netem child)
+ *   delay=TIME               constant one-way delay
+ *   jitter=none|normal:cov=X|normal:sd=TIME|uniform:TIME   (uniform:±2ms also accepted)
+ *   reorder=on|off           whether jitter may reorder packets
+ *   loss=P|ge:p=P,r=P[,good=P][,bad=P]   Bernoulli or Gilbert-Elliott (good/bad: loss probability per state,
+ *                            defaults 0 and 1)
+ *   corrupt=P  duplicate=P   probabilities (1% or 0.01)
+ *   wire=RATE|off            the server's access-link wire model
+ *   wire-overhead=SIZE       per-frame wire overhead (Ethernet 38b)
+ *   rtt=TIME                 RTT for bdp sizes (default: sum of both directions' delays)
+ * </pre>
+ */
+public final class LinkSpecParser {
+    private LinkSpecParser() {}
+
+    public static final String KEYS = "rate, burst, trace, trace-repeat, overhead, queue, shared, delay, jitter, "
+            + "reorder, loss, corrupt, duplicate, wire, wire-overhead, rtt";
+
+    /** Applies {@code text} to {@code base}; {@code where} names the option for errors (e.g. "--down"). */
+    public static DirectionSpec apply(String where, DirectionSpec base, String text) throws SpecException {
+        DirectionSpec.Builder b = base.toBuilder();
+        if (text == null || text.isBlank()) return base;
+        for (String token : text.strip().split("\\s+")) {
+            int eq = token.indexOf('=');
+            if (eq <= 0 || eq == token.length() - 1) {
+                throw new SpecException(where + ": '" + token + "' is not a key=value field; valid keys: " + KEYS);
+            }
+            String key = token.substring(0, eq).toLowerCase(Locale.ROOT);
+            String value = token.substring(eq + 1);
+            String at = where + " " + key;
+            switch (key) {
+                case "rate" -> {
+                    b.trace = null;
+                    b.rateBps = value.equalsIgnoreCase("unlimited") ? 0 : Units.parseRate(at, value);
+                    if (b.rateBps == 0) b.burstBytes = 0;
+                }
+                case "burst" -> b.burstBytes = Units.parseSize(at, value);
+                case "trace" -> { b.trace = value; b.rateBps = 0; b.burstBytes = 0; }
+                case "trace-repeat" -> b.traceRepeat = onOff(at, value);
+                case "overhead" -> b.overheadBytes = (int) Units.parseSize(at, value);
+                case "queue" -> b.queue = parseQueue(at, value);
+                case "shared" -> b.shared = onOff(at, value);
+                case "delay" -> b.delayNs = Units.parseDuration(at, value);
+                case "jitter" -> b.jitter = parseJitter(at, value);
+                case "reorder" -> b.reorder = onOff(at, value);
+                case "loss" -> b.loss = parseLoss(at, value);
+                case "corrupt" -> b.corrupt = Units.parseProbability(at, value);
+                case "duplicate" -> b.duplicate = Units.parseProbability(at, value);
+                case "wire" -> b.wireBps = value.equalsIgnoreCase("off") ? 0 : Units.parseRate(at, value);
+                case "wire-overhead" -> b.wireOverheadBytes = (int) Units.parseSize(at, value);
+                case "rtt" -> b.rttNs = Units.parseDuration(at, value);
+                default -> throw new SpecException(where + ": unknown key '" + key + "'; valid keys: " + KEYS);
+            }
+        }
+        DirectionSpec d = b.build();
+        if (d.burstBytes() > 0 && d.rateBps() == 0) {
+            throw new SpecException(where + " burst: a token-bucket burst needs a rate; add rate=RATE or set burst=0");
+        }
+        if (d.queue().kind() == QueueSpec.Kind.BDP && d.rateBps() == 0 && d.trace() == null) {
+            throw new SpecException(where + " queue: a queue in bdp needs a rate or a trace; give queue in packets (143p) "
+                    + "or bytes (200kb)");
+        }
+        return d;
+    }
+
+    /** A whole link: a preset and optional overrides for each direction. */
+    public static LinkSpec parse(String preset, String down, String up) throws SpecException {
+        LinkSpec base = Presets.get(preset);
+        return new LinkSpec(preset, apply("--down", base.down(), down), apply("--up", base.up(), up));
+    }
+
+    private static boolean onOff(String at, String v) throws SpecException {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes", "1" -> true;
+            case "off", "false", "no", "0" -> false;
+            default -> throw new SpecException(at + ": '" + v + "' is not on or off");
+        };
+    }
+
+    static QueueSpec parseQueue(String at, String v) throws SpecException {
+        String s = v.toLowerCase(Locale.ROOT);
+        String choices = "use packets (143p), bytes (200kb, 1540b), bandwidth-delay products (2bdp) or unlimited";
+        if (s.equals("unlimited")) return QueueSpec.UNLIMITED;
+        try {
+            if (s.endsWith("bdp")) {
+                double x = Double.parseDouble(s.substring(0, s.length() - 3));
+                if (!(x > 0)) throw new SpecException(at + ": '" + v + "' must be a positive multiple of the BDP");
+                return new QueueSpec(QueueSpec.Kind.BDP, x);
+            }
+            if (s.endsWith("p")) {
+                long n = Long.parseLong(s.substring(0, s.length() - 1));
+                if (n <= 0) throw new SpecException(at + ": '" + v + "' must be at least 1 packet");
+                return new QueueSpec(QueueSpec.Kind.PACKETS, n);
+            }
+        } catch (NumberFormatException e) {
+            throw new SpecException(at + ": '" + v + "' is not a queue size; " + choices);
+        }
+        long bytes;
+        try {
+            bytes = Units.parseSize(at, v);
+        } catch (SpecException e) {
+            throw new SpecException(at + ": '" + v + "' is not a queue size; " + choices);
+        }
+        if (bytes <= 0) throw new SpecException(at + ": '" + v + "' must be at least 1 byte");
+        return new QueueSpec(QueueSpec.Kind.BYTES, bytes);
+    }
+
+    static Jitter parseJitter(String at, String v) throws SpecException {
+        String s = v.toLowerCase(Locale.ROOT);
+        String choices = "use none, normal:cov=0.1, normal:sd=2ms or uniform:2ms";
+        if (s.equals("none") || s.equals("0")) return new Jitter.None();
+        if (s.startsWith("normal:cov=")) {
+            try {
+                double cov = Double.parseDouble(s.substring("normal:cov=".length()));
+                if (!(cov >= 0)) throw new NumberFormatException();
+                return new Jitter.Normal(cov, 0);
+            } catch (NumberFormatException e) {
+                throw new SpecException(at + ": '" + v + "' has no valid coefficient of variation; " + choices);
+            }
+        }
+        if (s.startsWith("normal:sd=")) return new Jitter.Normal(0, Units.parseDuration(at, s.substring("normal:sd=".length())));
+        if (s.startsWith("uniform:")) {
+            String w = s.substring("uniform:".length());
+            if (w.startsWith("±")) w = w.substring(1);
+            if (w.startsWith("+-")) w = w.substring(2);
+            return new Jitter.Uniform(Units.parseDuration(at, w));
+        }
+        throw new SpecException(at + ": '" + v + "' is not a jitter; " + choices);
+    }
+
+    static LossSpec parseLoss(String at, String v) throws SpecException {
+        String s = v.toLowerCase(Locale.ROOT);
+        if (!s.startsWith("ge:")) {
+            double p = Units.parseProbability(at, v);
+            return p == 0 ? LossSpec.NONE : new LossSpec(LossSpec.Kind.BERNOULLI, p, 0, 0, 0);
+        }
+        double p = -1, r = -1, good = 0, bad = 1;
+        for (String part : s.substring(3).split(",")) {
+            int eq = part.indexOf('=');
+            if (eq <= 0) throw new SpecException(at + ": '" + part + "' in '" + v + "' is not name=probability; "
+                    + "write ge:p=1%,r=30%[,good=0%][,bad=100%]");
+            String name = part.substring(0, eq);
+            double x = Units.parseProbability(at + " " + name, part.substring(eq + 1));
+            switch (name) {
+                case "p" -> p = x;
+                case "r" -> r = x;
+                case "good" -> good = x;
+                case "bad" -> bad = x;
+                default -> throw new SpecException(at + ": unknown Gilbert-Elliott parameter '" + name
+                        + "'; valid: p, r, good, bad");
+            }
+        }
+        if (p < 0 || r < 0) throw new SpecException(at + ": Gilbert-Elliott loss needs p and r, e.g. ge:p=1%,r=30%");
+        if (p + r == 0) throw new SpecException(at + ": Gilbert-Elliott loss needs p + r > 0");
+        return new LossSpec(LossSpec.Kind.GILBERT_ELLIOTT, p, r, good, bad);
+    }
+}

@@ -1,0 +1,158 @@
+package org.pacelab.net.sys;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The few Linux libc calls the emulator needs, bound through the FFM API ({@code java.lang.foreign}); errno is
+ * captured per call. Linux x86-64 / aarch64 (LP64) only.
+ */
+public final class Libc {
+    private Libc() {}
+
+    public static final int AF_INET = 2, AF_INET6 = 10;
+    public static final int SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
+    public static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_SNDBUFFORCE = 32,
+            SO_RCVBUFFORCE = 33, SO_TIMESTAMPNS = 35;
+    public static final int IPPROTO_IPV6 = 41, IPV6_V6ONLY = 26;
+    public static final int MSG_DONTWAIT = 0x40, MSG_TRUNC = 0x20;
+    public static final short POLLIN = 1;
+    public static final int EINTR = 4, EAGAIN = 11, EACCES = 13, EADDRINUSE = 98, EADDRNOTAVAIL = 99, EPERM = 1,
+            ECONNREFUSED = 111;
+    public static final int O_RDWR = 2, O_RDONLY = 0, O_CLOEXEC = 0x80000, O_NONBLOCK = 0x800;
+    public static final int CLONE_NEWNET = 0x40000000;
+    public static final int PR_SET_TIMERSLACK = 29;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
+
+    private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... extra) {
+        Linker.Option[] opts = new Linker.Option[extra.length + 1];
+        opts[0] = Linker.Option.captureCallState("errno");
+        System.arraycopy(extra, 0, opts, 1, extra.length);
+        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), fd, opts);
+    }
+
+    private static final MethodHandle SOCKET = bind("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND = bind("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle CONNECT = bind("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = bind("setsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT = bind("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GETSOCKNAME = bind("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle RECVMSG = bind("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SENDTO = bind("sendto",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle PPOLL = bind("ppoll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    private static final MethodHandle OPEN = bind("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle IOCTL = bind("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+            Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle WRITE = bind("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle SETNS = bind("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle PRCTL = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle GETEUID = bind("geteuid", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
+            FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    /** errno of the last call made through this class on this thread. */
+    public static int errno() { return (int) ERRNO.get(STATE.get(), 0L); }
+
+    public static String strerror(int errno) {
+        try {
+            MemorySegment s = (MemorySegment) STRERROR.invokeExact(errno);
+            return s.reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            return "errno " + errno;
+        }
+    }
+
+    private static RuntimeException wrap(Throwable t) {
+        return t instanceof RuntimeException r ? r : new IllegalStateException(t);
+    }
+
+    public static int socket(int domain, int type, int protocol) {
+        try { return (int) SOCKET.invokeExact(STATE.get(), domain, type, protocol); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int bind(int fd, MemorySegment addr, int len) {
+        try { return (int) BIND.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int connect(int fd, MemorySegment addr, int len) {
+        try { return (int) CONNECT.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int setsockopt(int fd, int level, int name, MemorySegment value, int len) {
+        try { return (int) SETSOCKOPT.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int getsockopt(int fd, int level, int name, MemorySegment value, MemorySegment len) {
+        try { return (int) GETSOCKOPT.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int getsockname(int fd, MemorySegment addr, MemorySegment len) {
+        try { return (int) GETSOCKNAME.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static long recvmsg(int fd, MemorySegment msghdr, int flags) {
+        try { return (long) RECVMSG.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static long sendto(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, int addrLen) {
+        try { return (long) SENDTO.invokeExact(STATE.get(), fd, buf, len, flags, addr, addrLen); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int close(int fd) {
+        try { return (int) CLOSE.invokeExact(STATE.get(), fd); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int ppoll(MemorySegment fds, long nfds, MemorySegment timespec) {
+        try { return (int) PPOLL.invokeExact(STATE.get(), fds, nfds, timespec, MemorySegment.NULL); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int open(MemorySegment path, int flags) {
+        try { return (int) OPEN.invokeExact(STATE.get(), path, flags, 0); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int ioctl(int fd, long request, MemorySegment arg) {
+        try { return (int) IOCTL.invokeExact(STATE.get(), fd, request, arg); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static long read(int fd, MemorySegment buf, long len) {
+        try { return (long) READ.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static long write(int fd, MemorySegment buf, long len) {
+        try { return (long) WRITE.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static int setns(int fd, int nstype) {
+        try { return (int) SETNS.invokeExact(STATE.get(), fd, nstype); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /** Sets the calling thread's timer slack (ns); smaller slack makes timed waits wake closer to their deadline. */
+    public static int setTimerSlack(long nanos) {
+        try { return (int) PRCTL.invokeExact(STATE.get(), PR_SET_TIMERSLACK, nanos); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    public static boolean isRoot() {
+        try { return (int) GETEUID.invokeExact(STATE.get()) == 0; } catch (Throwable t) { throw wrap(t); }
+    }
+}

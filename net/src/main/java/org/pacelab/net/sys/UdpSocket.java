@@ -1,0 +1,199 @@
+package org.pacelab.net.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+
+/**
+ * A non-blocking UDP socket made with Linux system calls through FFM, so the emulator can read the kernel's
+ * receive timestamp of each datagram (SO_TIMESTAMPNS, a CLOCK_REALTIME timespec in an SCM_TIMESTAMPNS control
+ * message) and force large buffers (SO_RCVBUFFORCE / SO_SNDBUFFORCE when root). Single-threaded; buffers for
+ * one receive are reused.
+ */
+public final class UdpSocket implements AutoCloseable {
+    public static final int MAX_DATAGRAM = 65536;
+
+    private final int fd;
+    private final int family;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment data = arena.allocate(MAX_DATAGRAM, 8);
+    private final MemorySegment name = arena.allocate(SocketAddresses.SOCKADDR_MAX, 8);
+    private final MemorySegment sendName = arena.allocate(SocketAddresses.SOCKADDR_MAX, 8);
+    private final MemorySegment iov = arena.allocate(16, 8);
+    private final MemorySegment control = arena.allocate(256, 8);
+    private final MemorySegment msghdr = arena.allocate(56, 8);
+    private final MemorySegment intBuf = arena.allocate(8, 8);
+    private final MemorySegment lenBuf = arena.allocate(8, 8);
+    private boolean closed;
+
+    /** What the last {@link #receive} got. */
+    private InetSocketAddress lastSource;
+    private long lastKernelTimeNanos;
+
+    private UdpSocket(int fd, int family) {
+        this.fd = fd;
+        this.family = family;
+        iov.set(ValueLayout.ADDRESS, 0, data);
+        iov.set(ValueLayout.JAVA_LONG, 8, MAX_DATAGRAM);
+    }
+
+    /**
+     * Opens a socket bound to {@code local} (port 0 = any).
+     *
+     * @param what names the socket in error messages (e.g. "--listen 127.0.0.1:4433")
+     */
+    public static UdpSocket bind(InetSocketAddress local, String what) throws SysException {
+        int family = SocketAddresses.family(local);
+        int fd = Libc.socket(family, Libc.SOCK_DGRAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            int e = Libc.errno();
+            throw new SysException(what + ": cannot create a UDP socket: " + Libc.strerror(e), e);
+        }
+        UdpSocket s = new UdpSocket(fd, family);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment addr = a.allocate(SocketAddresses.SOCKADDR_MAX, 8);
+            int len = SocketAddresses.encode(local, addr, family);
+            if (Libc.bind(fd, addr, len) != 0) {
+                int e = Libc.errno();
+                s.close();
+                String why = e == Libc.EADDRINUSE ? "address already in use (another process is bound to it; choose another "
+                        + "port or stop that process)" : e == Libc.EADDRNOTAVAIL ? "no local interface has this address"
+                        : e == Libc.EACCES ? "permission denied (ports below 1024 need root)" : Libc.strerror(e);
+                throw new SysException(what + ": cannot bind " + format(local) + ": " + why, e);
+            }
+        }
+        return s;
+    }
+
+    /** Connects to {@code remote} so that {@link #send} without an address goes there and only its datagrams arrive. */
+    public void connect(InetSocketAddress remote) throws SysException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment addr = a.allocate(SocketAddresses.SOCKADDR_MAX, 8);
+            int len = SocketAddresses.encode(remote, addr, family);
+            if (Libc.connect(fd, addr, len) != 0) {
+                int e = Libc.errno();
+                throw new SysException("cannot connect a UDP socket to " + format(remote) + ": " + Libc.strerror(e), e);
+            }
+        }
+    }
+
+    /** Turns on kernel receive timestamps (SO_TIMESTAMPNS). */
+    public boolean enableTimestamps() {
+        intBuf.set(ValueLayout.JAVA_INT, 0, 1);
+        return Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_TIMESTAMPNS, intBuf, 4) == 0;
+    }
+
+    /**
+     * Asks for receive and send buffers of {@code bytes}; as root it forces them past net.core.rmem_max/wmem_max.
+     * Returns the receive buffer the kernel granted (Linux reports twice the usable size).
+     */
+    public int setBuffers(int bytes) {
+        intBuf.set(ValueLayout.JAVA_INT, 0, bytes);
+        if (Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_RCVBUFFORCE, intBuf, 4) != 0) {
+            Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_RCVBUF, intBuf, 4);
+        }
+        if (Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_SNDBUFFORCE, intBuf, 4) != 0) {
+            Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_SNDBUF, intBuf, 4);
+        }
+        lenBuf.set(ValueLayout.JAVA_INT, 0, 4);
+        Libc.getsockopt(fd, Libc.SOL_SOCKET, Libc.SO_RCVBUF, intBuf, lenBuf);
+        return intBuf.get(ValueLayout.JAVA_INT, 0);
+    }
+
+    public InetSocketAddress localAddress() throws SysException {
+        lenBuf.set(ValueLayout.JAVA_INT, 0, SocketAddresses.SOCKADDR_MAX);
+        if (Libc.getsockname(fd, name, lenBuf) != 0) {
+            int e = Libc.errno();
+            throw new SysException("getsockname failed: " + Libc.strerror(e), e);
+        }
+        return SocketAddresses.decode(name);
+    }
+
+    /**
+     * Receives one datagram without blocking into {@link #data()}.
+     *
+     * @return its length, or -1 if none is waiting
+     */
+    public int receive() throws SysException {
+        msghdr.fill((byte) 0);
+        msghdr.set(ValueLayout.ADDRESS, 0, name);
+        msghdr.set(ValueLayout.JAVA_INT, 8, SocketAddresses.SOCKADDR_MAX);
+        msghdr.set(ValueLayout.ADDRESS, 16, iov);
+        msghdr.set(ValueLayout.JAVA_LONG, 24, 1);
+        msghdr.set(ValueLayout.ADDRESS, 32, control);
+        msghdr.set(ValueLayout.JAVA_LONG, 40, control.byteSize());
+        long n = Libc.recvmsg(fd, msghdr, Libc.MSG_DONTWAIT);
+        if (n < 0) {
+            int e = Libc.errno();
+            if (e == Libc.EAGAIN || e == Libc.EINTR || e == Libc.ECONNREFUSED) return -1;
+            throw new SysException("recvmsg failed: " + Libc.strerror(e), e);
+        }
+        lastSource = SocketAddresses.decode(name);
+        lastKernelTimeNanos = 0;
+        long controlLen = msghdr.get(ValueLayout.JAVA_LONG, 40);
+        long off = 0;
+        while (off + 16 <= controlLen) {
+            long cmsgLen = control.get(ValueLayout.JAVA_LONG, off);
+            int level = control.get(ValueLayout.JAVA_INT, off + 8), type = control.get(ValueLayout.JAVA_INT, off + 12);
+            if (cmsgLen < 16) break;
+            if (level == Libc.SOL_SOCKET && type == Libc.SO_TIMESTAMPNS && cmsgLen >= 32) {
+                lastKernelTimeNanos = control.get(ValueLayout.JAVA_LONG, off + 16) * 1_000_000_000L
+                        + control.get(ValueLayout.JAVA_LONG, off + 24);
+            }
+            off += (cmsgLen + 7) & ~7L;
+        }
+        return (int) n;
+    }
+
+    /** The receive buffer (valid until the next receive). */
+    public MemorySegment data() { return data; }
+
+    public InetSocketAddress lastSource() { return lastSource; }
+
+    /** Kernel receive time of the last datagram in ns since the epoch (CLOCK_REALTIME), or 0 if none was given. */
+    public long lastKernelTimeNanos() { return lastKernelTimeNanos; }
+
+    /** Sends {@code len} bytes of {@code buf} to {@code to} (null: to the connected peer). False if the buffer is full. */
+    public boolean send(MemorySegment buf, int len, InetSocketAddress to) throws SysException {
+        long n;
+        if (to == null) {
+            n = Libc.sendto(fd, buf, len, Libc.MSG_DONTWAIT, MemorySegment.NULL, 0);
+        } else {
+            int alen = SocketAddresses.encode(to, sendName, family);
+            n = Libc.sendto(fd, buf, len, Libc.MSG_DONTWAIT, sendName, alen);
+        }
+        if (n < 0) {
+            int e = Libc.errno();
+            if (e == Libc.EAGAIN || e == Libc.ECONNREFUSED || e == Libc.EINTR) return false;
+            throw new SysException("sendto " + (to == null ? "peer" : format(to)) + " failed: " + Libc.strerror(e), e);
+        }
+        return true;
+    }
+
+    private final MemorySegment out = arena.allocate(MAX_DATAGRAM, 8);
+
+    /** Sends the bytes of {@code payload} (position to limit) to {@code to} (null: the connected peer). */
+    public boolean send(java.nio.ByteBuffer payload, InetSocketAddress to) throws SysException {
+        int len = payload.remaining();
+        MemorySegment.copy(MemorySegment.ofBuffer(payload), 0, out, 0, len);
+        return send(out, len, to);
+    }
+
+    public int fd() { return fd; }
+
+    public int family() { return family; }
+
+    public static String format(InetSocketAddress a) {
+        String host = a.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        Libc.close(fd);
+        arena.close();
+    }
+}
