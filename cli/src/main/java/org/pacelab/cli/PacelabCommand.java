@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         description = "A laboratory for packet pacing in QUIC.",
         subcommands = {
                 picocli.CommandLine.HelpCommand.class,
+                AnalyzeCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
