@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 picocli.CommandLine.HelpCommand.class,
                 AnalyzeCommand.class,
+                ReportCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
