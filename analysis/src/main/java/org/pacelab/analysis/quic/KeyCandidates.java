@@ -10,18 +10,20 @@ import org.pacelab.quic.crypto.PacketKeys;
 /**
  * Header-protection keys for one direction and encryption level. Normally one (the suite is read from the
  * ServerHello); when the ServerHello was not captured, a 32-byte secret may belong to AES-128-GCM or
- * ChaCha20-Poly1305, and both are kept: the dissector tries the preferred one first and prefers whichever last
- * produced a valid header (reserved bits zero, RFC 9000 §17.2 and §17.3.1). After {@link #CONFIRM} consecutive
- * successes the choice is fixed.
+ * ChaCha20-Poly1305, and both are kept. With the right key the reserved header bits always come out zero
+ * (RFC 9000 §17.2, §17.3.1); a key that yields non-zero reserved bits is wrong and is dropped, so after a few packets
+ * one key remains.
  */
 final class KeyCandidates {
-    static final int CONFIRM = 16;
     private final PacketKeys[] keys;
-    private int preferred;
-    private int run;
+    private final boolean[] alive;
+    private int aliveCount;
 
     private KeyCandidates(PacketKeys[] keys) {
         this.keys = keys;
+        this.alive = new boolean[keys.length];
+        java.util.Arrays.fill(alive, true);
+        this.aliveCount = keys.length;
     }
 
     /** Keys for a secret; {@code suiteCode} is the TLS code from the ServerHello, or -1 when unknown. */
@@ -69,27 +71,39 @@ final class KeyCandidates {
         };
     }
 
+    /** Number of keys still possible. */
+    int alive() {
+        return aliveCount;
+    }
+
     int size() {
-        return run >= CONFIRM ? 1 : keys.length;
+        return keys.length;
     }
 
-    /** The i-th key to try (0 is the preferred one). */
-    PacketKeys attempt(int i) {
-        return keys[(preferred + i) % keys.length];
+    boolean isAlive(int i) {
+        return alive[i];
     }
 
-    /** Reports that attempt i produced a valid header. */
-    void succeeded(int i) {
-        if (i == 0) {
-            run++;
-        } else {
-            preferred = (preferred + i) % keys.length;
-            run = 1;
+    PacketKeys get(int i) {
+        return keys[i];
+    }
+
+    /** The only remaining key (valid when {@link #alive()} is 1). */
+    PacketKeys only() {
+        for (int i = 0; i < keys.length; i++) {
+            if (alive[i]) {
+                return keys[i];
+            }
         }
+        throw new IllegalStateException("no key left");
     }
 
-    CipherSuite preferredSuite() {
-        return keys[preferred].suite();
+    /** Drops a key that produced a header with non-zero reserved bits; the last key is never dropped. */
+    void eliminate(int i) {
+        if (alive[i] && aliveCount > 1) {
+            alive[i] = false;
+            aliveCount--;
+        }
     }
 
     /** Candidates for a labelled secret of a key log entry, or null when absent. */

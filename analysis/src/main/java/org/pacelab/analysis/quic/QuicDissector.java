@@ -182,32 +182,81 @@ public final class QuicDissector {
                     : "packet too short to hold a header-protection sample");
             return -1;
         }
-        int pnLength = -1;
-        for (int i = 0; i < keys.size(); i++) {
-            save(b, start, pnOffset);
-            int len = HeaderProtection.remove(b, start, pnOffset, limit, keys.attempt(i));
-            int firstByte = b.get(start) & 0xff;
-            int reserved = longHeader ? firstByte & 0x0c : firstByte & 0x18;
-            if (len > 0 && reserved == 0) { // RFC 9000 §17.2, §17.3.1: reserved bits are zero once unprotected
-                keys.succeeded(i);
-                pnLength = len;
-                break;
+        PacketSpace space = type.space();
+        long largest = conn.largest(direction, space);
+        int pnLength;
+        if (keys.alive() > 1) {
+            pnLength = trial(b, start, pnOffset, limit, keys, longHeader, largest);
+            if (pnLength == -2) {
+                fail("cipher suite unknown (ServerHello not captured) and more than one key fits this packet");
+                return -1;
             }
-            restore(b, start, pnOffset);
+        } else {
+            pnLength = unprotect(b, start, pnOffset, limit, keys.only(), longHeader);
         }
         if (pnLength < 0) {
             fail("header protection removal gave non-zero reserved bits: the key log's secrets do not fit this connection");
             return -1;
         }
-        PacketSpace space = type.space();
         long truncated = PacketNumbers.read(b, pnOffset, pnLength);
-        long pn = PacketNumbers.decode(conn.largest(direction, space), truncated, pnLength);
+        long pn = PacketNumbers.decode(largest, truncated, pnLength);
         conn.observe(direction, space, pn);
         recovered++;
         if (type == PacketType.INITIAL) {
             readInitialCrypto(b, start, pnOffset, pnLength, packetEnd, capturedEnd, pn, direction, conn);
         }
         return pn;
+    }
+
+    /**
+     * Removes header protection; returns the packet number length, or -1 (bytes restored) when the reserved bits
+     * come out non-zero (RFC 9000 §17.2, §17.3.1), i.e. the key is wrong.
+     */
+    private int unprotect(ByteBuffer b, int start, int pnOffset, int limit, PacketKeys keys, boolean longHeader) {
+        save(b, start, pnOffset);
+        int len = HeaderProtection.remove(b, start, pnOffset, limit, keys);
+        int firstByte = b.get(start) & 0xff;
+        int reserved = longHeader ? firstByte & 0x0c : firstByte & 0x18;
+        if (len > 0 && reserved == 0) {
+            return len;
+        }
+        restore(b, start, pnOffset);
+        return -1;
+    }
+
+    /**
+     * Tries every remaining key, dropping those that give non-zero reserved bits. Unprotects the packet with a fitting
+     * key when all fitting keys agree on the packet number; returns -2 when they disagree, -1 when none fits.
+     */
+    private int trial(ByteBuffer b, int start, int pnOffset, int limit, KeyCandidates keys, boolean longHeader, long largest) {
+        int chosen = -1;
+        long agreed = -1;
+        boolean conflict = false;
+        for (int i = 0; i < keys.size(); i++) {
+            if (!keys.isAlive(i)) {
+                continue;
+            }
+            int len = unprotect(b, start, pnOffset, limit, keys.get(i), longHeader);
+            if (len < 0) {
+                keys.eliminate(i);
+                continue;
+            }
+            long pn = PacketNumbers.decode(largest, PacketNumbers.read(b, pnOffset, len), len);
+            restore(b, start, pnOffset);
+            if (chosen < 0) {
+                chosen = i;
+                agreed = pn;
+            } else if (pn != agreed) {
+                conflict = true;
+            }
+        }
+        if (chosen < 0) {
+            return -1;
+        }
+        if (conflict && keys.alive() > 1) {
+            return -2;
+        }
+        return unprotect(b, start, pnOffset, limit, keys.alive() == 1 ? keys.only() : keys.get(chosen), longHeader);
     }
 
     private void save(ByteBuffer b, int start, int pnOffset) {
