@@ -149,8 +149,7 @@ final class AnalysisPass {
                 SentPackets sent = trace.sent();
                 double sendAtMs = sent.sendAtMs(pn);
                 if (!Double.isNaN(sendAtMs)) {
-                    long referenceNs = Double.isNaN(trace.referenceTimeMs()) ? 0 : Math.round(trace.referenceTimeMs() * 1e6);
-                    delay = t - referenceNs - Math.round(sendAtMs * 1e6);
+                    delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
                     precision.onMatched(delay);
                 }
                 double rate = sent.pacingRateBps(pn);

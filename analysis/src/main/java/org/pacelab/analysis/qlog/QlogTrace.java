@@ -25,4 +25,16 @@ public record QlogTrace(Path file, String vantagePoint, Set<String> connectionId
     public boolean isServer() {
         return vantagePoint.equals("server");
     }
+
+    /**
+     * The reference time in ns since the epoch (0 when absent), computed from whole and fractional milliseconds
+     * separately: a double holding epoch nanoseconds would round by up to 128 ns.
+     */
+    public long referenceTimeNs() {
+        if (Double.isNaN(referenceTimeMs)) {
+            return 0;
+        }
+        long wholeMs = (long) Math.floor(referenceTimeMs);
+        return wholeMs * 1_000_000L + Math.round((referenceTimeMs - wholeMs) * 1e6);
+    }
 }

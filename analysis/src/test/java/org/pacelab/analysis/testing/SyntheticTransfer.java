@@ -34,7 +34,8 @@ public final class SyntheticTransfer {
             throws IOException {
         Files.createDirectories(dir);
         SyntheticQuic q = new SyntheticQuic(suite, 7);
-        long t0 = wireNs[0] - 3_000_000;
+        // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
+        long t0 = Math.floorDiv(wireNs[0] - 3_000_000, 1_000_000) * 1_000_000;
         List<CaptureFiles.Frame> frames = new ArrayList<>();
         frames.add(new CaptureFiles.Frame(t0, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT, q.clientInitial(0))));
         frames.add(new CaptureFiles.Frame(t0 + 1_000_000, Frames.udpOverEthernet(1, SERVER_PORT, 2, 50000,
