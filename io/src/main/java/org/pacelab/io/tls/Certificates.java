@@ -100,20 +100,29 @@ public final class Certificates {
 
     /** Generates a self-signed EC P-256 certificate for the given DNS names and IP addresses. */
     public static Identity selfSigned(List<String> names) {
+        long now = System.currentTimeMillis();
+        return selfSigned(names, new SecureRandom(), now - 3_600_000L, BigInteger.valueOf(now));
+    }
+
+    /**
+     * Generates a self-signed EC P-256 certificate valid from {@code notBeforeMillis} for a year and an hour, drawing the
+     * key and the signature from {@code random}: with a seeded generator and fixed times the certificate is the
+     * same every time (the simulator's deterministic runs need that).
+     */
+    public static Identity selfSigned(List<String> names, SecureRandom random, long notBeforeMillis, BigInteger serial) {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-            g.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
+            g.initialize(new ECGenParameterSpec("secp256r1"), random);
             KeyPair kp = g.generateKeyPair();
             X500Name subject = new X500Name("CN=" + (names.isEmpty() ? "pacelab" : names.get(0)));
-            long now = System.currentTimeMillis();
-            var builder = new JcaX509v3CertificateBuilder(subject, BigInteger.valueOf(now), new Date(now - 3_600_000L),
-                    new Date(now + 365L * 86_400_000L), subject, kp.getPublic());
+            var builder = new JcaX509v3CertificateBuilder(subject, serial, new Date(notBeforeMillis),
+                    new Date(notBeforeMillis + 3_600_000L + 365L * 86_400_000L), subject, kp.getPublic());
             List<GeneralName> sans = new ArrayList<>();
             for (String n : names) {
                 sans.add(n.matches("[0-9.]+|.*:.*") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
             }
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
-            var signer = new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate());
+            var signer = new JcaContentSignerBuilder("SHA256withECDSA").setSecureRandom(random).build(kp.getPrivate());
             X509Certificate cert = new JcaX509CertificateConverter().getCertificate(builder.build(signer));
             return new Identity(List.of(cert), kp.getPrivate());
         } catch (java.security.GeneralSecurityException | OperatorCreationException | IOException e) {
