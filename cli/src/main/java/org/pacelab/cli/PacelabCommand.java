@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
+                SimCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
