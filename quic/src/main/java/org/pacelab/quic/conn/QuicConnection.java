@@ -1739,6 +1739,15 @@ public final class QuicConnection implements StreamTransport {
 
     public State state() { return state; }
 
+    /** Test access: the key schedule. */
+    KeySchedule keySchedule() { return keys; }
+
+    /** Test access: the connection ID packets to the peer are addressed to. */
+    byte[] peerConnectionId() { return peerCids.current(); }
+
+    /** Test access: the next packet number of a space, then advanced (as if a packet had been sent). */
+    long takePacketNumber(PacketSpace space) { return nextPn[space.ordinal()]++; }
+
     public boolean isClosed() { return state == State.CLOSED; }
 
     /**

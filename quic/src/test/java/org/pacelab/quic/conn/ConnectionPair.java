@@ -129,6 +129,13 @@ final class ConnectionPair {
         }
     }
 
+    /** Delivers a datagram to the server right now (as if it arrived from the client's address). */
+    void injectToServer(byte[] data) {
+        if (server != null) {
+            server.receive(ByteBuffer.wrap(data), now);
+        }
+    }
+
     void flush() {
         clientWake = drain(client, false);
         if (server != null) {
