@@ -51,11 +51,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--server-port", paramLabel = "PORT", description = "the server's port (default: found from the handshake)")
     Integer serverPort;
 
-    @Option(names = "--threshold", paramLabel = "TIME", defaultValue = "0.1ms", converter = UnitConverters.DurationNanos.class,
+    @Option(names = "--threshold", paramLabel = "TIME", defaultValue = "0.1ms", converter = UnitConverters.Duration.class,
             description = "packet-train threshold: a gap below it continues a train (default: ${DEFAULT-VALUE})")
     long thresholdNs;
 
-    @Option(names = "--bytes", paramLabel = "SIZE", converter = UnitConverters.SizeBytes.class,
+    @Option(names = "--bytes", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "application bytes transferred, when there is no client log (e.g. 100MiB)")
     Long transferBytes;
 

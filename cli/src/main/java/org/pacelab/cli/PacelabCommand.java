@@ -9,6 +9,12 @@ import picocli.CommandLine.Command;
         description = "A laboratory for packet pacing in QUIC.",
         subcommands = {
                 picocli.CommandLine.HelpCommand.class,
+                ServerCommand.class,
+                ClientCommand.class,
+                EndpointCommand.class,
+                EmulateCommand.class,
+                NetnsCommand.class,
+                BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
         })

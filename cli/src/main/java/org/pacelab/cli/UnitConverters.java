@@ -2,31 +2,32 @@ package org.pacelab.cli;
 
 import org.pacelab.net.spec.SpecException;
 import org.pacelab.net.spec.Units;
+
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** picocli converters for quantities written like tc writes them (see {@link Units}). */
+/** picocli converters for tc-style units ({@code 30s}, {@code 20ms}, {@code 32mib}, {@code 100MiB}). */
 final class UnitConverters {
     private UnitConverters() {}
 
-    /** A duration such as {@code 0.1ms}, converted to nanoseconds. */
-    static final class DurationNanos implements ITypeConverter<Long> {
+    /** A duration in nanoseconds. */
+    static final class Duration implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
             try {
-                return Units.parseDuration("value", value);
+                return Units.parseDuration("duration", value);
             } catch (SpecException e) {
                 throw new TypeConversionException("'" + value + "' is not a duration; use " + Units.TIME_CHOICES);
             }
         }
     }
 
-    /** A size such as {@code 100MiB}, converted to bytes. */
-    static final class SizeBytes implements ITypeConverter<Long> {
+    /** A size in bytes. */
+    static final class Size implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
             try {
-                return Units.parseSize("value", value);
+                return Units.parseSize("size", value.toLowerCase(java.util.Locale.ROOT));
             } catch (SpecException e) {
                 throw new TypeConversionException("'" + value + "' is not a size; use " + Units.SIZE_CHOICES);
             }

@@ -113,6 +113,18 @@ public final class PcapngWriter implements AutoCloseable {
 
     public Path path() { return target; }
 
+    /** Closes and deletes the partial file (the run never started). */
+    public void discard() {
+        if (closed) return;
+        closed = true;
+        try {
+            channel.close();
+            Files.deleteIfExists(part);
+        } catch (IOException e) {
+            // the partial file could not be removed; nothing else depends on it
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closed) return;

@@ -18,6 +18,8 @@ import org.pacelab.net.spec.LinkSpec;
  * @param spinNanos    how long before an event the driver stops sleeping and spins
  * @param maxFlows     client 5-tuples served at once
  * @param maxInside    packets the link may hold before the relay drops new arrivals (bounds memory)
+ * @param realtime     run the driving thread SCHED_FIFO (root)
  */
 public record RelayConfig(InetSocketAddress listen, InetSocketAddress server, LinkSpec link, long seed, Path tap,
-                          int snaplen, Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside) { }
+                          int snaplen, Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside,
+                          boolean realtime) { }

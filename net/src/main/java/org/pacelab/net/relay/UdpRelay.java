@@ -6,6 +6,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import org.pacelab.net.driver.DriverStats;
+import org.pacelab.net.driver.ModelClock;
+import org.pacelab.net.driver.RealTimeDriver;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
@@ -18,7 +21,6 @@ import org.pacelab.net.pcap.IpUdpHeaders;
 import org.pacelab.net.pcap.PcapngWriter;
 import org.pacelab.net.spec.LinkFactory;
 import org.pacelab.net.spec.SpecException;
-import org.pacelab.net.sys.Libc;
 import org.pacelab.net.sys.Poller;
 import org.pacelab.net.sys.SysException;
 import org.pacelab.net.sys.UdpSocket;
@@ -34,16 +36,14 @@ import org.pacelab.net.sys.UdpSocket;
  * are the kernel's receive timestamps.
  */
 public final class UdpRelay implements AutoCloseable {
-    private static final long MAX_WAIT = 50_000_000L;
-    private static final long FLUSH_EVERY = 200_000_000L;
-
     private final RelayConfig config;
     private final ModelClock clock = new ModelClock();
     private final UdpSocket listen;
     private final Poller poller = new Poller();
     private final Link link;
     private final LinkCounters counters = new LinkCounters();
-    private final RelayStats stats = new RelayStats();
+    private final DriverStats stats = new DriverStats();
+    private final RealTimeDriver driver;
     private final EventLogWriter log;
     private final PcapngWriter tap;
     private final Map<InetSocketAddress, RelayFlow> byClient = new HashMap<>();
@@ -52,9 +52,7 @@ public final class UdpRelay implements AutoCloseable {
     private final int grantedBuffer;
     private volatile boolean stopping;
     private volatile boolean stopped;
-    private long modelTime;
     private long nextId;
-    private long lastFlush;
 
     public UdpRelay(RelayConfig config) throws IOException, SpecException {
         this.config = config;
@@ -73,13 +71,19 @@ public final class UdpRelay implements AutoCloseable {
             this.link = LinkFactory.build(config.link(), config.seed(), 0, obs);
         } catch (IOException | SpecException | RuntimeException e) {
             l.close();
-            if (lg != null) lg.close();
-            if (tp != null) tp.close();
+            if (lg != null) lg.discard();
+            if (tp != null) tp.discard();
             throw e;
         }
         this.listen = l;
         this.log = lg;
         this.tap = tp;
+        this.driver = new RealTimeDriver(clock, link, this::deliverDown, this::deliverUp, config.spinNanos(), this::flush);
+    }
+
+    private void flush() {
+        if (log != null) log.flush();
+        if (tap != null) tap.flush();
     }
 
     /** The buffer size the kernel granted to the listening socket (Linux reports twice the usable size). */
@@ -89,7 +93,7 @@ public final class UdpRelay implements AutoCloseable {
 
     public LinkCounters counters() { return counters; }
 
-    public RelayStats stats() { return stats; }
+    public DriverStats stats() { return stats; }
 
     /** Packets still inside one direction of the link (not yet delivered or dropped). */
     public int packetsInside(Direction d) { return link.direction(d).packetsInside(); }
@@ -99,49 +103,19 @@ public final class UdpRelay implements AutoCloseable {
 
     public boolean isStopped() { return stopped; }
 
-    /** Runs until {@link #stop}; then drains nothing further and returns. */
+    /** Runs until {@link #stop}. */
     public void run() throws IOException {
-        Libc.setTimerSlack(1000);
+        String warning = driver.prepareThread(config.realtime());
+        if (warning != null) System.err.println("pacelab emulate: " + warning);
         try {
             while (!stopping) {
-                advance(clock.now());
-                long next = link.nextEventTime();
-                long wait = next == Long.MAX_VALUE ? MAX_WAIT : next - clock.now();
-                int ready;
-                if (wait > config.spinNanos()) {
-                    maybeFlush();
-                    ready = poller.await(Math.min(wait - config.spinNanos(), MAX_WAIT));
-                } else {
-                    ready = poller.await(0);
-                    if (ready == 0 && wait > 0) Thread.onSpinWait();
-                }
-                if (ready > 0) receiveReady();
+                // read first: arrivals are stamped with their kernel times before the model moves on to now
+                if (driver.await(poller) > 0) receiveReady();
+                driver.advanceToNow();
             }
         } finally {
             stopped = true;
         }
-    }
-
-    private void maybeFlush() {
-        long now = clock.now();
-        if (now - lastFlush < FLUSH_EVERY) return;
-        lastFlush = now;
-        if (log != null) log.flush();
-        if (tap != null) tap.flush();
-    }
-
-    /** Advances both directions to {@code t}, processing their events merged in time order (the tap stays sorted). */
-    private void advance(long t) {
-        if (t < modelTime) t = modelTime;
-        modelTime = t;
-        while (true) {
-            long nd = link.down().nextEventTime(), nu = link.up().nextEventTime();
-            if (Math.min(nd, nu) > t) break;
-            if (nd <= nu) link.down().advanceTo(nd, this::deliverDown);
-            else link.up().advanceTo(nu, this::deliverUp);
-        }
-        link.down().advanceTo(t, this::deliverDown);
-        link.up().advanceTo(t, this::deliverUp);
     }
 
     private void receiveReady() throws IOException {
@@ -167,12 +141,9 @@ public final class UdpRelay implements AutoCloseable {
             if (len < 0) return;
             long now = clock.now();
             long kernel = s.lastKernelTimeNanos();
-            long arrival = now;
-            if (kernel != 0) {
-                long k = clock.fromEpochNanos(kernel);
-                stats.receiveLag.recordValue(Math.max(0, now - k));
-                arrival = Math.max(modelTime, Math.min(now, k));
-            }
+            if (kernel != 0) stats.receiveLag.recordValue(Math.max(0, now - clock.fromEpochNanos(kernel)));
+            long arrival = driver.arrivalTime(kernel, now);
+            if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - clock.fromEpochNanos(kernel)));
             stats.datagramsIn++;
             RelayFlow f = flow != null ? flow : flowFor(s.lastSource(), arrival);
             if (f == null) continue;
@@ -181,7 +152,7 @@ public final class UdpRelay implements AutoCloseable {
             java.lang.foreign.MemorySegment.copy(s.data(), java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes, 0, len);
             Direction d = flow != null ? Direction.DOWN : Direction.UP;
             int size = len + IpUdpHeaders.overhead(config.server());
-            advance(arrival);
+            driver.advance(arrival);
             if (link.direction(d).packetsInside() >= config.maxInside()) {
                 stats.overloadDrops++;
                 continue;

@@ -67,6 +67,8 @@ public final class Libc {
     private static final MethodHandle SETNS = bind("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle PRCTL = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
             Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SCHED_SETSCHEDULER = bind("sched_setscheduler",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle GETEUID = bind("geteuid", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
             FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -150,6 +152,21 @@ public final class Libc {
     /** Sets the calling thread's timer slack (ns); smaller slack makes timed waits wake closer to their deadline. */
     public static int setTimerSlack(long nanos) {
         try { return (int) PRCTL.invokeExact(STATE.get(), PR_SET_TIMERSLACK, nanos); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /**
+     * Makes the calling thread SCHED_FIFO with {@code priority} (needs root or CAP_SYS_NICE); returns 0 or the errno.
+     * The kernel's RT throttling (sched_rt_runtime_us) still leaves 5 % of each CPU to other threads.
+     */
+    public static int setRealtimePriority(int priority) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment param = a.allocate(JAVA_INT);
+            param.set(JAVA_INT, 0, priority);
+            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), 0, 1, param);
+            return r == 0 ? 0 : errno();
+        } catch (Throwable t) {
+            throw wrap(t);
+        }
     }
 
     public static boolean isRoot() {

@@ -48,7 +48,7 @@ class Ngtcp2RelayInteropTest {
                     String.valueOf(serverPort), key.toString(), cert.toString());
             Path tap = dir.resolve("tap.pcapng"), events = dir.resolve("events.bin"), keys = dir.resolve("keys.log");
             RelayConfig cfg = new RelayConfig(new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", serverPort),
-                    LinkSpecParser.parse("quic-steps", null, null), 1, tap, 0, events, 32 << 20, 150_000, 16, 1_000_000);
+                    LinkSpecParser.parse("quic-steps", null, null), 1, tap, 0, events, 32 << 20, 150_000, 16, 1_000_000, false);
             UdpRelay relay = new UdpRelay(cfg);
             Thread loop = Thread.ofPlatform().start(() -> { try { relay.run(); } catch (Exception e) { throw new RuntimeException(e); } });
             try {

@@ -32,7 +32,7 @@ class UdpRelayTest {
             InetSocketAddress serverAddr = (InetSocketAddress) server.getLocalAddress();
             RelayConfig cfg = new RelayConfig(new InetSocketAddress("127.0.0.1", 0), serverAddr,
                     LinkSpecParser.parse("quic-steps", "delay=5ms", "delay=5ms"), 1, dir.resolve("tap.pcapng"), 0,
-                    dir.resolve("events.bin"), 1 << 20, 100_000, 16, 10_000);
+                    dir.resolve("events.bin"), 1 << 20, 100_000, 16, 10_000, false);
             UdpRelay relay = new UdpRelay(cfg);
             InetSocketAddress relayAddr = relay.listenAddress();
             Thread t = new Thread(() -> { try { relay.run(); } catch (Exception e) { throw new RuntimeException(e); } });
@@ -72,7 +72,7 @@ class UdpRelayTest {
         try (DatagramChannel taken = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             InetSocketAddress addr = (InetSocketAddress) taken.getLocalAddress();
             RelayConfig cfg = new RelayConfig(addr, new InetSocketAddress("127.0.0.1", 9), LinkSpecParser.parse("none", null, null),
-                    1, null, 0, null, 1 << 20, 100_000, 16, 1000);
+                    1, null, 0, null, 1 << 20, 100_000, 16, 1000, false);
             SysException e = assertThrows(SysException.class, () -> new UdpRelay(cfg));
             assertEquals(Libc.EADDRINUSE, e.errno());
             assertEquals("--listen: cannot bind 127.0.0.1:" + addr.getPort() + ": address already in use (another process "
@@ -85,7 +85,7 @@ class UdpRelayTest {
         try (DatagramChannel server = DatagramChannel.open().bind(new InetSocketAddress("::1", 0));
              DatagramChannel client = DatagramChannel.open().bind(new InetSocketAddress("::1", 0))) {
             RelayConfig cfg = new RelayConfig(new InetSocketAddress("::1", 0), (InetSocketAddress) server.getLocalAddress(),
-                    LinkSpecParser.parse("none", null, null), 1, dir.resolve("t.pcapng"), 0, null, 1 << 20, 100_000, 16, 1000);
+                    LinkSpecParser.parse("none", null, null), 1, dir.resolve("t.pcapng"), 0, null, 1 << 20, 100_000, 16, 1000, false);
             UdpRelay relay = new UdpRelay(cfg);
             Thread t = new Thread(() -> { try { relay.run(); } catch (Exception e) { throw new RuntimeException(e); } });
             t.start();

@@ -1,5 +1,7 @@
 package org.pacelab.quic.cc;
 
+import java.util.Map;
+
 /**
  * A congestion controller, fed by loss detection (RFC 9002 §7 and Appendix B).
  *
@@ -54,4 +56,12 @@ public interface CongestionController {
 
     /** The path's maximum datagram size changed. */
     default void onMaxDatagramSizeChanged(int maxDatagramSize) {}
+
+    /**
+     * Controller-specific state for qlog, recorded by the connection next to the common metrics (e.g. in
+     * {@code recovery:metrics_updated} or a {@code recovery:congestion_state_updated} event's data): keys are
+     * snake_case, values are numbers, strings or booleans. Examples: CUBIC's {@code w_max}, {@code k_ms},
+     * {@code rollbacks}; BBR's {@code max_bw}, {@code min_rtt_ms}, {@code pacing_gain}. Empty by default.
+     */
+    default Map<String, Object> qlogState() { return Map.of(); }
 }

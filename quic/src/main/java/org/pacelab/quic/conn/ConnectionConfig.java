@@ -1,11 +1,8 @@
 package org.pacelab.quic.conn;
 
 import java.util.function.Function;
-import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
-import org.pacelab.quic.cc.CongestionController;
-import org.pacelab.quic.pacing.Pacer;
+import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.stream.StreamLimits;
 import org.pacelab.quic.tls.KeyLogSink;
@@ -27,16 +24,15 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param keyUpdateInterval       initiate a key update after this many 1-RTT packets sent (0 = never)
  * @param pacingLookahead         how far ahead of {@code now} a packet may be released with a future intended
  *                                send time (for SO_TXTIME-style strategies; 0 = never ahead)
- * @param congestionController    creates the controller, given the max datagram size
- * @param pacer                   creates the pacer
+ * @param congestion              congestion controller and pacer settings
  * @param qlog                    creates the qlog sink for a connection, given its original DCID
  * @param keyLog                  receives TLS secrets (SSLKEYLOGFILE)
  */
 public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTimeout, int maxUdpPayloadSize,
                                int ackDelayExponent, long maxAckDelay, int ackElicitingThreshold,
                                int activeConnectionIdLimit, int localCidLength, long initialRtt, long keyUpdateInterval,
-                               long pacingLookahead, IntFunction<CongestionController> congestionController,
-                               Supplier<Pacer> pacer, Function<byte[], QlogSink> qlog, KeyLogSink keyLog) {
+                               long pacingLookahead, CongestionConfig congestion, Function<byte[], QlogSink> qlog,
+                               KeyLogSink keyLog) {
 
     /** RFC 9000 §14: the smallest datagram an Initial may travel in. */
     public static final int MIN_INITIAL_SIZE = 1200;
@@ -54,62 +50,168 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
     }
 
     /** Defaults: 30 s idle timeout, 1452-byte datagrams, RFC ack settings. */
-    public static ConnectionConfig defaults(TlsConfig tls, IntFunction<CongestionController> cc, Supplier<Pacer> pacer) {
+    public static ConnectionConfig defaults(TlsConfig tls, CongestionConfig congestion) {
         return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L, 2, 4, 8,
-                333_000_000L, 0, 0, cc, pacer, odcid -> QlogSink.NONE, KeyLogSink.NONE);
+                333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE);
     }
 
     public ConnectionConfig withTls(TlsConfig t) {
-        return new ConnectionConfig(t, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, qlog, keyLog);
+        return toBuilder().tls(t).build();
     }
 
     public ConnectionConfig withStreams(StreamLimits s) {
-        return new ConnectionConfig(tls, s, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, qlog, keyLog);
+        return toBuilder().streams(s).build();
     }
 
     public ConnectionConfig withIdleTimeout(long t) {
-        return new ConnectionConfig(tls, streams, t, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, qlog, keyLog);
+        return toBuilder().idleTimeout(t).build();
     }
 
     public ConnectionConfig withMaxUdpPayloadSize(int size) {
-        return new ConnectionConfig(tls, streams, idleTimeout, size, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, qlog, keyLog);
+        return toBuilder().maxUdpPayloadSize(size).build();
     }
 
     public ConnectionConfig withKeyUpdateInterval(long packets) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, packets,
-                pacingLookahead, congestionController, pacer, qlog, keyLog);
+        return toBuilder().keyUpdateInterval(packets).build();
     }
 
     public ConnectionConfig withPacingLookahead(long nanos) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                nanos, congestionController, pacer, qlog, keyLog);
+        return toBuilder().pacingLookahead(nanos).build();
     }
 
-    public ConnectionConfig withCongestion(IntFunction<CongestionController> cc, Supplier<Pacer> p) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, cc, p, qlog, keyLog);
+    public ConnectionConfig withCongestion(CongestionConfig c) {
+        return toBuilder().congestion(c).build();
     }
 
     public ConnectionConfig withQlog(Function<byte[], QlogSink> q) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, q, keyLog);
+        return toBuilder().qlog(q).build();
     }
 
     public ConnectionConfig withKeyLog(KeyLogSink k) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestionController, pacer, qlog, k);
+        return toBuilder().keyLog(k).build();
+    }
+
+    public ConnectionConfig withAckElicitingThreshold(int packets) {
+        return toBuilder().ackElicitingThreshold(packets).build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Changes some settings of a configuration. */
+    public static final class Builder {
+        private TlsConfig tls;
+        private StreamLimits streams;
+        private long idleTimeout;
+        private int maxUdpPayloadSize;
+        private int ackDelayExponent;
+        private long maxAckDelay;
+        private int ackElicitingThreshold;
+        private int activeConnectionIdLimit;
+        private int localCidLength;
+        private long initialRtt;
+        private long keyUpdateInterval;
+        private long pacingLookahead;
+        private CongestionConfig congestion;
+        private Function<byte[], QlogSink> qlog;
+        private KeyLogSink keyLog;
+
+        private Builder(ConnectionConfig c) {
+            tls = c.tls;
+            streams = c.streams;
+            idleTimeout = c.idleTimeout;
+            maxUdpPayloadSize = c.maxUdpPayloadSize;
+            ackDelayExponent = c.ackDelayExponent;
+            maxAckDelay = c.maxAckDelay;
+            ackElicitingThreshold = c.ackElicitingThreshold;
+            activeConnectionIdLimit = c.activeConnectionIdLimit;
+            localCidLength = c.localCidLength;
+            initialRtt = c.initialRtt;
+            keyUpdateInterval = c.keyUpdateInterval;
+            pacingLookahead = c.pacingLookahead;
+            congestion = c.congestion;
+            qlog = c.qlog;
+            keyLog = c.keyLog;
+        }
+
+        public Builder tls(TlsConfig v) {
+            tls = v;
+            return this;
+        }
+
+        public Builder streams(StreamLimits v) {
+            streams = v;
+            return this;
+        }
+
+        public Builder idleTimeout(long v) {
+            idleTimeout = v;
+            return this;
+        }
+
+        public Builder maxUdpPayloadSize(int v) {
+            maxUdpPayloadSize = v;
+            return this;
+        }
+
+        public Builder ackDelayExponent(int v) {
+            ackDelayExponent = v;
+            return this;
+        }
+
+        public Builder maxAckDelay(long v) {
+            maxAckDelay = v;
+            return this;
+        }
+
+        public Builder ackElicitingThreshold(int v) {
+            ackElicitingThreshold = v;
+            return this;
+        }
+
+        public Builder activeConnectionIdLimit(int v) {
+            activeConnectionIdLimit = v;
+            return this;
+        }
+
+        public Builder localCidLength(int v) {
+            localCidLength = v;
+            return this;
+        }
+
+        public Builder initialRtt(long v) {
+            initialRtt = v;
+            return this;
+        }
+
+        public Builder keyUpdateInterval(long v) {
+            keyUpdateInterval = v;
+            return this;
+        }
+
+        public Builder pacingLookahead(long v) {
+            pacingLookahead = v;
+            return this;
+        }
+
+        public Builder congestion(CongestionConfig v) {
+            congestion = v;
+            return this;
+        }
+
+        public Builder qlog(Function<byte[], QlogSink> v) {
+            qlog = v;
+            return this;
+        }
+
+        public Builder keyLog(KeyLogSink v) {
+            keyLog = v;
+            return this;
+        }
+
+        public ConnectionConfig build() {
+            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog);
+        }
     }
 }

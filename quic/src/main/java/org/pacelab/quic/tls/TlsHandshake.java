@@ -134,7 +134,7 @@ public final class TlsHandshake {
             throw new IllegalStateException("only a client starts the handshake");
         }
         try {
-            ((TlsClientEngine) engine).startHandshake(TlsConstants.NamedGroup.x25519);
+            ((TlsClientEngine) engine).startHandshake(TlsConstants.NamedGroup.x25519, TlsClientEngineImpl.AVAILABLE_SIGNATURES);
         } catch (IOException e) {
             throw new QuicException(TransportError.INTERNAL_ERROR, "TLS handshake could not start: " + e.getMessage());
         }

@@ -1,4 +1,4 @@
-package org.pacelab.net.relay;
+package org.pacelab.net.driver;
 
 import java.time.Instant;
 

@@ -1,0 +1,172 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.pacelab.net.netns.KernelQdisc;
+import org.pacelab.net.netns.NetnsException;
+import org.pacelab.net.netns.NetnsLab;
+import org.pacelab.net.netns.TunMiddlebox;
+import org.pacelab.net.spec.LinkSpec;
+import org.pacelab.net.spec.LinkSpecParser;
+import org.pacelab.net.spec.SpecException;
+import org.pacelab.net.spec.Units;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code pacelab netns up|down|run}: the network-namespace middlebox (root). */
+@Command(name = "netns", mixinStandardHelpOptions = true,
+        description = {"A server and a client network namespace joined through the link emulator (root).",
+                "Server " + NetnsLab.SERVER_V4 + " / " + NetnsLab.SERVER_V6 + " in " + NetnsLab.SERVER_NS + ", client "
+                        + NetnsLab.CLIENT_V4 + " / " + NetnsLab.CLIENT_V6 + " in " + NetnsLab.CLIENT_NS
+                        + "; any IP traffic (UDP, TCP) between them crosses the model."},
+        subcommands = {NetnsCommand.Up.class, NetnsCommand.Down.class, NetnsCommand.Run.class})
+public final class NetnsCommand implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Override
+    public void run() { spec.commandLine().usage(spec.commandLine().getOut()); }
+
+    static int fail(CommandSpec spec, String message, int code) {
+        spec.commandLine().getErr().println("pacelab netns: " + message);
+        return code;
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true,
+            description = {"Creates the namespaces and runs the emulator until Ctrl-C or SIGTERM, then removes everything."})
+    static final class Up implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--preset", defaultValue = "quic-steps", description = "Link preset (default: ${DEFAULT-VALUE}).") String preset;
+        @Option(names = "--down", paramLabel = "SPEC", description = "Overrides for server to client.") String down;
+        @Option(names = "--up", paramLabel = "SPEC", description = "Overrides for client to server.") String up;
+        @Option(names = "--seed", defaultValue = "1") long seed;
+        @Option(names = "--tap", paramLabel = "FILE", description = "pcapng tap at the server's side.") Path tap;
+        @Option(names = "--snaplen", defaultValue = "0") int snaplen;
+        @Option(names = "--log", paramLabel = "FILE", description = "Per-packet event log.") Path log;
+        @Option(names = "--spin", defaultValue = "150us") String spin;
+        @Option(names = "--realtime", description = "Run the emulator thread SCHED_FIFO for timing precision (root).") boolean realtime;
+        @Option(names = "--kernel-qdisc", paramLabel = "DIR=KIND",
+                description = "Let the kernel rate-limit a direction: down=tbf or up=tbf (netem, fq, etf are not offered).")
+        List<String> kernelQdisc = new ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            LinkSpec link;
+            long spinNanos;
+            List<String> kernelDirs = new ArrayList<>();
+            try {
+                link = LinkSpecParser.parse(preset, down, up);
+                spinNanos = Units.parseDuration("--spin", spin);
+                for (String k : kernelQdisc) kernelDirs.add(KernelQdisc.parseDirection(k));
+                NetnsLab.requireRoot();
+            } catch (SpecException | NetnsException e) {
+                return fail(spec, e.getMessage(), 2);
+            }
+            var out = spec.commandLine().getOut();
+            NetnsLab.Tuns tuns;
+            try {
+                tuns = NetnsLab.up();
+            } catch (NetnsException e) {
+                return fail(spec, e.getMessage(), 1);
+            }
+            TunMiddlebox box = null;
+            CountDownLatch finished = new CountDownLatch(1);
+            Thread hook = null;
+            try {
+                for (String d : kernelDirs) link = KernelQdisc.install(link, d);
+                box = new TunMiddlebox(tuns, link, seed, tap, snaplen, log, spinNanos, 1_000_000);
+                NetnsLab.writePidFile();
+                TunMiddlebox b = box;
+                hook = new Thread(() -> {
+                    b.stop();
+                    try { finished.await(15, TimeUnit.SECONDS); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
+                });
+                Runtime.getRuntime().addShutdownHook(hook);
+                out.println("link down: " + link.down().format() + (kernelDirs.contains("down") ? " (rate limit: kernel tbf)" : ""));
+                out.println("link up:   " + link.up().format() + (kernelDirs.contains("up") ? " (rate limit: kernel tbf)" : ""));
+                out.printf("ready: server %s / %s in %s, client %s / %s in %s; run commands with 'pacelab netns run --ns "
+                                + "server|client -- CMD', stop with Ctrl-C or 'pacelab netns down'%n",
+                        NetnsLab.SERVER_V4, NetnsLab.SERVER_V6, NetnsLab.SERVER_NS, NetnsLab.CLIENT_V4, NetnsLab.CLIENT_V6,
+                        NetnsLab.CLIENT_NS);
+                out.flush();
+                box.run(realtime);
+                return 0;
+            } catch (NetnsException | SpecException e) {
+                return fail(spec, e.getMessage(), 1);
+            } finally {
+                try {
+                    if (box != null) box.close();
+                } catch (IOException e) {
+                    spec.commandLine().getErr().println("pacelab netns: " + e.getMessage());
+                }
+                tuns.close();
+                NetnsLab.deletePidFile();
+                List<String> removed = NetnsLab.down(false);
+                if (box != null) out.print(box.report());
+                out.println("removed: " + (removed.isEmpty() ? "nothing left" : String.join(", ", removed)));
+                out.flush();
+                finished.countDown();
+                if (hook != null) {
+                    try { Runtime.getRuntime().removeShutdownHook(hook); } catch (IllegalStateException signal) { /* shutting down */ }
+                }
+            }
+        }
+    }
+
+    @Command(name = "down", mixinStandardHelpOptions = true,
+            description = "Stops a running lab and removes its namespaces; --all removes everything named " + NetnsLab.PREFIX + "*.")
+    static final class Down implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--all", description = "Also remove any namespace or link whose name starts with " + NetnsLab.PREFIX + ".")
+        boolean all;
+
+        @Override
+        public Integer call() {
+            try {
+                NetnsLab.requireRoot();
+                List<String> removed = NetnsLab.down(all);
+                spec.commandLine().getOut().println(removed.isEmpty() ? "nothing to remove" : "removed: " + String.join(", ", removed));
+                List<String> left = NetnsLab.leftovers();
+                if (!left.isEmpty()) {
+                    return fail(spec, "still present: " + String.join(", ", left) + (all ? "" : "; use --all"), 1);
+                }
+                return 0;
+            } catch (NetnsException e) {
+                return fail(spec, e.getMessage(), 2);
+            }
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Runs a command inside the server or client namespace, e.g. 'pacelab netns run --ns client -- curl ...'.")
+    static final class Run implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--ns", required = true, paramLabel = "server|client") String role;
+        @Parameters(arity = "1..*", paramLabel = "CMD") List<String> command;
+
+        @Override
+        public Integer call() throws Exception {
+            String ns;
+            try {
+                NetnsLab.requireRoot();
+                ns = NetnsLab.namespace(role);
+                if (!java.nio.file.Files.exists(Path.of("/run/netns", ns))) {
+                    return fail(spec, "namespace " + ns + " does not exist; start the lab with 'pacelab netns up' first", 1);
+                }
+            } catch (NetnsException e) {
+                return fail(spec, e.getMessage(), 2);
+            }
+            List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+            cmd.addAll(command);
+            Process p = new ProcessBuilder(cmd).inheritIO().start();
+            return p.waitFor();
+        }
+    }
+}

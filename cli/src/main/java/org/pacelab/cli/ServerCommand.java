@@ -1,0 +1,104 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.pacelab.io.app.ServerContent;
+import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.tls.Certificates;
+import org.pacelab.quic.content.ContentSource;
+import org.pacelab.quic.content.SyntheticContent;
+import org.pacelab.quic.tls.TlsConfig;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code pacelab server}: serves files and {@code /bytes/N} over HTTP/3 and hq-interop. */
+@Command(name = "server", mixinStandardHelpOptions = true,
+        description = {"Serves files under --root and synthetic bodies at /bytes/N over HTTP/3 (h3) and hq-interop.",
+                "Never serves anything outside the root. Runs until interrupted."})
+public final class ServerCommand implements Callable<Integer> {
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", converter = SocketAddressConverter.class,
+            description = "Address to listen on (default: 127.0.0.1:4433).")
+    InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 4433);
+
+    @Option(names = "--root", paramLabel = "DIR", description = "Directory to serve files from (default: only /bytes/N).")
+    Path root;
+
+    @Option(names = "--cert", paramLabel = "FILE", description = "PEM certificate chain (RSA or EC); default: a self-signed one.")
+    Path cert;
+
+    @Option(names = "--key", paramLabel = "FILE", description = "PEM private key for --cert.")
+    Path key;
+
+    @Option(names = "--cert-out", paramLabel = "FILE",
+            description = "Write the generated self-signed certificate here (for a client's --ca).")
+    Path certOut;
+
+    @Option(names = "--alpn", split = ",", paramLabel = "PROTO", description = "Application protocols: h3, hq-interop (default: both).")
+    List<String> alpn = List.of("h3", "hq-interop");
+
+    @Option(names = "--retry", description = "Validate client addresses with a Retry before creating state.")
+    boolean retry;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print each request served.")
+    boolean verbose;
+
+    @Mixin
+    TransportOptions transport = new TransportOptions();
+
+    @Override
+    public Integer call() throws Exception {
+        if ((cert == null) != (key == null)) {
+            System.err.println("pacelab server: --cert and --key go together; give both PEM files or neither (a self-signed certificate is generated).");
+            return 2;
+        }
+        if (root != null && !Files.isDirectory(root)) {
+            System.err.println("pacelab server: --root " + root + " is not a directory.");
+            return 2;
+        }
+        Certificates.Identity id;
+        try {
+            id = cert != null ? Certificates.load(cert, key) : Certificates.selfSigned(List.of("localhost", "127.0.0.1", "::1"));
+        } catch (IOException e) {
+            System.err.println("pacelab server: " + e.getMessage());
+            return 2;
+        }
+        if (certOut != null) {
+            Files.writeString(certOut, Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
+        }
+        TlsConfig tls = TlsConfig.server(alpn, transport.cipherSuites(), id.chain(), id.key());
+        ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
+        QuicServer server = QuicServer.start(listen, transport.connectionConfig(tls, "server"), content, retry,
+                (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), transport.waitStrategy(),
+                r -> {
+                    if (verbose) {
+                        System.err.println(r.method() + " " + r.target() + " -> " + r.status() + " " + r.bodyBytes()
+                                + " bytes" + (r.error() == null ? "" : " (" + r.error() + ")"));
+                    }
+                });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (IOException ignored) {
+                // exiting anyway
+            }
+        }));
+        InetSocketAddress bound = server.localAddress();
+        System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
+                + " (" + String.join(", ", alpn) + "; cc " + transport.congestionConfig().algorithm().optionValue()
+                + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + ")");
+        server.await();
+        if (server.failure() != null) {
+            System.err.println("pacelab server: stopped: " + server.failure());
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,151 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.pacelab.io.log.KeyLogFile;
+import org.pacelab.io.log.QlogDirectory;
+import org.pacelab.io.runtime.WaitStrategies;
+import org.pacelab.io.runtime.WaitStrategy;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.ConnectionConfig;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.pacing.PacingConfig;
+import org.pacelab.quic.stream.StreamLimits;
+import org.pacelab.quic.tls.KeyLogSink;
+import org.pacelab.quic.tls.TlsConfig;
+
+import picocli.CommandLine.Option;
+
+/**
+ * Options shared by {@code pacelab server} and {@code pacelab client}: TLS ciphers, transport limits, logs,
+ * congestion control and pacing (the same names as in scenario files), and the send strategy.
+ */
+final class TransportOptions {
+    @Option(names = "--ciphers", split = ",", paramLabel = "SUITE",
+            description = "TLS 1.3 cipher suites in preference order: aes128, aes256, chacha20 (default: all three).")
+    List<String> ciphers = List.of("aes128", "aes256", "chacha20");
+
+    @Option(names = "--max-udp-payload", paramLabel = "BYTES", description = "Largest UDP payload sent (default: ${DEFAULT-VALUE}).")
+    int maxUdpPayload = 1452;
+
+    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
+            description = "Idle timeout (default: 30s).")
+    long idleTimeout = 30_000_000_000L;
+
+    @Option(names = "--udp-buffer", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = "UDP socket buffer size requested (default: 32mib; the kernel caps it at net.core.rmem_max/wmem_max).")
+    long udpBuffer = 32L << 20;
+
+    @Option(names = "--qlog-dir", paramLabel = "DIR", description = "Write one qlog per connection here (default: $QLOGDIR).")
+    Path qlogDir;
+
+    @Option(names = "--keylog", paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    Path keylog;
+
+    @Option(names = "--key-update", paramLabel = "PACKETS",
+            description = "Initiate a 1-RTT key update after this many packets (default: 0, never).")
+    long keyUpdate;
+
+    @Option(names = "--send", paramLabel = "STRATEGY",
+            description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
+    String send = "park";
+
+    @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
+    String cc;
+    @Option(names = CongestionConfig.HYSTART, paramLabel = "on|off", description = "HyStart++ for newreno and cubic (default: on).")
+    String hystart;
+    @Option(names = CongestionConfig.HYSTART_L, paramLabel = "L", description = "HyStart++ L: auto, inf or segments (default: auto).")
+    String hystartL;
+    @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
+    String rollback;
+    @Option(names = CongestionConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
+    String fastConvergence;
+    @Option(names = PacingConfig.PACER, paramLabel = "PACER", description = "Pacer: none, leaky-bucket, interval, token-bucket (default: interval).")
+    String pacer;
+    @Option(names = PacingConfig.PACING_GAIN_SS, paramLabel = "GAIN", description = "Pacing gain in slow start (default: 2.0).")
+    String gainSs;
+    @Option(names = PacingConfig.PACING_GAIN_CA, paramLabel = "GAIN", description = "Pacing gain after slow start (default: 1.25).")
+    String gainCa;
+    @Option(names = PacingConfig.QUANTUM, paramLabel = "SIZE", description = "Bytes allowed back-to-back: auto or a size (default: auto).")
+    String quantum;
+    @Option(names = PacingConfig.INITIAL_BURST, paramLabel = "PACKETS", description = "Packets sent unpaced at the start (default: 10).")
+    String initialBurst;
+    @Option(names = PacingConfig.MIN_PACING_RATE, paramLabel = "RATE", description = "Floor of the pacing rate, e.g. 1mbit (default: none).")
+    String minPacingRate;
+    @Option(names = PacingConfig.MAX_PACING_RATE, paramLabel = "RATE", description = "Cap of the pacing rate (default: none).")
+    String maxPacingRate;
+    @Option(names = PacingConfig.UNPACED_ABOVE, paramLabel = "RATE", description = "Do not pace above this rate (default: always pace).")
+    String unpacedAbove;
+
+    /** The congestion and pacing options given, by option name (as scenario files name them). */
+    Map<String, String> congestionOptions() {
+        Map<String, String> m = new LinkedHashMap<>();
+        put(m, CongestionConfig.CC, cc);
+        put(m, CongestionConfig.HYSTART, hystart);
+        put(m, CongestionConfig.HYSTART_L, hystartL);
+        put(m, CongestionConfig.ROLLBACK, rollback);
+        put(m, CongestionConfig.FAST_CONVERGENCE, fastConvergence);
+        put(m, PacingConfig.PACER, pacer);
+        put(m, PacingConfig.PACING_GAIN_SS, gainSs);
+        put(m, PacingConfig.PACING_GAIN_CA, gainCa);
+        put(m, PacingConfig.QUANTUM, quantum);
+        put(m, PacingConfig.INITIAL_BURST, initialBurst);
+        put(m, PacingConfig.MIN_PACING_RATE, minPacingRate);
+        put(m, PacingConfig.MAX_PACING_RATE, maxPacingRate);
+        put(m, PacingConfig.UNPACED_ABOVE, unpacedAbove);
+        return m;
+    }
+
+    private static void put(Map<String, String> m, String k, String v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+
+    List<CipherSuite> cipherSuites() {
+        List<CipherSuite> out = new ArrayList<>();
+        for (String c : ciphers) {
+            out.add(switch (c.trim().toLowerCase(Locale.ROOT)) {
+                case "aes128", "aes-128-gcm", "tls_aes_128_gcm_sha256" -> CipherSuite.AES_128_GCM_SHA256;
+                case "aes256", "aes-256-gcm", "tls_aes_256_gcm_sha384" -> CipherSuite.AES_256_GCM_SHA384;
+                case "chacha20", "chacha20-poly1305", "tls_chacha20_poly1305_sha256" -> CipherSuite.CHACHA20_POLY1305_SHA256;
+                default -> throw new IllegalArgumentException("--ciphers: '" + c + "' is not a cipher suite; valid: aes128, aes256, chacha20");
+            });
+        }
+        return out;
+    }
+
+    CongestionConfig congestionConfig() {
+        return CongestionConfig.fromOptions(congestionOptions());
+    }
+
+    WaitStrategy waitStrategy() {
+        return WaitStrategies.parse(send);
+    }
+
+    KeyLogSink keyLog() throws IOException {
+        return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+    }
+
+    QlogDirectory qlog(String role) throws IOException {
+        return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+    }
+
+    /** The connection settings these options describe. */
+    ConnectionConfig connectionConfig(TlsConfig tls, String role) throws IOException {
+        ConnectionConfig c = ConnectionConfig.defaults(tls, congestionConfig())
+                .withMaxUdpPayloadSize(maxUdpPayload)
+                .withIdleTimeout(idleTimeout)
+                .withKeyUpdateInterval(keyUpdate)
+                .withKeyLog(keyLog())
+                .withStreams(StreamLimits.defaults());
+        QlogDirectory q = qlog(role);
+        return q == null ? c : c.withQlog(q);
+    }
+}

@@ -1,0 +1,36 @@
+package org.pacelab.io.port;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * A UDP socket as the runtime sees it: non-blocking receive and send, and a wait for incoming datagrams.
+ * Implementations: {@link ChannelDatagramPort} on the JDK's DatagramChannel; FFM-based ports for the
+ * Linux-specific send strategies.
+ */
+public interface DatagramPort extends Closeable {
+
+    /**
+     * Receives one datagram into {@code dst} (from its position) if one is waiting.
+     *
+     * @return the sender, or null when no datagram is waiting
+     */
+    InetSocketAddress receive(ByteBuffer dst) throws IOException;
+
+    /**
+     * Sends the datagram between {@code src}'s position and limit.
+     *
+     * @return false when the socket's send buffer is full (try again later)
+     */
+    boolean send(ByteBuffer src, InetSocketAddress to) throws IOException;
+
+    /** Waits until a datagram may be readable or {@code timeoutNanos} passed (0 returns at once). */
+    void awaitReadable(long timeoutNanos) throws IOException;
+
+    /** Wakes a thread blocked in {@link #awaitReadable}. */
+    void wakeup();
+
+    InetSocketAddress localAddress() throws IOException;
+}

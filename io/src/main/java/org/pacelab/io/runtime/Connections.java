@@ -1,0 +1,30 @@
+package org.pacelab.io.runtime;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+
+import org.pacelab.quic.conn.QuicConnection;
+
+/** What the event loop drives: a client's single connection or a server endpoint's many. */
+public interface Connections {
+    /** A connection and the address its datagrams go to. */
+    record Peer(QuicConnection connection, InetSocketAddress address) {}
+
+    /** A datagram arrived from {@code from} at {@code now}. */
+    void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies);
+
+    /** Stateless replies to send right away (Version Negotiation, Retry, stateless reset). */
+    interface Replies {
+        void send(ByteBuffer datagram, InetSocketAddress to);
+    }
+
+    /** The connections to serve now. */
+    Collection<Peer> active();
+
+    /** Called once per loop turn after sending; forget finished connections. */
+    default void sweep() {}
+
+    /** Whether the loop should end (e.g. the client's connection closed). */
+    boolean finished();
+}

@@ -1,0 +1,127 @@
+package org.pacelab.io.runtime;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.pacelab.io.port.ChannelDatagramPort;
+import org.pacelab.quic.QuicException;
+import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.conn.ConnectionConfig;
+import org.pacelab.quic.conn.LocalConnectionIds;
+import org.pacelab.quic.conn.QuicConnection;
+import org.pacelab.quic.conn.StatelessResetTokens;
+import org.pacelab.quic.content.DownloadListener;
+import org.pacelab.quic.content.DownloadRequest;
+import org.pacelab.quic.content.DownloadResult;
+import org.pacelab.quic.content.DownloadSink;
+import org.pacelab.quic.h3.H3ClientHandler;
+import org.pacelab.quic.hq.HqClientHandler;
+
+/**
+ * Downloads resources from one server over one QUIC connection (HTTP/3 or hq-interop), on the calling
+ * thread, and reports how each download went.
+ */
+public final class QuicClient {
+    private QuicClient() {}
+
+    /**
+     * The outcome of a client run.
+     *
+     * @param results        one per request, in request order
+     * @param startNanos     System.nanoTime() when the client started (before the handshake)
+     * @param endNanos       when the run ended
+     * @param closeError     the connection's close error code (0 for a clean close)
+     * @param closeReason    the close reason, possibly empty
+     * @param timedOut       whether the run was cut off by the timeout
+     * @param handshakeNanos handshake duration, or -1 if it never completed
+     */
+    public record Outcome(List<DownloadResult> results, long startNanos, long endNanos, long closeError,
+                          String closeReason, boolean timedOut, long handshakeNanos) {
+        public boolean allSucceeded() {
+            return !timedOut && results.size() > 0 && results.stream().allMatch(DownloadResult::succeeded);
+        }
+    }
+
+    /**
+     * Connects to {@code server} and downloads {@code requests}; returns when all ended, the connection
+     * closed, or {@code timeoutNanos} passed.
+     *
+     * @param config the connection settings; its TLS config's first ALPN protocol selects h3 or hq-interop
+     */
+    public static Outcome download(InetSocketAddress server, ConnectionConfig config, List<DownloadRequest> requests,
+                                   DownloadSink sink, long timeoutNanos, int bufferBytes, WaitStrategy wait)
+            throws IOException, QuicException {
+        long start = System.nanoTime();
+        InetSocketAddress local = new InetSocketAddress(server.getAddress() instanceof java.net.Inet6Address ? "::" : "0.0.0.0", 0);
+        try (ChannelDatagramPort port = ChannelDatagramPort.bind(local, bufferBytes)) {
+            List<DownloadResult> finished = new ArrayList<>();
+            DownloadListener listener = new DownloadListener() {
+                @Override
+                public void onDownloadFinished(DownloadResult result) {}
+
+                @Override
+                public void onAllFinished(List<DownloadResult> results) {
+                    finished.addAll(results);
+                }
+            };
+            String alpn = config.tls().applicationProtocols().get(0);
+            ApplicationHandler handler = switch (alpn) {
+                case QuicServer.H3 -> new H3ClientHandler(requests, sink, listener, System::nanoTime);
+                case QuicServer.HQ -> new HqClientHandler(requests, sink, listener, System::nanoTime);
+                default -> throw new IllegalArgumentException("unknown application protocol '" + alpn + "'; valid: h3, hq-interop");
+            };
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            QuicConnection conn = QuicConnection.client(config, handler, new SplittableRandom(new SecureRandom().nextLong()),
+                    new StatelessResetTokens(key), NO_ROUTING, System.nanoTime());
+            long deadline = start + timeoutNanos;
+            long[] handshakeDone = {-1};
+            Connections single = new Connections() {
+                final List<Peer> peers = List.of(new Peer(conn, server));
+
+                @Override
+                public void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+                    if (from.equals(server) || from.getPort() == server.getPort()) {
+                        conn.receive(datagram, now);
+                        if (handshakeDone[0] < 0 && conn.isHandshakeComplete()) {
+                            handshakeDone[0] = now;
+                        }
+                    }
+                }
+
+                @Override
+                public Collection<Peer> active() {
+                    return peers;
+                }
+
+                @Override
+                public boolean finished() {
+                    return conn.isTerminated() || System.nanoTime() >= deadline;
+                }
+            };
+            new EventLoop(port, single, wait).run();
+            long end = System.nanoTime();
+            boolean timedOut = !conn.isTerminated();
+            if (timedOut) {
+                conn.close(0x0, "client timeout");
+            }
+            List<DownloadResult> results = finished.isEmpty() ? List.of() : List.copyOf(finished);
+            return new Outcome(results, start, end, conn.closeErrorCode(), conn.closeReason(), timedOut,
+                    handshakeDone[0] < 0 ? -1 : handshakeDone[0] - start);
+        }
+    }
+
+    private static final LocalConnectionIds.Listener NO_ROUTING = new LocalConnectionIds.Listener() {
+        @Override
+        public void onIssued(byte[] cid) {}
+
+        @Override
+        public void onRetired(byte[] cid) {}
+    };
+}

@@ -1,0 +1,999 @@
+package org.pacelab.quic.cc;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+import org.pacelab.quic.recovery.DeliveryRateEstimator;
+import org.pacelab.quic.recovery.RateSample;
+import org.pacelab.quic.recovery.RttEstimator;
+import org.pacelab.quic.recovery.SentPacket;
+
+/**
+ * BBRv3 as specified by draft-ietf-ccwg-bbr (the editor's copy of 2026; section names below are the
+ * draft's). Method names follow the draft's pseudocode (UpdateModelAndState, SetCwnd, ...), in Java case.
+ *
+ * <p>Inputs: the connection's {@link DeliveryRateEstimator} (the draft's delivery rate sampling; this
+ * controller reads C.delivered and C.lost from it and marks it application-limited in ProbeRTT) and the
+ * {@link RateSample} of each ACK ({@link AckEvent#rateSample()}). Outputs: {@link #congestionWindow()},
+ * {@link #pacingRate()} (pacing_gain * bw * (1 - 1%)) and {@link #sendQuantum()} (pacing_rate * 1 ms,
+ * bounded by 2*mds and 64 KiB). Randomness (the ProbeBW wait, §"Time Scale for Bandwidth Probing") is
+ * injected.
+ *
+ * <p>Mapping to QUIC and interpretations (see docs/architecture.md):
+ * <ul>
+ *   <li>Loss recovery is RFC 9002's recovery period: a loss of a packet sent after the current period
+ *       started is OnEnterFastRecovery (SaveCwnd, SaveStateUponLoss); the period ends, with RestoreCwnd,
+ *       when a packet sent after its start is acknowledged. Persistent congestion is OnEnterRTO:
+ *       cwnd = bytes in flight + 1 mds.</li>
+ *   <li>CheckStartupHighLoss (described in prose only): at the end of a loss round in Startup, exit to
+ *       Drain when the round had at least 6 discontiguous lost packet-number ranges and the loss rate of the
+ *       round exceeds 2% (IsInflightTooHigh on the ACK's sample); QUIC always has selective ACKs.</li>
+ *   <li>IsRenoCoexistenceProbeTime uses TargetInflight() in packets (bytes / mds).</li>
+ *   <li>CheckFullBWReached ignores samples without a delivery rate (interval shorter than min_rtt), so an
+ *       unreliable sample cannot count as a round without growth.</li>
+ *   <li>A loss episode is spurious when every packet declared lost in it is acknowledged after all
+ *       ({@link #onSpuriousLoss}); then HandleSpuriousLossDetection runs.</li>
+ * </ul>
+ */
+public final class BbrV3Controller implements CongestionController {
+    /** BBR.StartupPacingGain = 4 ln 2. */
+    public static final double STARTUP_PACING_GAIN = 4 * Math.log(2);
+    public static final double DRAIN_PACING_GAIN = 0.5;
+    public static final double DEFAULT_CWND_GAIN = 2.0;
+    public static final double PROBE_BW_DOWN_PACING_GAIN = 0.90;
+    public static final double PROBE_BW_CRUISE_PACING_GAIN = 1.0;
+    public static final double PROBE_BW_REFILL_PACING_GAIN = 1.0;
+    public static final double PROBE_BW_UP_PACING_GAIN = 1.25;
+    public static final double PROBE_BW_UP_CWND_GAIN = 2.25;
+    public static final double PROBE_RTT_CWND_GAIN = 0.5;
+    public static final double PACING_MARGIN = 0.01;
+    public static final double LOSS_THRESH = 0.02;
+    public static final double BETA = 0.7;
+    public static final double HEADROOM = 0.15;
+    public static final int MAX_BW_FILTER_LEN = 2;
+    public static final int EXTRA_ACKED_FILTER_LEN = 10;
+    public static final int STARTUP_FULL_LOSS_COUNT = 6;
+    public static final long MIN_RTT_FILTER_LEN = 10_000_000_000L;
+    public static final long PROBE_RTT_INTERVAL = 5_000_000_000L;
+    public static final long PROBE_RTT_DURATION = 200_000_000L;
+    public static final long SEND_QUANTUM_MAX = 64 * 1024;
+
+    private static final long INFINITY = Long.MAX_VALUE;
+
+    private enum AckPhase { INIT, REFILLING, PROBE_STARTING, PROBE_FEEDBACK, PROBE_STOPPING }
+
+    private final DeliveryRateEstimator estimator;
+    private final RandomGenerator random;
+    private int mds;
+    private final long initialCwnd;
+    private final RecoveryPeriod recovery = new RecoveryPeriod();
+    private final LossEpisode episode = new LossEpisode();
+
+    // connection control parameters (C.*)
+    private long cwnd;
+    private long pacingRate;
+    private long sendQuantum;
+    private long inflight;
+    private boolean cwndLimitedThisRound;
+    private boolean cwndLimitedLastRound;
+
+    // general state
+    private boolean initialized;
+    private boolean pacingRateFromSrtt;
+    private BbrState state = BbrState.STARTUP;
+    private double pacingGain;
+    private double cwndGain;
+    private long roundCount;
+    private boolean roundStart;
+    private long nextRoundDelivered;
+    private boolean idleRestart;
+    private long drainStartRound;
+
+    // data rate model
+    private final WindowedMaxFilter maxBwFilter = new WindowedMaxFilter(MAX_BW_FILTER_LEN);
+    private long maxBw;
+    private long bwShortterm = INFINITY;
+    private long bw;
+    private long cycleCount;
+
+    // data volume model
+    private long minRtt = INFINITY;
+    private long minRttStamp;
+    private long extraAcked;
+    private long extraAckedIntervalStart;
+    private long extraAckedDelivered;
+    private final WindowedMaxFilter extraAckedFilter = new WindowedMaxFilter(EXTRA_ACKED_FILTER_LEN);
+    private long maxInflight;
+    private long inflightLongterm = INFINITY;
+    private long inflightShortterm = INFINITY;
+
+    // congestion signals
+    private long bwLatest;
+    private long inflightLatest;
+    private long lossRoundDelivered;
+    private boolean lossRoundStart;
+    private boolean isLossInRound;
+    private int lossRangesInRound;
+
+    // Startup
+    private String startupExit;
+    private boolean fullBwReached;
+    private boolean fullBwNow;
+    private long fullBw;
+    private int fullBwCount;
+
+    // ProbeBW
+    private AckPhase ackPhase = AckPhase.INIT;
+    private boolean isBwProbeSample;
+    private long bwProbeUpAcked;
+    private long probeUpAckedPerInc = INFINITY;
+    private int bwProbeUpRounds;
+    private long roundsSinceProbeUp;
+    private long bwProbeWait;
+    private long cycleStamp;
+    private boolean prevProbeTooHigh;
+    private boolean prevProbePrecautionary;
+
+    // undo
+    private BbrState undoState;
+    private long undoBwShortterm;
+    private long undoInflightShortterm;
+    private long undoInflightLongterm;
+    private long priorCwnd;
+
+    // ProbeRTT
+    private long probeRttMinDelay = INFINITY;
+    private long probeRttMinStamp;
+    private boolean probeRttExpired;
+    private boolean probeRttDoneStampSet;
+    private long probeRttDoneStamp;
+    private boolean probeRttRoundDone;
+
+    /**
+     * @param maxDatagramSize C.SMSS, bytes
+     * @param estimator       the connection's delivery-rate estimator
+     * @param random          source for the randomised ProbeBW wait
+     */
+    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random) {
+        this.mds = maxDatagramSize;
+        this.estimator = estimator;
+        this.random = random;
+        this.initialCwnd = WindowBounds.initialWindow(maxDatagramSize);
+        this.cwnd = initialCwnd;
+        // OnInit's time-independent part; InitPacingRate with no srtt yet: 1 ms
+        this.pacingRate = (long) (STARTUP_PACING_GAIN * initialCwnd * 1_000_000_000L / 1_000_000L);
+        this.sendQuantum = 2L * maxDatagramSize;
+        enterStartup();
+    }
+
+    private void initAt(long now) {
+        if (initialized) {
+            return;
+        }
+        initialized = true;
+        minRttStamp = now;
+        probeRttMinStamp = now;
+        extraAckedIntervalStart = now;
+    }
+
+    @Override
+    public String name() { return "bbr"; }
+
+    @Override
+    public long congestionWindow() { return cwnd; }
+
+    @Override
+    public long slowStartThreshold() { return INFINITY; }
+
+    @Override
+    public String state() { return state.qlogName(); }
+
+    public BbrState bbrState() { return state; }
+
+    @Override
+    public boolean inSlowStart() { return state == BbrState.STARTUP; }
+
+    @Override
+    public long pacingRate() { return pacingRate; }
+
+    @Override
+    public long sendQuantum() { return sendQuantum; }
+
+    public long maxBw() { return maxBw; }
+
+    public long bw() { return bw; }
+
+    public long minRtt() { return minRtt; }
+
+    public double pacingGain() { return pacingGain; }
+
+    public double cwndGain() { return cwndGain; }
+
+    public long roundCount() { return roundCount; }
+
+    public boolean fullBwReached() { return fullBwReached; }
+
+    public long inflightLongterm() { return inflightLongterm; }
+
+    /** Why Startup first ended: {@code bandwidth_plateau} or {@code loss}; null while in the first Startup. */
+    public String startupExit() { return startupExit; }
+
+    // ---------------------------------------------------------------- events
+
+    @Override
+    public void onPacketSent(long now, PacketInfo packet, long bytesInFlight) {
+        initAt(now);
+        inflight = bytesInFlight;
+        // OnTransmit: HandleRestartFromIdle, before this packet was in flight
+        if (bytesInFlight - packet.size() <= 0 && estimator.isAppLimited()) {
+            handleRestartFromIdle(now);
+        }
+        if (bytesInFlight + mds > cwnd) {
+            cwndLimitedThisRound = true;
+        }
+    }
+
+    private void handleRestartFromIdle(long now) {
+        idleRestart = true;
+        extraAckedIntervalStart = now;
+        if (state.isProbeBw()) {
+            setPacingRateWithGain(1.0);
+        } else if (state == BbrState.PROBE_RTT) {
+            checkProbeRttDone(now);
+        }
+    }
+
+    @Override
+    public void onAck(AckEvent ack) {
+        long now = ack.now();
+        initAt(now);
+        inflight = ack.bytesInFlight();
+        boolean wasInRecovery = recovery.inRecovery();
+        for (PacketInfo p : ack.acked()) {
+            recovery.onAcked(p.timeSent());
+        }
+        if (wasInRecovery && !recovery.inRecovery()) {
+            restoreCwnd();
+        }
+        initPacingRateFromSrtt(ack.rtt());
+        RateSample rs = ack.rateSample();
+        if (rs == null) {
+            return;
+        }
+        updateModelAndState(rs, now);
+        updateControlParameters(rs);
+    }
+
+    /** InitPacingRate once the first RTT sample exists and no bandwidth is known yet. */
+    private void initPacingRateFromSrtt(RttEstimator rtt) {
+        if (pacingRateFromSrtt || rtt == null || !rtt.hasSample()) {
+            return;
+        }
+        pacingRateFromSrtt = true;
+        if (maxBw == 0) {
+            pacingRate = (long) (STARTUP_PACING_GAIN * initialCwnd * 1e9 / Math.max(rtt.smoothedRtt(), 1));
+        }
+    }
+
+    @Override
+    public void onLoss(LossEvent loss) {
+        long now = loss.now();
+        initAt(now);
+        inflight = loss.bytesInFlight();
+        List<PacketInfo> lost = loss.lost();
+        if (!lost.isEmpty()) {
+            if (!recovery.covers(loss.largestLostSentTime())) {
+                // OnEnterFastRecovery
+                saveCwnd();
+                saveStateUponLoss();
+                recovery.enter(now);
+                episode.start();
+            }
+            lossRangesInRound += discontiguousRanges(lost);
+            long cLost = estimator.lost();
+            long after = loss.lostBytes();
+            for (PacketInfo p : lost) {
+                episode.onLost(p);
+                after -= p.size();
+                handleLostPacket(p.packet(), cLost - after, now);
+            }
+        }
+        if (loss.persistentCongestion()) {
+            // OnEnterRTO
+            saveCwnd();
+            saveStateUponLoss();
+            cwnd = loss.bytesInFlight() + mds;
+        }
+    }
+
+    private static int discontiguousRanges(List<PacketInfo> lost) {
+        int ranges = 0;
+        PacketInfo prev = null;
+        for (PacketInfo p : lost) {
+            if (prev == null || prev.packet().space != p.packet().space || p.packetNumber() != prev.packetNumber() + 1) {
+                ranges++;
+            }
+            prev = p;
+        }
+        return ranges;
+    }
+
+    @Override
+    public void onSpuriousLoss(long now, PacketInfo packet) {
+        if (episode.onSpurious(packet)) {
+            handleSpuriousLossDetection();
+        }
+    }
+
+    @Override
+    public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        this.mds = maxDatagramSize;
+    }
+
+    // ---------------------------------------------------------------- per-ACK steps
+
+    private void updateModelAndState(RateSample rs, long now) {
+        updateLatestDeliverySignals(rs);
+        updateCongestionSignals(rs);
+        updateAckAggregation(rs, now);
+        checkFullBwReached(rs);
+        checkStartupDone(rs);
+        checkDrainDone(now);
+        updateProbeBwCyclePhase(rs, now);
+        updateMinRtt(rs, now);
+        checkProbeRtt(rs, now);
+        advanceLatestDeliverySignals(rs);
+        boundBwForModel();
+    }
+
+    private void updateControlParameters(RateSample rs) {
+        setPacingRate();
+        setSendQuantum();
+        setCwnd(rs);
+    }
+
+    private void updateLatestDeliverySignals(RateSample rs) {
+        lossRoundStart = false;
+        bwLatest = Math.max(bwLatest, rs.deliveryRate());
+        inflightLatest = Math.max(inflightLatest, rs.delivered());
+        if (rs.priorDelivered() >= lossRoundDelivered) {
+            lossRoundDelivered = estimator.delivered();
+            lossRoundStart = true;
+        }
+    }
+
+    private void advanceLatestDeliverySignals(RateSample rs) {
+        if (lossRoundStart) {
+            bwLatest = rs.deliveryRate();
+            inflightLatest = rs.delivered();
+        }
+    }
+
+    private void resetCongestionSignals() {
+        isLossInRound = false;
+        bwLatest = 0;
+        inflightLatest = 0;
+    }
+
+    private void updateCongestionSignals(RateSample rs) {
+        updateMaxBw(rs);
+        if (!lossRoundStart) {
+            return;
+        }
+        adaptLowerBoundsFromCongestion();
+        isLossInRound = false;
+    }
+
+    private void adaptLowerBoundsFromCongestion() {
+        if (isProbingBw()) {
+            return;
+        }
+        if (isLossInRound) {
+            initLowerBounds();
+            lossLowerBounds();
+        }
+    }
+
+    private void initLowerBounds() {
+        if (bwShortterm == INFINITY) {
+            bwShortterm = maxBw;
+        }
+        if (inflightShortterm == INFINITY) {
+            inflightShortterm = cwnd;
+        }
+    }
+
+    private void lossLowerBounds() {
+        bwShortterm = Math.max(bwLatest, (long) (BETA * bwShortterm));
+        inflightShortterm = Math.max(inflightLatest, (long) (BETA * inflightShortterm));
+    }
+
+    private void resetShortTermModel() {
+        bwShortterm = INFINITY;
+        inflightShortterm = INFINITY;
+    }
+
+    private void boundBwForModel() {
+        bw = Math.min(maxBw, bwShortterm);
+    }
+
+    private void updateMaxBw(RateSample rs) {
+        updateRound(rs);
+        if (rs.deliveryRate() > 0 && (rs.deliveryRate() >= maxBw || !rs.isAppLimited())) {
+            maxBw = maxBwFilter.update(rs.deliveryRate(), cycleCount, MAX_BW_FILTER_LEN);
+        }
+    }
+
+    private void advanceMaxBwFilter() {
+        cycleCount++;
+        maxBw = maxBwFilter.get(cycleCount, MAX_BW_FILTER_LEN);
+    }
+
+    private void updateRound(RateSample rs) {
+        if (rs.priorDelivered() >= nextRoundDelivered) {
+            startRound();
+            roundCount++;
+            roundsSinceProbeUp++;
+            roundStart = true;
+            cwndLimitedLastRound = cwndLimitedThisRound;
+            cwndLimitedThisRound = false;
+        } else {
+            roundStart = false;
+        }
+    }
+
+    private void startRound() {
+        nextRoundDelivered = estimator.delivered();
+    }
+
+    /** C.is_cwnd_limited: cwnd was fully used at some point in the last packet-timed round trip. */
+    private boolean isCwndLimited() {
+        return cwndLimitedLastRound || cwndLimitedThisRound;
+    }
+
+    private void updateAckAggregation(RateSample rs, long now) {
+        long interval = now - extraAckedIntervalStart;
+        long expected = (long) ((double) bw * interval / 1e9);
+        if (extraAckedDelivered <= expected) {
+            extraAckedDelivered = 0;
+            extraAckedIntervalStart = now;
+            expected = 0;
+        }
+        extraAckedDelivered += rs.newlyAcked();
+        long extra = Math.min(extraAckedDelivered - expected, cwnd);
+        int len = fullBwReached ? EXTRA_ACKED_FILTER_LEN : 1;
+        extraAcked = extraAckedFilter.update(extra, roundCount, len);
+    }
+
+    // ---------------------------------------------------------------- Startup and Drain
+
+    private void enterStartup() {
+        state = BbrState.STARTUP;
+        pacingGain = STARTUP_PACING_GAIN;
+        cwndGain = DEFAULT_CWND_GAIN;
+    }
+
+    private void resetFullBw() {
+        fullBw = 0;
+        fullBwCount = 0;
+        fullBwNow = false;
+    }
+
+    private void checkFullBwReached(RateSample rs) {
+        if (fullBwNow || !roundStart || rs.isAppLimited() || rs.deliveryRate() == 0) {
+            return;
+        }
+        if (rs.deliveryRate() >= fullBw * 1.25) {
+            resetFullBw();
+            fullBw = rs.deliveryRate();
+            return;
+        }
+        fullBwCount++;
+        fullBwNow = fullBwCount >= 3;
+        if (fullBwNow) {
+            if (state == BbrState.STARTUP && startupExit == null) {
+                startupExit = "bandwidth_plateau";
+            }
+            fullBwReached = true;
+        }
+    }
+
+    private void checkStartupDone(RateSample rs) {
+        checkStartupHighLoss(rs);
+        if (state == BbrState.STARTUP && fullBwReached) {
+            enterDrain();
+        }
+    }
+
+    private void checkStartupHighLoss(RateSample rs) {
+        if (state != BbrState.STARTUP || fullBwReached) {
+            return;
+        }
+        if (lossRoundStart) {
+            if (lossRangesInRound >= STARTUP_FULL_LOSS_COUNT && isInflightTooHigh(rs.lost(), rs.txInFlight())) {
+                undoState = BbrState.STARTUP;
+                if (startupExit == null) {
+                    startupExit = "loss";
+                }
+                fullBwReached = true;
+                fullBwNow = true;
+                inflightLongterm = Math.max(bdp(), inflightLatest);
+            }
+            lossRangesInRound = 0;
+        }
+    }
+
+    private void enterDrain() {
+        state = BbrState.DRAIN;
+        pacingGain = DRAIN_PACING_GAIN;
+        cwndGain = DEFAULT_CWND_GAIN;
+        drainStartRound = roundCount;
+    }
+
+    private void checkDrainDone(long now) {
+        if (state == BbrState.DRAIN && (inflight <= inflight(bw, 1.0) || roundCount > drainStartRound + 3)) {
+            enterProbeBw(now);
+        }
+    }
+
+    // ---------------------------------------------------------------- ProbeBW
+
+    private void enterProbeBw(long now) {
+        cwndGain = DEFAULT_CWND_GAIN;
+        startProbeBwDown(now);
+    }
+
+    private void startProbeBwDown(long now) {
+        resetCongestionSignals();
+        probeUpAckedPerInc = INFINITY;
+        pickProbeWait();
+        cycleStamp = now;
+        ackPhase = AckPhase.PROBE_STOPPING;
+        startRound();
+        state = BbrState.PROBE_BW_DOWN;
+        pacingGain = PROBE_BW_DOWN_PACING_GAIN;
+        cwndGain = DEFAULT_CWND_GAIN;
+    }
+
+    private void startProbeBwCruise() {
+        state = BbrState.PROBE_BW_CRUISE;
+        pacingGain = PROBE_BW_CRUISE_PACING_GAIN;
+        cwndGain = DEFAULT_CWND_GAIN;
+    }
+
+    private void startProbeBwRefill() {
+        resetShortTermModel();
+        bwProbeUpRounds = 0;
+        bwProbeUpAcked = 0;
+        prevProbePrecautionary = false;
+        ackPhase = AckPhase.REFILLING;
+        startRound();
+        state = BbrState.PROBE_BW_REFILL;
+        pacingGain = PROBE_BW_REFILL_PACING_GAIN;
+        cwndGain = DEFAULT_CWND_GAIN;
+    }
+
+    private void startProbeBwUp(RateSample rs) {
+        ackPhase = AckPhase.PROBE_STARTING;
+        startRound();
+        resetFullBw();
+        fullBw = rs.deliveryRate();
+        state = BbrState.PROBE_BW_UP;
+        pacingGain = PROBE_BW_UP_PACING_GAIN;
+        cwndGain = PROBE_BW_UP_CWND_GAIN;
+        raiseInflightLongtermSlope();
+    }
+
+    private void updateProbeBwCyclePhase(RateSample rs, long now) {
+        if (!fullBwReached) {
+            return;
+        }
+        if (adaptLongTermModel(rs)) {
+            return;
+        }
+        switch (state) {
+            case PROBE_BW_DOWN -> {
+                if (isTimeToProbeBw(now)) {
+                    return;
+                }
+                if (isTimeToCruise()) {
+                    startProbeBwCruise();
+                }
+            }
+            case PROBE_BW_CRUISE -> isTimeToProbeBw(now);
+            case PROBE_BW_REFILL -> {
+                if (roundStart) {
+                    isBwProbeSample = true;
+                    startProbeBwUp(rs);
+                }
+            }
+            case PROBE_BW_UP -> {
+                if (isTimeToGoDown(rs)) {
+                    prevProbeTooHigh = false;
+                    startProbeBwDown(now);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private boolean isTimeToCruise() {
+        if (inflight > inflightWithHeadroom()) {
+            return false;
+        }
+        return inflight <= inflight(maxBw, 1.0);
+    }
+
+    private boolean isTimeToGoDown(RateSample rs) {
+        if (prevProbeTooHigh && inflight >= inflightLongterm) {
+            prevProbePrecautionary = true;
+            return true;
+        }
+        if (isCwndLimited() && cwnd >= inflightLongterm) {
+            resetFullBw();
+            fullBw = rs.deliveryRate();
+        } else if (fullBwNow) {
+            return true;
+        }
+        return false;
+    }
+
+    private boolean isProbingBw() {
+        return state == BbrState.STARTUP || state == BbrState.PROBE_BW_REFILL || state == BbrState.PROBE_BW_UP;
+    }
+
+    private boolean hasElapsedInPhase(long now, long interval) {
+        return now > cycleStamp + interval;
+    }
+
+    private boolean isTimeToProbeBw(long now) {
+        if (hasElapsedInPhase(now, bwProbeWait) || isRenoCoexistenceProbeTime()) {
+            startProbeBwRefill();
+            return true;
+        }
+        return false;
+    }
+
+    private void pickProbeWait() {
+        roundsSinceProbeUp = random.nextInt(2);
+        bwProbeWait = 2_000_000_000L + (long) (random.nextDouble() * 1_000_000_000L);
+    }
+
+    private boolean isRenoCoexistenceProbeTime() {
+        long renoRounds = targetInflight() / mds;
+        long rounds = Math.min(renoRounds, 63);
+        return roundsSinceProbeUp >= rounds;
+    }
+
+    private long targetInflight() {
+        return Math.min(bdp(), cwnd);
+    }
+
+    private long inflightWithHeadroom() {
+        if (inflightLongterm == INFINITY) {
+            return INFINITY;
+        }
+        long headroom = Math.max(mds, (long) (HEADROOM * inflightLongterm));
+        return Math.max(inflightLongterm - headroom, minPipeCwnd());
+    }
+
+    private void raiseInflightLongtermSlope() {
+        long growthThisRound = 1L << bwProbeUpRounds;
+        bwProbeUpRounds = Math.min(bwProbeUpRounds + 1, 30);
+        probeUpAckedPerInc = Math.max(cwnd / growthThisRound, mds);
+    }
+
+    private void probeInflightLongtermUpward(RateSample rs) {
+        if (!isCwndLimited() || cwnd < inflightLongterm) {
+            return;
+        }
+        bwProbeUpAcked += rs.newlyAcked();
+        if (bwProbeUpAcked >= probeUpAckedPerInc) {
+            long delta = bwProbeUpAcked / probeUpAckedPerInc;
+            bwProbeUpAcked -= delta * probeUpAckedPerInc;
+            inflightLongterm += delta * mds;
+        }
+        if (roundStart) {
+            raiseInflightLongtermSlope();
+        }
+    }
+
+    private boolean adaptLongTermModel(RateSample rs) {
+        if (ackPhase == AckPhase.PROBE_STARTING && roundStart) {
+            ackPhase = AckPhase.PROBE_FEEDBACK;
+        }
+        if (ackPhase == AckPhase.PROBE_STOPPING && roundStart) {
+            isBwProbeSample = false;
+            ackPhase = AckPhase.INIT;
+            if (state.isProbeBw() && !rs.isAppLimited()) {
+                advanceMaxBwFilter();
+            }
+            if (state.isProbeBw() && prevProbePrecautionary && !prevProbeTooHigh) {
+                startProbeBwRefill();
+                return true;
+            }
+        }
+        if (!isInflightTooHigh(rs.lost(), rs.txInFlight())) {
+            if (inflightLongterm == INFINITY) {
+                return false;
+            }
+            if (rs.txInFlight() > inflightLongterm) {
+                inflightLongterm = rs.txInFlight();
+            }
+            if (state == BbrState.PROBE_BW_UP) {
+                probeInflightLongtermUpward(rs);
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- loss
+
+    private static boolean isInflightTooHigh(long lost, long txInFlight) {
+        return lost > txInFlight * LOSS_THRESH;
+    }
+
+    private void noteLoss() {
+        if (!isLossInRound) {
+            lossRoundDelivered = estimator.delivered();
+            saveStateUponLoss();
+        }
+        isLossInRound = true;
+    }
+
+    /** HandleLostPacket(P) with C.lost as it was right after P was marked lost. */
+    private void handleLostPacket(SentPacket p, long cLost, long now) {
+        noteLoss();
+        if (!isBwProbeSample) {
+            return;
+        }
+        long txInFlight = p.txInFlight;
+        long lost = cLost - p.lostBefore;
+        if (isInflightTooHigh(lost, txInFlight)) {
+            handleInflightTooHigh(p.isAppLimited, inflightAtLoss(p.size, txInFlight, lost), now);
+        }
+    }
+
+    private static long inflightAtLoss(long size, long txInFlight, long lost) {
+        long inflightPrev = txInFlight - size;
+        long lostPrev = lost - size;
+        double lostPrefix = (LOSS_THRESH * inflightPrev - lostPrev) / (1 - LOSS_THRESH);
+        return inflightPrev + (long) lostPrefix;
+    }
+
+    private void handleInflightTooHigh(boolean appLimited, long txInFlight, long now) {
+        prevProbeTooHigh = true;
+        isBwProbeSample = false;
+        if (!appLimited) {
+            inflightLongterm = Math.max(txInFlight, (long) (targetInflight() * BETA));
+        }
+        if (state == BbrState.PROBE_BW_UP) {
+            undoState = BbrState.PROBE_BW_UP;
+            startProbeBwDown(now);
+        }
+    }
+
+    private void saveStateUponLoss() {
+        saveCwnd();
+        undoState = null;
+        undoBwShortterm = bwShortterm;
+        undoInflightShortterm = inflightShortterm;
+        undoInflightLongterm = inflightLongterm;
+    }
+
+    private void handleSpuriousLossDetection() {
+        restoreCwnd();
+        isLossInRound = false;
+        resetFullBw();
+        bwShortterm = Math.max(bwShortterm, undoBwShortterm);
+        inflightShortterm = Math.max(inflightShortterm, undoInflightShortterm);
+        inflightLongterm = Math.max(inflightLongterm, undoInflightLongterm);
+        if (undoState == BbrState.STARTUP && state != BbrState.STARTUP) {
+            fullBwReached = false;
+            if (state != BbrState.PROBE_RTT) {
+                enterStartup();
+            }
+        } else if (undoState == BbrState.PROBE_BW_UP && state != BbrState.PROBE_BW_UP) {
+            if (state != BbrState.PROBE_RTT) {
+                startProbeBwRefill();
+            }
+        }
+        undoState = null;
+    }
+
+    private void saveCwnd() {
+        if (!recovery.inRecovery() && state != BbrState.PROBE_RTT) {
+            priorCwnd = cwnd;
+        } else {
+            priorCwnd = Math.max(priorCwnd, cwnd);
+        }
+    }
+
+    private void restoreCwnd() {
+        cwnd = Math.max(cwnd, priorCwnd);
+    }
+
+    // ---------------------------------------------------------------- min_rtt and ProbeRTT
+
+    private void updateMinRtt(RateSample rs, long now) {
+        probeRttExpired = now > probeRttMinStamp + PROBE_RTT_INTERVAL;
+        if (rs.rtt() >= 0 && (rs.rtt() < probeRttMinDelay || probeRttExpired)) {
+            probeRttMinDelay = rs.rtt();
+            probeRttMinStamp = now;
+        }
+        boolean minRttExpired = now > minRttStamp + MIN_RTT_FILTER_LEN;
+        if (probeRttMinDelay < minRtt || minRttExpired) {
+            minRtt = probeRttMinDelay;
+            minRttStamp = probeRttMinStamp;
+        }
+    }
+
+    private void checkProbeRtt(RateSample rs, long now) {
+        if (state != BbrState.PROBE_RTT && probeRttExpired && !idleRestart) {
+            enterProbeRtt();
+            saveCwnd();
+            probeRttDoneStampSet = false;
+            ackPhase = AckPhase.PROBE_STOPPING;
+            startRound();
+        }
+        if (state == BbrState.PROBE_RTT) {
+            handleProbeRtt(now);
+        }
+        if (rs.delivered() > 0) {
+            idleRestart = false;
+        }
+    }
+
+    private void enterProbeRtt() {
+        state = BbrState.PROBE_RTT;
+        pacingGain = 1.0;
+        cwndGain = PROBE_RTT_CWND_GAIN;
+    }
+
+    private void handleProbeRtt(long now) {
+        // ignore low rate samples during ProbeRTT
+        estimator.markAppLimited(inflight);
+        if (!probeRttDoneStampSet && inflight <= probeRttCwnd()) {
+            probeRttDoneStamp = now + PROBE_RTT_DURATION;
+            probeRttDoneStampSet = true;
+            probeRttRoundDone = false;
+            startRound();
+        } else if (probeRttDoneStampSet) {
+            if (roundStart) {
+                probeRttRoundDone = true;
+            }
+            if (probeRttRoundDone) {
+                checkProbeRttDone(now);
+            }
+        }
+    }
+
+    private void checkProbeRttDone(long now) {
+        if (probeRttDoneStampSet && now > probeRttDoneStamp) {
+            probeRttMinStamp = now;
+            restoreCwnd();
+            exitProbeRtt(now);
+        }
+    }
+
+    private void exitProbeRtt(long now) {
+        resetShortTermModel();
+        if (fullBwReached) {
+            startProbeBwDown(now);
+            startProbeBwCruise();
+        } else {
+            enterStartup();
+        }
+    }
+
+    private long probeRttCwnd() {
+        return Math.max(bdpMultiple(bw, PROBE_RTT_CWND_GAIN), minPipeCwnd());
+    }
+
+    // ---------------------------------------------------------------- control parameters
+
+    private void setPacingRateWithGain(double gain) {
+        long rate = (long) (gain * bw * (1 - PACING_MARGIN));
+        if (fullBwReached || rate > pacingRate) {
+            pacingRate = rate;
+        }
+    }
+
+    private void setPacingRate() {
+        setPacingRateWithGain(pacingGain);
+    }
+
+    private void setSendQuantum() {
+        long q = pacingRate / 1000;
+        q = Math.min(q, SEND_QUANTUM_MAX);
+        sendQuantum = Math.max(q, 2L * mds);
+    }
+
+    private long minPipeCwnd() {
+        return 4L * mds;
+    }
+
+    /** BBR.bdp = BBR.bw * BBR.min_rtt (the initial window before any RTT sample). */
+    private long bdp() {
+        return bdpMultiple(bw, 1.0);
+    }
+
+    private long bdpMultiple(long bandwidth, double gain) {
+        if (minRtt == INFINITY) {
+            return initialCwnd;
+        }
+        return (long) (gain * ((double) bandwidth * minRtt / 1e9));
+    }
+
+    private long quantizationBudget(long inflightCap) {
+        long offloadBudget = sendQuantum;
+        long cap = Math.max(inflightCap, offloadBudget);
+        cap = Math.max(cap, minPipeCwnd());
+        if (state == BbrState.PROBE_BW_UP) {
+            cap += 2L * mds;
+        }
+        return cap;
+    }
+
+    private long inflight(long bandwidth, double gain) {
+        return quantizationBudget(bdpMultiple(bandwidth, gain));
+    }
+
+    private void updateMaxInflight() {
+        long cap = bdpMultiple(bw, cwndGain) + extraAcked;
+        maxInflight = quantizationBudget(cap);
+    }
+
+    private void setCwnd(RateSample rs) {
+        updateMaxInflight();
+        if (fullBwReached) {
+            cwnd = Math.min(cwnd + rs.newlyAcked(), maxInflight);
+        } else if (cwnd < maxInflight || estimator.delivered() < initialCwnd) {
+            cwnd = cwnd + rs.newlyAcked();
+        }
+        cwnd = Math.max(cwnd, minPipeCwnd());
+        boundCwndForProbeRtt();
+        boundCwndForModel();
+    }
+
+    private void boundCwndForProbeRtt() {
+        if (state == BbrState.PROBE_RTT) {
+            cwnd = Math.min(cwnd, probeRttCwnd());
+        }
+    }
+
+    private void boundCwndForModel() {
+        long cap = INFINITY;
+        if (state.isProbeBw() && state != BbrState.PROBE_BW_CRUISE) {
+            cap = inflightLongterm;
+        } else if (state == BbrState.PROBE_RTT || state == BbrState.PROBE_BW_CRUISE) {
+            cap = inflightWithHeadroom();
+        }
+        cap = Math.min(cap, inflightShortterm);
+        cap = Math.max(cap, minPipeCwnd());
+        cwnd = Math.min(cwnd, cap);
+    }
+
+    @Override
+    public Map<String, Object> qlogState() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("bbr_state", state.qlogName());
+        m.put("max_bw", maxBw);
+        m.put("bw", bw);
+        m.put("min_rtt_ms", minRtt == INFINITY ? -1.0 : minRtt / 1e6);
+        m.put("pacing_gain", pacingGain);
+        m.put("cwnd_gain", cwndGain);
+        m.put("round_count", roundCount);
+        m.put("full_bw_reached", fullBwReached);
+        if (startupExit != null) {
+            m.put("startup_exit", startupExit);
+        }
+        m.put("extra_acked", extraAcked);
+        m.put("inflight_longterm", inflightLongterm == INFINITY ? -1 : inflightLongterm);
+        m.put("inflight_shortterm", inflightShortterm == INFINITY ? -1 : inflightShortterm);
+        m.put("bw_shortterm", bwShortterm == INFINITY ? -1 : bwShortterm);
+        return m;
+    }
+}

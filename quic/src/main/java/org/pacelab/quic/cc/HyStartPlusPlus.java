@@ -1,0 +1,184 @@
+package org.pacelab.quic.cc;
+
+import java.util.List;
+
+/**
+ * HyStart++ (RFC 9406), the slow-start modification shared by {@link NewRenoController} and
+ * {@link CubicController}. The controller keeps the window; this class decides how much each ACK grows it
+ * in slow start and when slow start ends without loss.
+ *
+ * <p>Rounds are counted by packet number (§4.2): a round ends when the packet that was the next to be sent
+ * when the round started ({@code windowEnd}) is acknowledged. Packets of another packet number space are
+ * compared by send time instead (a packet sent at or after {@code windowEnd} ends the round), so the
+ * handshake's spaces do not stall round counting.
+ *
+ * <p>Per ACK (§4.2): in standard slow start the window grows by min(N, L*SMSS), in Conservative Slow Start
+ * (CSS) by min(N, L*SMSS)/CSS_GROWTH_DIVISOR, where N is the bytes newly acknowledged by the ACK. The RTT
+ * sample of each ACK updates the round's minimum; with at least N_RTT_SAMPLE samples in the round, a round
+ * minimum at least RttThresh = clamp(lastRoundMinRTT/MIN_RTT_DIVISOR, MIN_RTT_THRESH, MAX_RTT_THRESH)
+ * above the previous round's moves to CSS; in CSS a round minimum below the CSS baseline returns to slow
+ * start; after CSS_ROUNDS rounds of CSS (the partial round of entry counts) slow start ends and the
+ * controller sets ssthresh = cwnd. HyStart++ is used in the initial slow start only (§4.3): a congestion
+ * event ({@link #stop()}) ends it; the controller's own loss response then applies.
+ */
+public final class HyStartPlusPlus {
+    /** §4.3 constants. */
+    public static final long MIN_RTT_THRESH = 4_000_000L;
+    public static final long MAX_RTT_THRESH = 16_000_000L;
+    public static final int MIN_RTT_DIVISOR = 8;
+    public static final int N_RTT_SAMPLE = 8;
+    public static final int CSS_GROWTH_DIVISOR = 4;
+    public static final int CSS_ROUNDS = 5;
+    /** §4.3: L for a non-paced sender. */
+    public static final long NON_PACED_L = 8;
+    /** §4.3: L = infinity for a paced sender. */
+    public static final long INFINITE_L = Long.MAX_VALUE;
+
+    private static final long INFINITY = Long.MAX_VALUE;
+
+    /** What an ACK changed. */
+    public enum Outcome { NONE, ENTERED_CSS, RESUMED_SLOW_START, EXIT_TO_CONGESTION_AVOIDANCE }
+
+    /** Where HyStart++ is. */
+    public enum Phase { SLOW_START, CONSERVATIVE_SLOW_START, DONE }
+
+    private final long limitSegments;
+    private Phase phase = Phase.SLOW_START;
+
+    private long lastRoundMinRtt = INFINITY;
+    private long currentRoundMinRtt = INFINITY;
+    private long cssBaselineMinRtt = INFINITY;
+    private int rttSampleCount;
+    private int cssRounds;
+    private int roundCount;
+
+    private boolean windowEndSet;
+    private PacketInfo windowEnd;
+
+    private long ackBudget;
+    private long cssCarry;
+
+    /**
+     * @param limitSegments L in segments ({@link #NON_PACED_L} without pacing, {@link #INFINITE_L} with)
+     */
+    public HyStartPlusPlus(long limitSegments) {
+        if (limitSegments < 1) {
+            throw new IllegalArgumentException("HyStart++ L must be at least 1 segment, got " + limitSegments);
+        }
+        this.limitSegments = limitSegments;
+    }
+
+    public Phase phase() { return phase; }
+
+    public boolean active() { return phase != Phase.DONE; }
+
+    public boolean inCss() { return phase == Phase.CONSERVATIVE_SLOW_START; }
+
+    public long limitSegments() { return limitSegments; }
+
+    /** Rounds completed so far (for qlog and tests). */
+    public int roundCount() { return roundCount; }
+
+    /** CSS rounds completed (partial round of entry included). */
+    public int cssRounds() { return cssRounds; }
+
+    public long lastRoundMinRtt() { return lastRoundMinRtt; }
+
+    public long currentRoundMinRtt() { return currentRoundMinRtt; }
+
+    /** A packet was sent in slow start: it becomes windowEnd when no round is running. */
+    public void onPacketSent(PacketInfo packet) {
+        if (phase == Phase.DONE || windowEndSet) {
+            return;
+        }
+        windowEnd = packet;
+        windowEndSet = true;
+    }
+
+    /** Starts processing one ACK: resets the per-ACK growth budget L*SMSS. */
+    public void beginAck(int maxDatagramSize) {
+        ackBudget = limitSegments == INFINITE_L ? Long.MAX_VALUE : limitSegments * maxDatagramSize;
+    }
+
+    /**
+     * The window growth for {@code ackedBytes} newly acknowledged bytes of the current ACK, in slow start or
+     * CSS (§4.2: {@code cwnd += min(N, L*SMSS)}, divided by CSS_GROWTH_DIVISOR in CSS).
+     */
+    public long increase(long ackedBytes) {
+        long n = Math.min(ackedBytes, ackBudget);
+        ackBudget -= n;
+        if (phase != Phase.CONSERVATIVE_SLOW_START) {
+            return n;
+        }
+        long total = cssCarry + n;
+        cssCarry = total % CSS_GROWTH_DIVISOR;
+        return total / CSS_GROWTH_DIVISOR;
+    }
+
+    /**
+     * Finishes an ACK processed in slow start or CSS: takes its RTT sample, checks the exits and the end of
+     * the round.
+     *
+     * @param rttSample the ACK's RTT sample (currRTT), ns
+     * @param acked     the newly acknowledged packets, ascending
+     */
+    public Outcome onAck(long rttSample, List<PacketInfo> acked) {
+        if (phase == Phase.DONE) {
+            return Outcome.NONE;
+        }
+        Outcome outcome = Outcome.NONE;
+        currentRoundMinRtt = Math.min(currentRoundMinRtt, rttSample);
+        rttSampleCount++;
+        if (phase == Phase.SLOW_START) {
+            if (rttSampleCount >= N_RTT_SAMPLE && currentRoundMinRtt != INFINITY && lastRoundMinRtt != INFINITY) {
+                long rttThresh = Math.max(MIN_RTT_THRESH, Math.min(lastRoundMinRtt / MIN_RTT_DIVISOR, MAX_RTT_THRESH));
+                if (currentRoundMinRtt >= lastRoundMinRtt + rttThresh) {
+                    cssBaselineMinRtt = currentRoundMinRtt;
+                    phase = Phase.CONSERVATIVE_SLOW_START;
+                    cssRounds = 0;
+                    cssCarry = 0;
+                    outcome = Outcome.ENTERED_CSS;
+                }
+            }
+        } else if (rttSampleCount >= N_RTT_SAMPLE && currentRoundMinRtt < cssBaselineMinRtt) {
+            cssBaselineMinRtt = INFINITY;
+            phase = Phase.SLOW_START;
+            cssRounds = 0;
+            outcome = Outcome.RESUMED_SLOW_START;
+        }
+        if (windowEndSet && endsRound(acked)) {
+            roundCount++;
+            windowEndSet = false;
+            lastRoundMinRtt = currentRoundMinRtt;
+            currentRoundMinRtt = INFINITY;
+            rttSampleCount = 0;
+            if (phase == Phase.CONSERVATIVE_SLOW_START) {
+                cssRounds++;
+                if (cssRounds >= CSS_ROUNDS) {
+                    phase = Phase.DONE;
+                    return Outcome.EXIT_TO_CONGESTION_AVOIDANCE;
+                }
+            }
+        }
+        return outcome;
+    }
+
+    private boolean endsRound(List<PacketInfo> acked) {
+        for (PacketInfo p : acked) {
+            if (p.packet().space == windowEnd.packet().space) {
+                if (p.packetNumber() >= windowEnd.packetNumber()) {
+                    return true;
+                }
+            } else if (p.timeSent() >= windowEnd.timeSent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A congestion event (or any end of the initial slow start): HyStart++ is over for this connection. */
+    public void stop() {
+        phase = Phase.DONE;
+        windowEndSet = false;
+    }
+}

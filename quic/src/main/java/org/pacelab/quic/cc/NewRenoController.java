@@ -1,0 +1,160 @@
+package org.pacelab.quic.cc;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * NewReno as specified for QUIC, RFC 9002 §7 and Appendix B, with optional HyStart++ (RFC 9406) in the
+ * initial slow start.
+ *
+ * <ul>
+ *   <li>Initial window min(10*mds, max(14720, 2*mds)), minimum window 2*mds (§7.2).</li>
+ *   <li>Slow start while cwnd &lt; ssthresh: cwnd += bytes acknowledged (§7.3.1, B.5); with HyStart++ the
+ *       growth per ACK is limited to L*mds and divided by 4 in CSS.</li>
+ *   <li>Congestion avoidance: cwnd += mds * acked_bytes / cwnd per acknowledged packet, integer arithmetic
+ *       as in B.5 (§7.3.3).</li>
+ *   <li>Congestion event on loss of a packet sent after the start of the current recovery period:
+ *       ssthresh = cwnd * 0.5, cwnd = max(ssthresh, minimum window) (§7.3.2, B.6). Packets sent before the
+ *       recovery period started do not grow the window when acknowledged (B.5).</li>
+ *   <li>Persistent congestion: cwnd = minimum window and the recovery period is cleared (§7.6.2, B.8).</li>
+ *   <li>No increase while application- or flow-control-limited (§7.8): ACKs flagged
+ *       {@link AckEvent#appLimited()} do not grow the window.</li>
+ * </ul>
+ * The caller may send one packet right after a congestion event to speed up recovery (B.6
+ * MaybeSendOnePacket); that is the connection's decision, not this class's.
+ */
+public final class NewRenoController implements CongestionController {
+    /** RFC 9002 §7.3.2 / B.2: kLossReductionFactor = 0.5. */
+    public static final double LOSS_REDUCTION_FACTOR = 0.5;
+
+    private int maxDatagramSize;
+    private long congestionWindow;
+    private long ssthresh = Long.MAX_VALUE;
+    private final RecoveryPeriod recovery = new RecoveryPeriod();
+    private final HyStartPlusPlus hystart;
+    private boolean appLimited;
+
+    /**
+     * @param maxDatagramSize the path's maximum datagram size, bytes
+     * @param hystart         HyStart++ for the initial slow start, or null for standard slow start
+     */
+    public NewRenoController(int maxDatagramSize, HyStartPlusPlus hystart) {
+        this.maxDatagramSize = maxDatagramSize;
+        this.congestionWindow = WindowBounds.initialWindow(maxDatagramSize);
+        this.hystart = hystart;
+    }
+
+    @Override
+    public String name() { return "newreno"; }
+
+    @Override
+    public long congestionWindow() { return congestionWindow; }
+
+    @Override
+    public long slowStartThreshold() { return ssthresh; }
+
+    @Override
+    public boolean inSlowStart() { return congestionWindow < ssthresh; }
+
+    @Override
+    public String state() {
+        if (recovery.inRecovery()) {
+            return "recovery";
+        }
+        if (appLimited) {
+            return "application_limited";
+        }
+        if (congestionWindow < ssthresh) {
+            return hystart != null && hystart.inCss() ? "conservative_slow_start" : "slow_start";
+        }
+        return "congestion_avoidance";
+    }
+
+    @Override
+    public void onPacketSent(long now, PacketInfo packet, long bytesInFlight) {
+        if (hystartRunning()) {
+            hystart.onPacketSent(packet);
+        }
+    }
+
+    private boolean hystartRunning() {
+        return hystart != null && hystart.active() && congestionWindow < ssthresh;
+    }
+
+    @Override
+    public void onAck(AckEvent ack) {
+        for (PacketInfo p : ack.acked()) {
+            recovery.onAcked(p.timeSent());
+        }
+        appLimited = ack.appLimited();
+        // B.5 OnPacketAcked: IsAppOrFlowControlLimited()
+        if (appLimited) {
+            return;
+        }
+        boolean hystartAck = hystartRunning();
+        if (hystartAck) {
+            hystart.beginAck(maxDatagramSize);
+        }
+        for (PacketInfo p : ack.acked()) {
+            if (recovery.covers(p.timeSent())) {
+                continue;
+            }
+            if (congestionWindow < ssthresh) {
+                congestionWindow += hystartRunning() ? hystart.increase(p.size()) : p.size();
+            } else {
+                congestionWindow += (long) maxDatagramSize * p.size() / congestionWindow;
+            }
+        }
+        if (hystartAck && hystart.onAck(ack.rtt().latestRtt(), ack.acked())
+                == HyStartPlusPlus.Outcome.EXIT_TO_CONGESTION_AVOIDANCE) {
+            // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the current cwnd
+            ssthresh = congestionWindow;
+        }
+    }
+
+    @Override
+    public void onLoss(LossEvent loss) {
+        if (!loss.lost().isEmpty()) {
+            onCongestionEvent(loss.now(), loss.largestLostSentTime());
+        }
+        if (loss.persistentCongestion()) {
+            // B.8: collapse to the minimum window
+            congestionWindow = WindowBounds.minimumWindow(maxDatagramSize);
+            recovery.clear();
+        }
+    }
+
+    /** RFC 9002 B.6 OnCongestionEvent. */
+    private void onCongestionEvent(long now, long sentTime) {
+        if (recovery.covers(sentTime)) {
+            return;
+        }
+        recovery.enter(now);
+        ssthresh = (long) (congestionWindow * LOSS_REDUCTION_FACTOR);
+        congestionWindow = Math.max(ssthresh, WindowBounds.minimumWindow(maxDatagramSize));
+        if (hystart != null) {
+            hystart.stop();
+        }
+    }
+
+    @Override
+    public void onAppLimited(long now, boolean appLimited) {
+        this.appLimited = appLimited;
+    }
+
+    @Override
+    public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        this.maxDatagramSize = maxDatagramSize;
+        congestionWindow = Math.max(congestionWindow, WindowBounds.minimumWindow(maxDatagramSize));
+    }
+
+    @Override
+    public Map<String, Object> qlogState() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (hystart != null) {
+            m.put("hystart_phase", hystart.phase().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("hystart_css_rounds", hystart.cssRounds());
+        }
+        return m;
+    }
+}

@@ -1,0 +1,243 @@
+package org.pacelab.quic.conn;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+
+import org.pacelab.quic.QuicException;
+import org.pacelab.quic.TransportError;
+import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.packet.MalformedPacketException;
+import org.pacelab.quic.packet.PacketParser;
+import org.pacelab.quic.packet.PacketType;
+import org.pacelab.quic.packet.ParsedPacket;
+import org.pacelab.quic.packet.QuicVersion;
+import org.pacelab.quic.packet.Retry;
+import org.pacelab.quic.packet.StatelessReset;
+import org.pacelab.quic.packet.VersionNegotiation;
+
+/**
+ * The server side of an endpoint (RFC 9000 §5.2): routes datagrams to connections by Destination Connection
+ * ID, accepts new connections from Initial packets, and answers without state where the RFC asks: Version
+ * Negotiation for unknown versions (§6.1), Retry when address validation is required (§8.1.2), stateless
+ * reset for packets of unknown connections (§10.3). Sans-I/O: datagrams and addresses go in and out as values.
+ */
+public final class ServerEndpoint {
+
+    /** Where stateless replies (Version Negotiation, Retry, stateless reset) go. */
+    @FunctionalInterface
+    public interface Replies {
+        void send(ByteBuffer datagram, InetSocketAddress to);
+    }
+
+    /** A connection and the address it talks to. */
+    public static final class Entry {
+        public final QuicConnection connection;
+        public final InetSocketAddress peer;
+        final List<ByteKey> keys = new ArrayList<>();
+
+        Entry(QuicConnection connection, InetSocketAddress peer) {
+            this.connection = connection;
+            this.peer = peer;
+        }
+    }
+
+    private record ByteKey(byte[] b) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ByteKey k && java.util.Arrays.equals(b, k.b);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(b);
+        }
+    }
+
+    private final ConnectionConfig config;
+    private final Function<InetSocketAddress, ApplicationHandler> apps;
+    private final RandomGenerator random;
+    private final StatelessResetTokens resetTokens;
+    private final RetryTokens retryTokens;
+    private final boolean requireRetry;
+    private final int maxConnections;
+    private final Map<ByteKey, Entry> byCid = new HashMap<>();
+    private final Map<QuicConnection, Entry> entries = new LinkedHashMap<>();
+    private long statelessResets;
+    private long versionNegotiations;
+    private long retries;
+    private long dropped;
+
+    /**
+     * @param staticKey      endpoint secret for stateless reset and Retry tokens (at least 32 random bytes)
+     * @param requireRetry   send Retry to validate every client address before creating state
+     * @param maxConnections refuse new connections beyond this many
+     */
+    public ServerEndpoint(ConnectionConfig config, Function<InetSocketAddress, ApplicationHandler> apps,
+                          RandomGenerator random, byte[] staticKey, boolean requireRetry, int maxConnections) {
+        this.config = config;
+        this.apps = apps;
+        this.random = random;
+        this.resetTokens = new StatelessResetTokens(staticKey);
+        this.retryTokens = new RetryTokens(staticKey, random, 10_000_000_000L);
+        this.requireRetry = requireRetry;
+        this.maxConnections = maxConnections;
+    }
+
+    /**
+     * Handles one datagram. Returns the connection it went to (possibly new), or null when it was answered
+     * statelessly or dropped.
+     */
+    public Entry receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+        ParsedPacket p;
+        try {
+            p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
+        } catch (MalformedPacketException e) {
+            dropped++;
+            return null;
+        }
+        Entry e = byCid.get(new ByteKey(p.dcid()));
+        if (e != null) {
+            e.connection.receive(datagram, now);
+            return e;
+        }
+        int size = datagram.remaining();
+        if (!p.supportedVersion()) {
+            // RFC 9000 §6.1: answer with Version Negotiation, only for datagrams big enough to be Initials
+            if (size >= ConnectionConfig.MIN_INITIAL_SIZE) {
+                versionNegotiations++;
+                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), new int[] {QuicVersion.V1,
+                        QuicVersion.reserved(random.nextInt())}, random.nextInt());
+                replies.send(ByteBuffer.wrap(vn), from);
+            } else {
+                dropped++;
+            }
+            return null;
+        }
+        if (p.type() == PacketType.ONE_RTT) {
+            sendStatelessReset(p, size, from, replies);
+            return null;
+        }
+        if (p.type() != PacketType.INITIAL || size < ConnectionConfig.MIN_INITIAL_SIZE || p.dcid().length < 8) {
+            // RFC 9000 §14.1: Initial datagrams are at least 1200 bytes; §7.2: the first DCID is at least 8 bytes
+            dropped++;
+            return null;
+        }
+        if (entries.size() >= maxConnections) {
+            dropped++;
+            return null;
+        }
+        byte[] originalDcid = p.dcid();
+        byte[] retryScid = null;
+        if (requireRetry) {
+            if (p.token().length == 0) {
+                retries++;
+                byte[] scid = newCid();
+                byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
+                replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+                return null;
+            }
+            RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
+            if (v == null) {
+                // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
+                Entry refused = accept(from, p, p.dcid(), null, now);
+                refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
+                refused.connection.receive(datagram, now);
+                return refused;
+            }
+            originalDcid = v.originalDcid();
+            retryScid = p.dcid();
+        }
+        Entry created = accept(from, p, originalDcid, retryScid, now);
+        created.connection.receive(datagram, now);
+        return created;
+    }
+
+    private Entry accept(InetSocketAddress from, ParsedPacket p, byte[] originalDcid, byte[] retryScid, long now) {
+        byte[] cid = newCid();
+        Entry[] holder = new Entry[1];
+        LocalConnectionIds.Listener routing = new LocalConnectionIds.Listener() {
+            @Override
+            public void onIssued(byte[] c) {
+                ByteKey k = new ByteKey(c.clone());
+                byCid.put(k, holder[0]);
+                holder[0].keys.add(k);
+            }
+
+            @Override
+            public void onRetired(byte[] c) {
+                ByteKey k = new ByteKey(c);
+                byCid.remove(k);
+                holder[0].keys.remove(k);
+            }
+        };
+        QuicConnection conn = QuicConnection.server(config, apps.apply(from), random, resetTokens, routing, cid,
+                p.scid(), originalDcid, retryScid, now);
+        Entry e = new Entry(conn, from);
+        holder[0] = e;
+        entries.put(conn, e);
+        // packets arrive for our chosen ID and, until the client switches, for the ID it picked (RFC 9000 §7.2)
+        for (byte[] k : new byte[][] {cid, p.dcid()}) {
+            ByteKey key = new ByteKey(k.clone());
+            byCid.put(key, e);
+            e.keys.add(key);
+        }
+        return e;
+    }
+
+    private void sendStatelessReset(ParsedPacket p, int size, InetSocketAddress from, Replies replies) {
+        // RFC 9000 §10.3.3: smaller than the packet that triggered it, at least 21 bytes... only when large enough
+        if (size <= StatelessReset.MIN_LENGTH || p.dcid().length == 0) {
+            dropped++;
+            return;
+        }
+        int length = Math.max(StatelessReset.MIN_LENGTH, Math.min(size - 1, 43));
+        statelessResets++;
+        replies.send(ByteBuffer.wrap(StatelessReset.build(length, resetTokens.tokenFor(p.dcid()), random)), from);
+    }
+
+    private byte[] newCid() {
+        byte[] cid = new byte[config.localCidLength()];
+        random.nextBytes(cid);
+        return cid;
+    }
+
+    /** Live connections with their peers. */
+    public Collection<Entry> connections() {
+        return entries.values();
+    }
+
+    /** Forgets closed connections and their routes; returns those removed. */
+    public List<Entry> removeClosed() {
+        List<Entry> removed = new ArrayList<>();
+        for (var it = entries.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.connection.isClosed()) {
+                it.remove();
+                for (ByteKey k : e.keys) {
+                    byCid.remove(k, e);
+                }
+                removed.add(e);
+            }
+        }
+        return removed;
+    }
+
+    /** Counters of stateless handling. */
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("retries_sent", retries);
+        m.put("version_negotiations_sent", versionNegotiations);
+        m.put("stateless_resets_sent", statelessResets);
+        m.put("datagrams_dropped", dropped);
+        m.put("connections", (long) entries.size());
+        return m;
+    }
+}

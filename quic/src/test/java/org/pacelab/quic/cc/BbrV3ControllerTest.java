@@ -1,0 +1,121 @@
+package org.pacelab.quic.cc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.pacelab.quic.cc.BbrPath.MDS;
+import static org.pacelab.quic.cc.BbrPath.MS;
+
+import java.util.Collections;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * BBRv3 on scripted paths (see {@link BbrPath}): the state machine of draft-ietf-ccwg-bbr, its gains, its
+ * model estimates and its loss response.
+ */
+class BbrV3ControllerTest {
+    private static final long RATE = 1_250_000;                        // 10 Mbit/s
+    private static final long MIN_RTT = 40 * MS + MDS * 1_000_000_000L / RATE;   // propagation + serialization
+
+    /** Pacing and cwnd gain per state: the table of §"Summary of Control Behavior in the State Machine". */
+    private static final Map<BbrState, double[]> GAINS = Map.of(
+            BbrState.STARTUP, new double[] {4 * Math.log(2), 2.0},
+            BbrState.DRAIN, new double[] {0.5, 2.0},
+            BbrState.PROBE_BW_DOWN, new double[] {0.90, 2.0},
+            BbrState.PROBE_BW_CRUISE, new double[] {1.0, 2.0},
+            BbrState.PROBE_BW_REFILL, new double[] {1.0, 2.0},
+            BbrState.PROBE_BW_UP, new double[] {1.25, 2.25},
+            BbrState.PROBE_RTT, new double[] {1.0, 0.5});
+
+    @Test
+    void movesThroughStartupDrainProbeBwAndProbeRtt() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);
+        path.run(7000 * MS);
+        for (BbrPath.Transition t : path.transitions) {
+            assertEquals(GAINS.get(t.state())[0], t.pacingGain(), 1e-12, t.toString());
+            assertEquals(GAINS.get(t.state())[1], t.cwndGain(), 1e-12, t.toString());
+        }
+        assertEquals(BbrState.STARTUP, path.transitions.get(0).state());
+        assertEquals(BbrState.DRAIN, path.transitions.get(1).state());
+        assertTrue(path.transitions.get(2).state().isProbeBw());
+        assertTrue(path.bbr.fullBwReached());
+        assertEquals("bandwidth_plateau", path.bbr.startupExit());
+        // the model: max_bw within 2 % of the bottleneck (the draft's first test case), min_rtt exact
+        assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
+        assertEquals(MIN_RTT, path.bbr.minRtt());
+        // a full ProbeBW cycle: REFILL, UP, DOWN, CRUISE after the first entry into ProbeBW
+        long probeBw = path.transitions.get(2).time();
+        long refill = path.firstEntry(BbrState.PROBE_BW_REFILL, probeBw);
+        long up = path.firstEntry(BbrState.PROBE_BW_UP, refill);
+        long down = path.firstEntry(BbrState.PROBE_BW_DOWN, up);
+        long cruise = path.firstEntry(BbrState.PROBE_BW_CRUISE, down);
+        assertTrue(refill > 0 && up > refill && down > up && cruise > down, path.transitions.toString());
+        // ProbeBW waits 2 to 3 s (or the Reno coexistence rounds) before probing again
+        assertTrue(refill - probeBw <= 3000 * MS, "first probe after " + (refill - probeBw) / MS + " ms");
+        // ProbeRTT: min_rtt was last lowered by the first ACK (about 41 ms), so it is due 5 s later
+        long probeRtt = path.firstEntry(BbrState.PROBE_RTT, 0);
+        assertTrue(probeRtt > 5000 * MS && probeRtt < 5000 * MS + 2 * MIN_RTT, "ProbeRTT at " + probeRtt / MS + " ms");
+        long leftProbeRtt = path.exitAfter(probeRtt);
+        assertTrue(leftProbeRtt - probeRtt >= 200 * MS, "ProbeRTT lasted " + (leftProbeRtt - probeRtt) / MS + " ms");
+        assertEquals(BbrState.PROBE_BW_CRUISE, path.transitions.stream()
+                .filter(t -> t.time() == leftProbeRtt).findFirst().orElseThrow().state());
+        long bdp = RATE * MIN_RTT / 1_000_000_000L;
+        assertTrue(Collections.min(path.cwndDuringProbeRtt) <= Math.max(bdp / 2, 4L * MDS),
+                "ProbeRTT bounds cwnd to max(BDP/2, 4 packets)");
+    }
+
+    @Test
+    void findsAHigherBottleneckRateInProbeBwUp() {
+        BbrPath path = new BbrPath(t -> t < 3000 * MS ? RATE : 2 * RATE, 40 * MS, Integer.MAX_VALUE);
+        path.run(3000 * MS);
+        assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
+        path.run(7000 * MS);
+        assertTrue(path.firstEntry(BbrState.PROBE_BW_UP, 3000 * MS) > 0);
+        assertEquals(2 * RATE, path.bbr.maxBw(), 2 * RATE * 0.02);
+        assertTrue(path.bbr.pacingRate() >= 0.9 * 0.99 * 2 * RATE * 0.98);
+    }
+
+    @Test
+    void lossInAShallowBufferSetsInflightLongtermNearBdpPlusBuffer() {
+        int buffer = 10;
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, buffer);
+        path.run(7000 * MS);
+        assertTrue(path.drops > 0);
+        assertTrue(path.bbr.fullBwReached());
+        assertEquals("loss", path.bbr.startupExit());
+        long bdp = RATE * MIN_RTT / 1_000_000_000L;
+        long longterm = path.bbr.inflightLongterm();
+        assertTrue(longterm >= bdp && longterm <= 1.1 * (bdp + (long) buffer * MDS),
+                "inflight_longterm " + longterm + " for BDP " + bdp);
+        assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
+        // losses were few: the model keeps the flow near the path's capacity
+        assertTrue(path.drops < 200, path.drops + " drops");
+    }
+
+    @Test
+    void spuriousLossEpisodeUndoesTheLossBasedStartupExit() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 10);
+        path.runUntil(7000 * MS, BbrState.DRAIN);
+        assertEquals(BbrState.DRAIN, path.bbr.bbrState());
+        assertEquals("loss", path.bbr.startupExit());
+        // every packet declared lost turns out to have been delivered (e.g. it was only reordered)
+        for (PacketInfo p : path.lostPackets) {
+            path.bbr.onSpuriousLoss(path.now, p);
+        }
+        assertEquals(BbrState.STARTUP, path.bbr.bbrState());
+        assertTrue(!path.bbr.fullBwReached());
+    }
+
+    @Test
+    void exposesItsPacingRateAndSendQuantum() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);
+        path.run(2000 * MS);
+        // in ProbeBW: pacing_rate = pacing_gain * bw * 0.99, quantum = pacing_rate * 1 ms bounded by 2 mds
+        double expected = path.bbr.pacingGain() * path.bbr.bw() * 0.99;
+        assertEquals(expected, path.bbr.pacingRate(), expected * 0.011);
+        assertEquals(Math.max(path.bbr.pacingRate() / 1000, 2L * MDS), path.bbr.sendQuantum());
+        assertEquals("bbr", path.bbr.name());
+        assertEquals(path.bbr.bbrState().qlogName(), path.bbr.qlogState().get("bbr_state"));
+    }
+}

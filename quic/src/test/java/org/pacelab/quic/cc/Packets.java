@@ -1,0 +1,43 @@
+package org.pacelab.quic.cc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.pacelab.quic.packet.PacketSpace;
+import org.pacelab.quic.recovery.RttEstimator;
+import org.pacelab.quic.recovery.SentPacket;
+
+/** Builders for the events controllers receive, for tests. */
+final class Packets {
+    static final long MS = 1_000_000L;
+
+    private Packets() {}
+
+    static PacketInfo packet(long pn, long timeSent, int size) {
+        return PacketInfo.of(new SentPacket(PacketSpace.APPLICATION, pn, timeSent, timeSent, size, true, true, List.of()));
+    }
+
+    /** Packets numbered from {@code firstPn}, all sent at {@code timeSent}. */
+    static List<PacketInfo> packets(long firstPn, int count, long timeSent, int size) {
+        List<PacketInfo> l = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            l.add(packet(firstPn + i, timeSent, size));
+        }
+        return l;
+    }
+
+    /** An RTT estimator whose smoothed, latest and min RTT all equal {@code rtt}. */
+    static RttEstimator rtt(long rtt) {
+        RttEstimator r = new RttEstimator();
+        r.onSample(0, rtt, 0, 0, true);
+        return r;
+    }
+
+    static AckEvent ack(long now, List<PacketInfo> acked, RttEstimator rtt) {
+        return new AckEvent(now, acked, rtt, 0, 0, null, false);
+    }
+
+    static LossEvent loss(long now, List<PacketInfo> lost, RttEstimator rtt, boolean persistent) {
+        return new LossEvent(now, lost, rtt, 0, 0, persistent);
+    }
+}

@@ -1,0 +1,199 @@
+package org.pacelab.quic.conn;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+
+import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.packet.PacketParser;
+import org.pacelab.quic.packet.ParsedPacket;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.tls.TlsConfig;
+
+/**
+ * Test harness: a client and a server connection joined by a virtual link with a one-way delay and
+ * optional random loss, driven by a virtual clock. Deterministic for a given seed.
+ */
+final class ConnectionPair {
+    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data) {}
+
+    long now = 1_000_000_000L;
+    final long oneWayDelay;
+    double lossRate;
+    final SplittableRandom random;
+    final ConnectionConfig clientConfig;
+    final ConnectionConfig serverConfig;
+    final ApplicationHandler clientApp;
+    final ApplicationHandler serverApp;
+    QuicConnection client;
+    QuicConnection server;
+    private final PriorityQueue<InFlight> link = new PriorityQueue<>((a, b) -> a.deliverAt != b.deliverAt
+            ? Long.compare(a.deliverAt, b.deliverAt) : Long.compare(a.seq, b.seq));
+    private long seq;
+    private long clientWake = Long.MAX_VALUE;
+    private long serverWake = Long.MAX_VALUE;
+    final ByteBuffer buffer = ByteBuffer.allocate(65536);
+    int datagramsToServer;
+    int datagramsToClient;
+    /** When set, the next datagrams to the server are replaced by this mutator's output (fuzzing). */
+    java.util.function.UnaryOperator<byte[]> toServerFilter = d -> d;
+    java.util.function.UnaryOperator<byte[]> toClientFilter = d -> d;
+
+    ConnectionPair(ApplicationHandler clientApp, ApplicationHandler serverApp, List<String> alpn,
+                   List<CipherSuite> clientSuites, long oneWayDelay, long seed) {
+        this(clientApp, serverApp, baseConfig(alpn, TlsConfig.ALL_SUITES, false), baseConfig(alpn, clientSuites, true),
+                oneWayDelay, seed);
+    }
+
+    ConnectionPair(ApplicationHandler clientApp, ApplicationHandler serverApp, ConnectionConfig serverConfig,
+                   ConnectionConfig clientConfig, long oneWayDelay, long seed) {
+        this.clientApp = clientApp;
+        this.serverApp = serverApp;
+        this.serverConfig = serverConfig;
+        this.clientConfig = clientConfig;
+        this.oneWayDelay = oneWayDelay;
+        this.random = new SplittableRandom(seed);
+    }
+
+    static ConnectionConfig baseConfig(List<String> alpn, List<CipherSuite> suites, boolean client) {
+        TlsConfig tls;
+        if (client) {
+            tls = TlsConfig.client(alpn, suites, "localhost", null, false);
+        } else {
+            TestCertificates.Identity id = TestCertificates.ec();
+            tls = TlsConfig.server(alpn, suites, List.of(id.certificate()), id.key());
+        }
+        return ConnectionConfig.defaults(tls, CongestionConfig.fromOptions(java.util.Map.of("--cc", "newreno", "--pacer", "none")));
+    }
+
+    void start() throws Exception {
+        StatelessResetTokens tokens = new StatelessResetTokens(new byte[32]);
+        client = QuicConnection.client(clientConfig, clientApp, new SplittableRandom(random.nextLong()), tokens,
+                noCids(), now);
+        flush();
+    }
+
+    static LocalConnectionIds.Listener noCids() {
+        return new LocalConnectionIds.Listener() {
+            @Override public void onIssued(byte[] cid) { }
+            @Override public void onRetired(byte[] cid) { }
+        };
+    }
+
+    /** Runs until {@code done} holds or {@code maxVirtualNanos} elapsed; returns whether done. */
+    boolean runUntil(BooleanSupplier done, long maxVirtualNanos) {
+        long deadline = now + maxVirtualNanos;
+        while (!done.getAsBoolean()) {
+            long next = Math.min(link.isEmpty() ? Long.MAX_VALUE : link.peek().deliverAt,
+                    Math.min(client.nextTimeout(), server == null ? Long.MAX_VALUE : server.nextTimeout()));
+            next = Math.min(next, Math.min(clientWake, serverWake));
+            if (next == Long.MAX_VALUE || next > deadline) {
+                return done.getAsBoolean();
+            }
+            now = Math.max(now, next);
+            while (!link.isEmpty() && link.peek().deliverAt <= now) {
+                InFlight d = link.poll();
+                deliver(d);
+            }
+            if (client.nextTimeout() <= now) {
+                client.onTimeout(now);
+            }
+            if (server != null && server.nextTimeout() <= now) {
+                server.onTimeout(now);
+            }
+            flush();
+        }
+        return true;
+    }
+
+    /** When set, datagrams to the server go through a ServerEndpoint (Retry, routing, stateless replies). */
+    ServerEndpoint endpoint;
+    static final java.net.InetSocketAddress CLIENT_ADDRESS = new java.net.InetSocketAddress("192.0.2.1", 5000);
+
+    void useEndpoint(boolean retry) {
+        byte[] key = new byte[32];
+        random.nextBytes(key);
+        endpoint = new ServerEndpoint(serverConfig, a -> serverApp, new SplittableRandom(random.nextLong()), key, retry, 100);
+    }
+
+    private void deliver(InFlight d) {
+        if (d.toServer && endpoint != null) {
+            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now,
+                    (datagram, to) -> {
+                        byte[] copy = new byte[datagram.remaining()];
+                        datagram.get(copy);
+                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
+                    });
+            if (e != null) {
+                server = e.connection;
+            }
+            return;
+        }
+        if (d.toServer) {
+            if (server == null) {
+                ParsedPacket p;
+                try {
+                    p = PacketParser.parse(ByteBuffer.wrap(d.data), 0, 8);
+                } catch (Exception e) {
+                    throw new IllegalStateException("first datagram to the server does not parse", e);
+                }
+                byte[] cid = new byte[8];
+                random.nextBytes(cid);
+                server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
+                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, now);
+            }
+            server.receive(ByteBuffer.wrap(d.data), now);
+        } else {
+            client.receive(ByteBuffer.wrap(d.data), now);
+        }
+    }
+
+    /** The stateless reset token the server announced in its transport parameters. */
+    byte[] serverResetToken() {
+        return server.statelessResetTokenForTest();
+    }
+
+    /** Delivers a datagram to the server right now (as if it arrived from the client's address). */
+    void injectToServer(byte[] data) {
+        if (server != null) {
+            server.receive(ByteBuffer.wrap(data), now);
+        }
+    }
+
+    void flush() {
+        clientWake = drain(client, false);
+        if (server != null) {
+            serverWake = drain(server, true);
+        }
+    }
+
+    private long drain(QuicConnection c, boolean fromServer) {
+        for (int i = 0; i < 10_000; i++) {
+            buffer.clear();
+            SendResult r = c.send(buffer, now);
+            if (r.isBlockedByPacer()) {
+                return r.blockedUntil();
+            }
+            if (!r.wrote()) {
+                return Long.MAX_VALUE;
+            }
+            byte[] data = new byte[r.length()];
+            buffer.flip();
+            buffer.get(data);
+            data = fromServer ? toClientFilter.apply(data) : toServerFilter.apply(data);
+            if (data == null || lossRate > 0 && random.nextDouble() < lossRate) {
+                continue;
+            }
+            if (fromServer) {
+                datagramsToClient++;
+            } else {
+                datagramsToServer++;
+            }
+            link.add(new InFlight(now + oneWayDelay, seq++, !fromServer, data));
+        }
+        throw new IllegalStateException("connection kept sending without pause");
+    }
+}
