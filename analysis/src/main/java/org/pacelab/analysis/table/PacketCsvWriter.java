@@ -17,6 +17,7 @@ public final class PacketCsvWriter {
     private final Writer out;
     private final StringBuilder pending = new StringBuilder(1 << 16);
     private int[] placeholders = new int[256];
+    private char[] chars = new char[1 << 16];
     private int placeholderCount;
 
     public PacketCsvWriter(Writer out) throws IOException {
@@ -75,18 +76,28 @@ public final class PacketCsvWriter {
         int from = 0;
         for (int i = 0; i < placeholderCount; i++) {
             int at = placeholders[i];
-            out.append(pending, from, at);
+            write(from, at);
             out.write(len);
             from = at;
         }
-        out.append(pending, from, pending.length());
+        write(from, pending.length());
         pending.setLength(0);
         placeholderCount = 0;
     }
 
+    /** Writes pending[from, to) through a reused char array (Writer.append would copy into a new String). */
+    private void write(int from, int to) throws IOException {
+        while (from < to) {
+            int n = Math.min(chars.length, to - from);
+            pending.getChars(from, from + n, chars, 0);
+            out.write(chars, 0, n);
+            from += n;
+        }
+    }
+
     private void flushIfNoTrainOpen() throws IOException {
         if (placeholderCount == 0 && pending.length() > (1 << 15)) {
-            out.append(pending);
+            write(0, pending.length());
             pending.setLength(0);
         }
     }
@@ -96,7 +107,7 @@ public final class PacketCsvWriter {
         if (placeholderCount != 0) {
             throw new IllegalStateException(placeholderCount + " rows still wait for their train to end");
         }
-        out.append(pending);
+        write(0, pending.length());
         pending.setLength(0);
         out.flush();
     }
