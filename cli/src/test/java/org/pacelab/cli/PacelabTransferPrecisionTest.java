@@ -48,7 +48,7 @@ class PacelabTransferPrecisionTest {
             Path qlog = Files.createDirectories(dir.resolve("qlog"));
             Path clientLog = dir.resolve("client.json");
             Path tcpdumpOut = dir.resolve("tcpdump.out");
-            start(List.of(tcpdump(), "-i", "lo", "-U", "--time-stamp-precision", "nano", "-w", pcap.toString(),
+            start(List.of(tcpdump(), "-i", "lo", "-U", "--immediate-mode", "-B", "131072", "--time-stamp-precision", "nano", "-w", pcap.toString(),
                     "udp port " + port), tcpdumpOut);
             awaitText(tcpdumpOut, "listening on");
             Process server = start(pacelab("server", "--listen", "127.0.0.1:" + port, "--qlog-dir", qlog.toString(),
@@ -60,7 +60,7 @@ class PacelabTransferPrecisionTest {
                 fail("pacelab client did not finish within " + TIMEOUT_S + " s");
             }
             assertEquals(0, client.exitValue(), Files.readString(dir.resolve("client.out")));
-            Thread.sleep(300);
+            awaitQuiet(pcap); // tcpdump lags behind the kernel's buffer on a loaded machine
             stopAll();
 
             Summary s = CaptureAnalyzer.analyze(AnalysisOptions.of(pcap).withKeyLog(keys).withQlog(qlog)
@@ -154,6 +154,19 @@ class PacelabTransferPrecisionTest {
             Thread.sleep(50);
         }
         fail(file.getFileName() + " never said '" + text + "'");
+    }
+
+    /** Waits until the capture stops growing (unchanged for 1.5 s), at most 20 s. */
+    private static void awaitQuiet(Path file) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long last = -1;
+        int stable = 0;
+        while (System.nanoTime() < deadline && stable < 15) {
+            long size = Files.exists(file) ? Files.size(file) : 0;
+            stable = size == last ? stable + 1 : 0;
+            last = size;
+            Thread.sleep(100);
+        }
     }
 
     private static void awaitUdpBound(int port, Process server) throws Exception {
