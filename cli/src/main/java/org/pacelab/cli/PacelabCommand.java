@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
+                PeerCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.interfaces.ECPublicKey;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
 import org.pacelab.io.tls.Certificates;
@@ -30,6 +31,7 @@ public final class KwikServer implements AutoCloseable {
 
     private final ServerConnector connector;
     private final DatagramSocket socket;
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private KwikServer(ServerConnector connector, DatagramSocket socket) {
         this.connector = connector;
@@ -94,9 +96,15 @@ public final class KwikServer implements AutoCloseable {
         return (InetSocketAddress) socket.getLocalSocketAddress();
     }
 
+    /** Blocks until {@link #close()}. */
+    public void await() throws InterruptedException {
+        closed.await();
+    }
+
     @Override
     public void close() {
         connector.close();
         socket.close();
+        closed.countDown();
     }
 }
