@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
@@ -31,6 +32,7 @@ import org.pacelab.io.runtime.QuicServer;
  * or undecryptable — and the qlogs of both endpoints are valid JSON-SEQ with the qlog 0.3 fields pacelab promises.
  */
 @Tag("interop")
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class CaptureInteropTest {
     private static final long SIZE = 4L << 20;
     private static final String TARGET = "/bytes/" + SIZE;
