@@ -425,7 +425,7 @@ public final class QuicConnection implements StreamTransport {
         packetsReceived++;
         ByteBuffer payload = dg.duplicate();
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
-        boolean ackEliciting = processFrames(payload, type, level, p.dcid(), now);
+        boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
@@ -438,7 +438,7 @@ public final class QuicConnection implements StreamTransport {
         resetIdleTimer(now);
     }
 
-    private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, byte[] dcid, long now)
+    private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
             throws QuicException {
         if (!payload.hasRemaining()) {
             // RFC 9000 §12.4: a packet with no frames is a protocol violation
@@ -465,7 +465,7 @@ public final class QuicConnection implements StreamTransport {
             }
         }
         if (logged != null) {
-            qlog.packetReceived(now, type, acks[level.space().ordinal()].largest(), length, logged);
+            qlog.packetReceived(now, type, pn, length, logged);
         }
         return ackEliciting;
     }
