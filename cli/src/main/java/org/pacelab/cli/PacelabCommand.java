@@ -11,12 +11,14 @@ import picocli.CommandLine.Command;
                 picocli.CommandLine.HelpCommand.class,
                 ServerCommand.class,
                 ClientCommand.class,
+                EndpointCommand.class,
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
                 SimCommand.class,
+                PeerCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -187,7 +187,7 @@ public final class Simulation {
                     : new HqClientHandler(requests, DISCARD, listener, clientClock);
             ConnectionConfig clientConfig = connectionConfig(s, TlsConfig.client(List.of(s.alpn()), s.ciphers(),
                     "localhost", null, false), s.client().sendPath().pacingLookahead());
-            clientConfig = withAckThreshold(clientConfig, s.ackThreshold());
+            clientConfig = clientConfig.withAckElicitingThreshold(s.ackThreshold());
             if (clientQlogs != null) {
                 clientConfig = clientConfig.withQlog(clientQlogs);
             }
@@ -276,12 +276,6 @@ public final class Simulation {
                 .withMaxUdpPayloadSize(s.maxUdpPayload())
                 .withIdleTimeout(s.idleTimeout())
                 .withPacingLookahead(lookahead);
-    }
-
-    private static ConnectionConfig withAckThreshold(ConnectionConfig c, int threshold) {
-        return new ConnectionConfig(c.tls(), c.streams(), c.idleTimeout(), c.maxUdpPayloadSize(), c.ackDelayExponent(),
-                c.maxAckDelay(), threshold, c.activeConnectionIdLimit(), c.localCidLength(), c.initialRtt(),
-                c.keyUpdateInterval(), c.pacingLookahead(), c.congestion(), c.qlog(), c.keyLog());
     }
 
     /**
