@@ -87,7 +87,8 @@ public final class SimCommand implements Callable<Integer> {
     String fqTimerSlack;
     @Option(names = "--etf-delta", paramLabel = "TIME", description = "etf: release this long before the send time (default: 300us).")
     String etfDelta;
-    @Option(names = "--host-model", paramLabel = "FILE", description = "Host timing from 'pacelab sim calibrate' (default: the bundled calibration).")
+    @Option(names = "--host-model", paramLabel = "NAME|FILE",
+            description = "Host timing: default (this machine, shared), realtime (this machine at SCHED_FIFO), ideal, or a file from 'pacelab sim calibrate'.")
     String hostModel;
     @Option(names = "--client-send", paramLabel = "STRATEGY", description = "The client's send strategy (default: park).")
     String clientSend;

@@ -139,8 +139,13 @@ public final class SimOptions {
     }
 
     private static HostTiming hostModel(String file) {
+        HostTiming named = HostTiming.named(file);
+        if (named != null) {
+            return named;
+        }
         if (!java.nio.file.Files.isRegularFile(Path.of(file))) {
-            throw new IllegalArgumentException("--host-model: " + file + ": no such file (write one with 'pacelab sim calibrate --out FILE')");
+            throw new IllegalArgumentException("--host-model: " + file + " is neither a bundled model (" + String.join(", ",
+                    HostTiming.NAMES) + ") nor a file (write one with 'pacelab sim calibrate --out FILE')");
         }
         try {
             return HostTiming.load(Path.of(file));

@@ -50,6 +50,7 @@ class SimOptionsTest {
         assertEquals(8_000_000, s.server().sendPath().pacingLookahead());
         assertEquals(2_000_000_000L, ((QdiscConfig.Fq) s.server().qdisc()).horizonNanos());
         assertEquals("park", s.client().send(), "the client keeps the runtime's default host");
+        assertEquals(org.pacelab.sim.host.HostTiming.realtime(), parse("--host-model", "realtime").server().timing());
         assertFalse(s.client().sendPath().txtime());
         assertEquals(5_000_000, parse("--txtime", "", "--qdisc", "etf").server().sendPath().pacingLookahead(),
                 "--txtime takes a 5 ms look-ahead unless told otherwise");
@@ -67,7 +68,8 @@ class SimOptionsTest {
         assertTrue(error("--preset", "quick-steps").startsWith("unknown preset 'quick-steps'"));
         assertTrue(error("--down", "rate=fast").startsWith("--down rate: 'fast' is not a rate"));
         assertEquals("--txtime: 'maybe' is not a switch value; valid: on, off", error("--txtime", "maybe"));
-        assertTrue(error("--host-model", "/nonexistent/h.json").startsWith("--host-model: /nonexistent/h.json: no such file"));
+        assertEquals("--host-model: /nonexistent/h.json is neither a bundled model (default, realtime, ideal) nor a file"
+                + " (write one with 'pacelab sim calibrate --out FILE')", error("--host-model", "/nonexistent/h.json"));
     }
 
     @Test

@@ -23,6 +23,16 @@ class HostTimingTest {
     }
 
     @Test
+    void theRealtimeCalibrationHasNoTimerSlack() {
+        HostTiming rt = HostTiming.realtime();
+        assertTrue(rt.parkLateness().quantile(0.5) < HostTiming.defaults().parkLateness().quantile(0.5),
+                "real-time threads get no timer slack");
+        assertEquals(rt, HostTiming.named("realtime"));
+        assertEquals(HostTiming.ideal(), HostTiming.named("ideal"));
+        assertEquals(null, HostTiming.named("fast"));
+    }
+
+    @Test
     void writtenFilesReadBackEqual(@TempDir Path dir) throws IOException {
         HostTiming t = HostTiming.defaults();
         Path f = dir.resolve("h.json");
