@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import org.pacelab.analysis.RunResult;
+import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.tls.Certificates;
@@ -109,7 +110,9 @@ public final class Simulation {
 
     /**
      * Runs the scenario, telling {@code timer} the wall-clock duration of every connection call of both hosts
-     * (calibration; the outputs do not change).
+     * (calibration). So that the timed calls cost what they cost in the real runtime, the server then writes its
+     * qlog as {@link QlogDirectory} does (flushed after every record, into {@code DIR/calibration-qlog/}) instead
+     * of into {@code DIR/qlog/}; the other outputs do not change.
      */
     public static SimResult run(SimScenario s, CallTimer timer) throws IOException {
         long wallStart = System.nanoTime();
@@ -153,7 +156,9 @@ public final class Simulation {
             Certificates.Identity id = Identity.get();
             ConnectionConfig serverConfig = connectionConfig(s, TlsConfig.server(SimScenario.ALPNS, TlsConfig.ALL_SUITES,
                     id.chain(), id.key()), s.server().sendPath().pacingLookahead())
-                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys).withQlog(serverQlogs);
+                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys)
+                    // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
+                    .withQlog(timer == null ? serverQlogs : new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
             ContentSource content = SyntheticContent.only();
             Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
             handlers.put("h3", () -> new H3ServerHandler(content, r -> { }));

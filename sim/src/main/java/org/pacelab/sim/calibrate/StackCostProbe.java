@@ -17,7 +17,8 @@ import org.pacelab.sim.host.SendPathConfig;
 /**
  * Measures the CPU time pacelab's QUIC stack spends per datagram, under the packet mix of a real experiment: a
  * simulated quic-steps HTTP/3 download (the server writing its qlog, as in measured runs) with an ideal host, each
- * connection call timed on the wall clock ({@link CallTimer}). A warm-up download first lets the JIT compile the
+ * connection call timed on the wall clock ({@link CallTimer}; the server then writes its qlog like the io runtime,
+ * a flush per record). A warm-up download first lets the JIT compile the
  * paths; then the medians of small (acknowledgement) and full-size (data) datagrams are the build and process
  * costs.
  */

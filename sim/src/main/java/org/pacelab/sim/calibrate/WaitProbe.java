@@ -27,6 +27,9 @@ final class WaitProbe {
         run("calibrate-" + strategy, () -> {
             WaitStrategy w = WaitStrategies.parse(strategy);
             SplittableRandom r = new SplittableRandom(seed);
+            for (int i = 0; i < samples / 10; i++) {
+                w.waitUntil(System.nanoTime() + 20_000 + r.nextLong(1_480_000));     // warm-up, not recorded
+            }
             for (int i = 0; i < samples; i++) {
                 long deadline = System.nanoTime() + 20_000 + r.nextLong(1_480_000);
                 w.waitUntil(deadline);
@@ -55,35 +58,47 @@ final class WaitProbe {
         return out;
     }
 
-    /** resume − send time for readiness waits ended by a datagram sent from another thread. */
+    /**
+     * resume − send time for readiness waits ended by a datagram that a second, long-lived thread sends after a
+     * random pause of 0.2–2 ms (the waiter is asleep in the selector by then). The first tenth of the samples is a
+     * warm-up and is dropped.
+     */
     static long[] socketWakeLatency(int samples, long seed) {
+        int warmup = samples / 10;
         long[] out = new long[samples];
+        long[] sentAt = new long[samples + warmup];
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
         try (ChannelDatagramPort waiter = ChannelDatagramPort.bind(new InetSocketAddress("127.0.0.1", 0), 1 << 20);
              ChannelDatagramPort sender = ChannelDatagramPort.bind(new InetSocketAddress("127.0.0.1", 0), 1 << 20)) {
             InetSocketAddress to = waiter.localAddress();
-            SplittableRandom r = new SplittableRandom(seed);
             ByteBuffer rx = ByteBuffer.allocate(2048);
-            ByteBuffer tx = ByteBuffer.allocate(64);
-            for (int i = 0; i < samples; i++) {
-                long[] sentAt = new long[1];
-                long delay = 200_000 + r.nextLong(1_800_000);
-                Thread s = Thread.ofPlatform().start(() -> {
-                    java.util.concurrent.locks.LockSupport.parkNanos(delay);
-                    sentAt[0] = System.nanoTime();
-                    try {
+            Thread s = Thread.ofPlatform().name("calibrate-sender").start(() -> {
+                SplittableRandom r = new SplittableRandom(seed);
+                ByteBuffer tx = ByteBuffer.allocate(64);
+                try {
+                    for (int i = 0; i < sentAt.length; i++) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(200_000 + r.nextLong(1_800_000));
+                        sentAt[i] = System.nanoTime();
+                        sent.set(i + 1);
                         sender.send(tx.clear(), to);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
                     }
-                });
-                waiter.awaitReadable(100_000_000L);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            for (int i = 0; i < sentAt.length; i++) {
+                while (waiter.receive(rx.clear()) == null) {
+                    waiter.awaitReadable(100_000_000L);
+                }
                 long woke = System.nanoTime();
-                s.join();
-                out[i] = Math.max(0, woke - sentAt[0]);
-                while (waiter.receive(rx.clear()) != null) {
-                    // drain
+                while (sent.get() <= i) {
+                    Thread.onSpinWait();
+                }
+                if (i >= warmup) {
+                    out[i - warmup] = Math.max(0, woke - sentAt[i]);
                 }
             }
+            s.join();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
