@@ -176,10 +176,6 @@ public final class Host implements Actor {
         return emissions.isEmpty() && qdisc.backlog() == 0;
     }
 
-    public Qdisc qdisc() {
-        return qdisc;
-    }
-
     @Override
     public long nextEventTime() {
         long t = emissions.firstTime();

@@ -17,7 +17,6 @@ final class KernelSendPath {
     private final Qdisc qdisc;
     private final PacketIds ids;
     private final boolean pacedGso;
-    private long packets;
 
     KernelSendPath(Qdisc qdisc, PacketIds ids, boolean pacedGso) {
         this.qdisc = qdisc;
@@ -41,11 +40,6 @@ final class KernelSendPath {
     }
 
     private Packet packet(byte[] datagram, int flow) {
-        packets++;
         return new Packet(ids.next(), flow, datagram.length + IpUdpHeaders.IPV4_UDP_BYTES, ByteBuffer.wrap(datagram));
-    }
-
-    long packets() {
-        return packets;
     }
 }

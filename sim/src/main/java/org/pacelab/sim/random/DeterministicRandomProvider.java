@@ -1,7 +1,6 @@
 package org.pacelab.sim.random;
 
 import java.security.Provider;
-import java.security.SecureRandom;
 import java.security.Security;
 import java.util.Map;
 
@@ -41,11 +40,5 @@ public final class DeterministicRandomProvider extends Provider {
         if (Security.getProvider(NAME) == null) {
             Security.insertProviderAt(new DeterministicRandomProvider(), 1);
         }
-    }
-
-    /** Whether {@code new SecureRandom()} currently resolves to this provider. */
-    public static boolean isDefault() {
-        Provider p = new SecureRandom().getProvider();
-        return p != null && NAME.equals(p.getName());
     }
 }

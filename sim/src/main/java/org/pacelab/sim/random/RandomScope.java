@@ -43,7 +43,6 @@ public final class RandomScope {
         private final RandomGenerator generator;
         private final byte[][] recent32 = new byte[REMEMBERED][];
         private int recentCount;
-        private long bytesDrawn;
 
         public Source(RandomGenerator generator) {
             this.generator = generator;
@@ -51,7 +50,6 @@ public final class RandomScope {
 
         void nextBytes(byte[] bytes) {
             generator.nextBytes(bytes);
-            bytesDrawn += bytes.length;
             if (bytes.length == 32 && recentCount < REMEMBERED) {
                 recent32[recentCount++] = bytes.clone();
             }
@@ -65,10 +63,6 @@ public final class RandomScope {
                 }
             }
             return false;
-        }
-
-        public long bytesDrawn() {
-            return bytesDrawn;
         }
     }
 }
