@@ -15,10 +15,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code pacelab sim calibrate}: measures this host's timing for the simulator's host model. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = {"Measures this host for the simulator: how late park, park-tight and spin waits and the socket's",
-                "readiness wait resume, the cost of sendmsg, sendmmsg, GSO sends and receives on loopback, and the QUIC",
-                "stack's CPU time per datagram. Writes a file for 'pacelab sim --host-model FILE'. Takes about 30 s",
-                "(--quick: about 10 s). Run it on an otherwise idle machine for numbers that describe the host."})
+        description = {"Measures this host for the simulator: how late park, park-tight and spin waits and the socket's "
+                + "readiness wait resume, the cost of sendmsg, sendmmsg, GSO sends and receives on loopback, and the QUIC "
+                + "stack's CPU time per datagram. Writes a file for 'pacelab sim --host-model FILE'.",
+                "Takes 25-60 s (--quick: about 10 s). Run it on an otherwise idle machine for numbers that describe the host."})
 public final class SimCalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

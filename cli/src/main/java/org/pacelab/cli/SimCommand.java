@@ -26,10 +26,11 @@ import picocli.CommandLine.Spec;
  * emulate}; the outputs are those of an emulated run plus the analyzer's summary.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Simulates a download from a pacelab server to a pacelab client through the link model in virtual",
-                "time: the real QUIC stack and HTTP/3 apps on modelled hosts (timer lateness, system-call costs, GSO,",
-                "fq/etf qdiscs). Same seed and options, same bytes. Writes DIR/tap.pcapng, DIR/events.bin, DIR/qlog/,",
-                "DIR/keys.log, DIR/client.json, DIR/sim.json and the analyzer's DIR/summary.json, packets.csv, timeline.csv."},
+        description = {"Simulates a download from a pacelab server to a pacelab client through the link model in virtual "
+                + "time: the real QUIC stack and HTTP/3 apps on modelled hosts (timer lateness, system-call costs, GSO, "
+                + "fq/etf qdiscs). Same seed and options, same bytes.",
+                "Writes DIR/tap.pcapng, DIR/events.bin, DIR/qlog/, DIR/keys.log, DIR/client.json, DIR/sim.json and the "
+                + "analyzer's DIR/summary.json, packets.csv, timeline.csv."},
         footer = {"", "Example:",
                 "  pacelab sim --preset quic-steps --size 100MiB --cc cubic --pacer interval --seed 7 --out runs/cubic/7",
                 "  pacelab sim --size 10MiB --pacer none --gso 16 --out runs/gso16",
@@ -71,7 +72,7 @@ public final class SimCommand implements Callable<Integer> {
     boolean pacedGso;
     @Option(names = "--pacing-lookahead", paramLabel = "TIME", description = "Server: release packets this far ahead of their send time (with --txtime; default: 5ms).")
     String lookahead;
-    @Option(names = "--recv-batch", paramLabel = "N", description = "Both: datagrams per receive call, recvmmsg when > 1 (default: 1).")
+    @Option(names = "--recv-batch", paramLabel = "N", description = "Server: datagrams per receive call, recvmmsg when > 1 (default: 1).")
     String recvBatch;
     @Option(names = "--qdisc", paramLabel = "KIND", description = "Server qdisc: pfifo, fq, etf (default: pfifo).")
     String qdisc;
