@@ -550,23 +550,24 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        long unread = r.finalSize() - stream.receiveWindow().highestReceived();
+        long readBefore = stream.bytesRead();
+        boolean wasReset = stream.recvState() == QuicStream.RecvState.RESET_RECVD
+                || stream.recvState() == QuicStream.RecvState.RESET_READ;
         long delta = stream.onResetStream(r.errorCode(), r.finalSize());
         if (!flow.receive().onReceivedMore(delta)) {
             throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.RESET_STREAM, "connection flow-control limit exceeded");
         }
-        // bytes the application will never read are released from the connection window
-        flow.onConsumed(Math.max(0, unread) + unreadBytes(stream));
+        if (!wasReset) {
+            // bytes up to the final size that the application will never read are released from the
+            // connection window (RFC 9000 §4.5)
+            flow.onConsumed(Math.max(0, r.finalSize() - readBefore));
+        }
         if (stream.takePeerReset()) {
             long id = stream.id;
             long code = r.errorCode();
             appEvents.add(() -> app.onStreamReset(id, code));
         }
         maybeForget(stream);
-    }
-
-    private static long unreadBytes(QuicStream s) {
-        return 0;
     }
 
     private void onStopSending(StopSendingFrame s) throws QuicException {
