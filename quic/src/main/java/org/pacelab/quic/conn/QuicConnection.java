@@ -1310,7 +1310,11 @@ public final class QuicConnection implements StreamTransport {
         PacketSpace space = l.level.space();
         nextPn[space.ordinal()]++;
         packetsSent++;
-        SentPacket sp = new SentPacket(space, l.pn, now, l.ackEliciting ? intended : now, size, l.ackEliciting,
+        // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
+        // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
+        // delivery rates count from there
+        long sentAt = l.ackEliciting ? Math.max(now, intended) : now;
+        SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
                 l.inFlight, l.frames);
         recovery.onPacketSent(sp, now);
         if (l.level == EncryptionLevel.ONE_RTT) {
