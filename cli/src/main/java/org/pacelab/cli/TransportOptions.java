@@ -90,6 +90,8 @@ final class TransportOptions {
     String recvBatch;
     @Option(names = SendConfig.GRO, description = "Let the kernel coalesce received datagrams (UDP_GRO).")
     boolean gro;
+    @Option(names = SendConfig.REALTIME, description = "Run the event loop thread SCHED_FIFO (root): other processes do not delay sends.")
+    boolean realtime;
 
     @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
@@ -158,6 +160,7 @@ final class TransportOptions {
         put(m, SendConfig.PACED_GSO, pacedGso ? "on" : null);
         put(m, SendConfig.RECV_BATCH, recvBatch);
         put(m, SendConfig.GRO, gro ? "on" : null);
+        put(m, SendConfig.REALTIME, realtime ? "on" : null);
         return m;
     }
 

@@ -30,6 +30,7 @@ public final class EventLoop implements Runnable {
     private final WaitStrategy wait;
     private final Transmitter transmitter;
     private final long lookahead;
+    private final SendPath path;
     private final ByteBuffer rx = ByteBuffer.allocate(65536);
     private final ByteBuffer tx = ByteBuffer.allocate(65536);
     private volatile boolean stopped;
@@ -37,6 +38,7 @@ public final class EventLoop implements Runnable {
     private long datagramsReceived;
 
     public EventLoop(SendPath path, Connections connections) {
+        this.path = path;
         this.port = path.port();
         this.connections = connections;
         this.wait = path.waitStrategy();
@@ -54,6 +56,7 @@ public final class EventLoop implements Runnable {
     public void run() {
         Connections.Replies replies = this::sendReply;
         try {
+            path.prepareThread();
             while (!stopped && !connections.finished()) {
                 receiveBatch(replies);
                 long now = System.nanoTime();

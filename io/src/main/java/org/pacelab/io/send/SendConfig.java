@@ -36,10 +36,12 @@ import org.pacelab.quic.pacing.PacingConfig;
  *                        connection's pacing rate (the QUIC Steps study's kernel patch, control message SOL_UDP/105)
  * @param recvBatch       {@code --recv-batch}: datagrams per receive call at most (1 = recvmsg, more = recvmmsg)
  * @param gro             {@code --gro}: on, off — let the kernel coalesce received datagrams (UDP_GRO)
+ * @param realtime        {@code --realtime}: on, off — run the event loop thread SCHED_FIFO (root or CAP_SYS_NICE),
+ *                        so other processes on a busy host do not delay its sends
  */
 public record SendConfig(String waitName, long hybridSpin, Socket socket, int sendmmsg, int gsoSegments,
                          boolean gsoShrinkOnLoss, boolean txtime, TxTimeClock txtimeClock, long pacingLookahead,
-                         boolean pacedGso, int recvBatch, boolean gro) {
+                         boolean pacedGso, int recvBatch, boolean gro, boolean realtime) {
 
     /** The two socket implementations. */
     public enum Socket {
@@ -60,10 +62,11 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
     public static final String PACED_GSO = "--paced-gso";
     public static final String RECV_BATCH = "--recv-batch";
     public static final String GRO = "--gro";
+    public static final String REALTIME = "--realtime";
 
     /** Every option of this configuration, in documentation order. */
     public static final List<String> OPTION_NAMES = List.of(SEND, HYBRID_SPIN, SOCKET, SENDMMSG, GSO, GSO_SHRINK_ON_LOSS,
-            TXTIME, TXTIME_CLOCK, PACING_LOOKAHEAD, PACED_GSO, RECV_BATCH, GRO);
+            TXTIME, TXTIME_CLOCK, PACING_LOOKAHEAD, PACED_GSO, RECV_BATCH, GRO, REALTIME);
 
     /** Linux's UDP_MAX_SEGMENTS (64 on the kernels the study used). */
     public static final int MAX_GSO_SEGMENTS = 64;
@@ -73,7 +76,9 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
     public static final long DEFAULT_LOOKAHEAD = 5_000_000L;
     /** The runtime's default: park, DatagramChannel, one sendmsg per datagram. */
     public static final SendConfig DEFAULT = new SendConfig("park", WaitStrategies.DEFAULT_SPIN_NANOS, Socket.JDK, 1, 1,
-            false, false, TxTimeClock.MONOTONIC, 0, false, 1, false);
+            false, false, TxTimeClock.MONOTONIC, 0, false, 1, false, false);
+    /** SCHED_FIFO priority of the event loop with {@code --realtime} (the emulator's relay uses the same). */
+    public static final int REALTIME_PRIORITY = 10;
 
     public SendConfig {
         String w = waitName == null ? "" : waitName.trim().toLowerCase(Locale.ROOT);
@@ -144,6 +149,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         boolean paced = (v = PacingConfig.get(options, PACED_GSO)) != null && onOff(PACED_GSO, v);
         int recv = (v = PacingConfig.get(options, RECV_BATCH)) == null ? d.recvBatch : count(RECV_BATCH, v, "1 (recvmsg) to " + MAX_BATCH);
         boolean gro = (v = PacingConfig.get(options, GRO)) != null && onOff(GRO, v);
+        boolean realtime = (v = PacingConfig.get(options, REALTIME)) != null && onOff(REALTIME, v);
         if (PacingConfig.get(options, TXTIME_CLOCK) != null && !txtime) {
             throw new IllegalArgumentException(TXTIME_CLOCK + " needs " + TXTIME + ": it names the clock of the send times.");
         }
@@ -158,7 +164,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
                         + "jdk, native.");
             };
         }
-        return new SendConfig(wait, spin, socket, mmsg, gso, shrink, txtime, clock, lookahead, paced, recv, gro);
+        return new SendConfig(wait, spin, socket, mmsg, gso, shrink, txtime, clock, lookahead, paced, recv, gro, realtime);
     }
 
     /** The options that reproduce this configuration with {@link #fromOptions}. */
@@ -178,13 +184,14 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         m.put(PACED_GSO, pacedGso ? "on" : "off");
         m.put(RECV_BATCH, Integer.toString(recvBatch));
         m.put(GRO, gro ? "on" : "off");
+        m.put(REALTIME, realtime ? "on" : "off");
         return m;
     }
 
     /** This configuration with another wait strategy ({@code --send}). */
     public SendConfig withWait(String name) {
         return new SendConfig(name, hybridSpin, socket, sendmmsg, gsoSegments, gsoShrinkOnLoss, txtime, txtimeClock,
-                pacingLookahead, pacedGso, recvBatch, gro);
+                pacingLookahead, pacedGso, recvBatch, gro, realtime);
     }
 
     /** A new instance of the wait strategy (one per event loop: some keep per-thread state). */
@@ -215,6 +222,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         if (pacedGso) b.append(", paced gso");
         if (recvBatch > 1) b.append(", recv-batch ").append(recvBatch);
         if (gro) b.append(", gro");
+        if (realtime) b.append(", realtime");
         return b.toString();
     }
 

@@ -7,6 +7,7 @@ import org.pacelab.io.port.ChannelDatagramPort;
 import org.pacelab.io.port.DatagramPort;
 import org.pacelab.io.port.NativeDatagramPort;
 import org.pacelab.io.runtime.WaitStrategy;
+import org.pacelab.net.sys.Libc;
 
 /**
  * An endpoint's socket and the way it sends, as a {@link SendConfig} describes them: the port, the transmitter
@@ -16,8 +17,10 @@ import org.pacelab.io.runtime.WaitStrategy;
  * @param transmitter sends what the connections release
  * @param waitStrategy how the event loop waits for short deadlines
  * @param lookahead   how far ahead of their intended send time packets are handed over, ns (0 without txtime)
+ * @param realtime    run the event loop thread SCHED_FIFO ({@link #prepareThread()})
  */
-public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy waitStrategy, long lookahead)
+public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy waitStrategy, long lookahead,
+                       boolean realtime)
         implements AutoCloseable {
 
     /**
@@ -30,7 +33,7 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
             throws IOException {
         if (config.socket() == SendConfig.Socket.JDK) {
             ChannelDatagramPort port = ChannelDatagramPort.bind(local, bufferBytes);
-            return new SendPath(port, new DirectTransmitter(port), config.waitStrategy(), 0);
+            return new SendPath(port, new DirectTransmitter(port), config.waitStrategy(), 0, config.realtime());
         }
         KernelSupport.requireHost(config, local);
         if (destination != null) {
@@ -38,10 +41,27 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
         }
         NativeDatagramPort port = NativeDatagramPort.bind(local, bufferBytes, config.recvBatch(), config.gro());
         try {
-            return new SendPath(port, new MessageTransmitter(port, config), config.waitStrategy(), config.pacingLookahead());
+            return new SendPath(port, new MessageTransmitter(port, config), config.waitStrategy(), config.pacingLookahead(),
+                    config.realtime());
         } catch (IOException | RuntimeException e) {
             port.close();
             throw e;
+        }
+    }
+
+    /**
+     * Called on the event loop thread before it starts: with {@code realtime}, makes it SCHED_FIFO.
+     *
+     * @throws UnsupportedSendStrategyException when the host refuses (not root, no CAP_SYS_NICE)
+     */
+    public void prepareThread() throws UnsupportedSendStrategyException {
+        if (!realtime) {
+            return;
+        }
+        int e = Libc.setRealtimePriority(SendConfig.REALTIME_PRIORITY);
+        if (e != 0) {
+            throw new UnsupportedSendStrategyException(SendConfig.REALTIME + ": cannot make the event loop SCHED_FIFO ("
+                    + Libc.strerror(e) + "); it needs root or CAP_SYS_NICE — drop " + SendConfig.REALTIME + ".");
         }
     }
 

@@ -43,7 +43,7 @@ class SendConfigTest {
     void everyOptionIsRead() {
         SendConfig c = SendConfig.fromOptions(opts("--send", "Hybrid", "--hybrid-spin", "80us", "--sendmmsg", "8",
                 "--gso", "16", "--gso-shrink-on-loss", "on", "--txtime", "on", "--txtime-clock", "tai",
-                "--pacing-lookahead", "2ms", "--paced-gso", "on", "--recv-batch", "32", "--gro", "true"));
+                "--pacing-lookahead", "2ms", "--paced-gso", "on", "--recv-batch", "32", "--gro", "true", "--realtime", "on"));
         assertEquals("hybrid", c.waitName());
         assertEquals(80_000, c.hybridSpin());
         assertEquals(SendConfig.Socket.NATIVE, c.socket());
@@ -56,6 +56,7 @@ class SendConfigTest {
         assertTrue(c.pacedGso());
         assertEquals(32, c.recvBatch());
         assertTrue(c.gro());
+        assertTrue(c.realtime());
         assertTrue(c.waitStrategy() instanceof HybridWait);
     }
 
@@ -123,7 +124,7 @@ class SendConfigTest {
                           @ForAll @IntRange(min = 0, max = 3) int waitIndex, @ForAll @IntRange(min = 0, max = 9000) int lookaheadUs) {
         Map<String, String> m = opts("--gso", Integer.toString(gso), "--sendmmsg", Integer.toString(mmsg),
                 "--recv-batch", Integer.toString(recv), "--gro", gro ? "on" : "off", "--txtime", txtime ? "on" : "off",
-                "--send", org.pacelab.io.runtime.WaitStrategies.NAMES.get(waitIndex));
+                "--send", org.pacelab.io.runtime.WaitStrategies.NAMES.get(waitIndex), "--realtime", gro ? "off" : "on");
         if (txtime) {
             m.put("--pacing-lookahead", lookaheadUs + "us");
             m.put("--txtime-clock", lookaheadUs % 2 == 0 ? "tai" : "monotonic");
