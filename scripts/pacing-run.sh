@@ -70,7 +70,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
   "${server_opts[@]}" 2> "$out/server.log" &
 server_pid=$!; pids+=("$server_pid")
 "$pacelab" emulate --preset quic-steps --listen "127.0.0.1:$emu_port" --to "127.0.0.1:$srv_port" \
-  --tap "$out/tap.pcapng" --log "$out/events.log" "${emulate_opts[@]}" 2> "$out/emulate.log" &
+  --tap "$out/tap.pcapng" --log "$out/events.log" "${emulate_opts[@]}" > "$out/emulate.log" 2>&1 &
 emu_pid=$!; pids+=("$emu_pid")
 
 for _ in $(seq 300); do

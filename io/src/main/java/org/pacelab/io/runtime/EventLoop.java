@@ -58,22 +58,17 @@ public final class EventLoop implements Runnable {
         try {
             path.prepareThread();
             while (!stopped && !connections.finished()) {
-                receiveBatch(replies);
-                long now = System.nanoTime();
-                long wake = Long.MAX_VALUE;
-                for (Connections.Peer p : connections.active()) {
-                    QuicConnection c = p.connection();
-                    if (c.nextTimeout() <= now) {
-                        c.onTimeout(now);
-                    }
-                    wake = Math.min(wake, flush(p, now));
-                    wake = Math.min(wake, c.nextTimeout());
+                // send what is due first: the wait below ended at a pacer's release time, and processing the
+                // datagrams that arrived meanwhile would make that packet late
+                long wake = serveConnections(System.nanoTime());
+                if (receiveBatch(replies) > 0) {
+                    wake = serveConnections(System.nanoTime());
                 }
                 connections.sweep();
                 if (connections.finished()) {
                     break;
                 }
-                now = System.nanoTime();
+                long now = System.nanoTime();
                 long delay = wake - now;
                 if (delay <= 0) {
                     port.awaitReadable(0);
@@ -89,17 +84,33 @@ public final class EventLoop implements Runnable {
         }
     }
 
-    private void receiveBatch(Connections.Replies replies) throws IOException {
+    /** Runs due timers and sends what every connection releases now; returns the earliest time to come back. */
+    private long serveConnections(long now) throws IOException {
+        long wake = Long.MAX_VALUE;
+        for (Connections.Peer p : connections.active()) {
+            QuicConnection c = p.connection();
+            if (c.nextTimeout() <= now) {
+                c.onTimeout(now);
+            }
+            wake = Math.min(wake, flush(p, now));
+            wake = Math.min(wake, c.nextTimeout());
+        }
+        return wake;
+    }
+
+    /** Reads and processes the datagrams waiting (a bounded number); returns how many. */
+    private int receiveBatch(Connections.Replies replies) throws IOException {
         for (int i = 0; i < BATCH * 4; i++) {
             rx.clear();
             InetSocketAddress from = port.receive(rx);
             if (from == null) {
-                return;
+                return i;
             }
             datagramsReceived++;
             rx.flip();
             connections.receive(rx, from, System.nanoTime(), replies);
         }
+        return BATCH * 4;
     }
 
     /**
