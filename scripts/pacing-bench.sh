@@ -26,6 +26,8 @@ for pacer in interval leaky-bucket token-bucket; do
     config "$pacer-$wait" "--pacer $pacer --quantum 2p --send $wait"
   done
 done
+config interval-hybrid-1p     "--pacer interval --quantum 1p --send hybrid"
+config leaky-bucket-hybrid-1p "--pacer leaky-bucket --quantum 1p --send hybrid"
 config interval-hybrid-auto   "--pacer interval --send hybrid"
 config interval-hybrid-gso16  "--pacer interval --send hybrid --gso 16"
 config newreno-interval-hybrid "--cc newreno --pacer interval --quantum 2p --send hybrid"
@@ -57,9 +59,10 @@ if wanted refused; then
   for opts in "--txtime --pacer interval" "--txtime --txtime-clock tai --pacer interval" \
               "--gso 16 --txtime --paced-gso --pacer interval"; do
     read -r -a o <<< "$opts"
-    { echo "\$ pacelab server $opts"
-      timeout 20 "$here/../pacelab" server --listen 127.0.0.1:0 "${o[@]}" 2>&1 | grep -v JAVA_TOOL_OPTIONS || true
-      echo "(exit ${PIPESTATUS[0]}; 124 = still running after 20 s: the host honours it)"; echo; } >> "$out/refused.txt"
+    status=0
+    said="$(timeout 20 "$here/../pacelab" server --listen 127.0.0.1:0 "${o[@]}" 2>&1)" || status=$?
+    { echo "\$ pacelab server $opts"; grep -v JAVA_TOOL_OPTIONS <<< "$said"
+      echo "(exit $status; 124 = still running after 20 s: the host honours it)"; echo; } >> "$out/refused.txt"
   done
 fi
 

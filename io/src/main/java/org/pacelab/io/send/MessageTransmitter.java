@@ -89,8 +89,9 @@ public final class MessageTransmitter implements Transmitter {
         if (out.isFull()) {
             sendAll();
         }
-        if ((config.txtime() || config.pacedGso()) && checkedDestinations.add(to.getAddress())) {
+        if ((config.txtime() || config.pacedGso()) && !checkedDestinations.contains(to.getAddress())) {
             KernelSupport.requireToward(config, to);
+            checkedDestinations.add(to.getAddress());
         }
         open = out.open(to, port.family());
         out.append(open, datagram);
