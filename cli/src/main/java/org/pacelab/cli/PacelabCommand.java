@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
+                AnalyzeCommand.class,
+                ReportCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
