@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
+                RunCommand.class,
+                PeersCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
