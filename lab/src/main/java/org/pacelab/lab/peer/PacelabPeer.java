@@ -29,7 +29,10 @@ public final class PacelabPeer implements Peer {
         List<PeerOption> o = new ArrayList<>();
         for (String flag : CongestionConfig.OPTION_NAMES) {
             String name = flag.substring(2);
-            o.add(new PeerOption(name, "see 'pacelab server --help' (" + flag + ")", v -> congestionProblem(Map.of(flag, v))));
+            o.add(new PeerOption(name, "see 'pacelab server --help' (" + flag + ")", v -> {
+                String p = congestionProblem(Map.of(flag, v));
+                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : p;
+            }));
         }
         o.add(PeerOption.oneOf("send", WaitStrategies.NAMES.toArray(String[]::new)));
         o.add(PeerOption.size("udp-buffer"));

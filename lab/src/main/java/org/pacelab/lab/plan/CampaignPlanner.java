@@ -489,7 +489,7 @@ public final class CampaignPlanner {
             }
             String problem = o.problem(e.getValue().value());
             if (problem != null) {
-                problems.add(e.getValue().at(), p.name() + " (" + role.word() + ") " + problem);
+                problems.add(e.getValue().at(), p.name() + " " + problem);
                 ok = false;
             }
         }
