@@ -17,7 +17,8 @@ import org.pacelab.lab.scenario.Mode;
 /**
  * The TCP/TLS baseline's server: nginx serving HTTP/2 over TLS 1.3, in the foreground with a private prefix in the
  * run's directory. Its congestion controller is the server namespace's {@code net.ipv4.tcp_congestion_control}
- * (set per run), so it runs only in netns mode.
+ * (set per run), so it runs only in netns mode. Its worker runs as root (netns mode is root anyway) so that it can
+ * read the campaign's files wherever they are.
  */
 public final class NginxPeer implements Peer {
     public static final String NAME = "nginx";
@@ -70,6 +71,7 @@ public final class NginxPeer implements Peer {
         Files.createDirectories(prefix.resolve("tmp"));
         String listen = s.address().contains(":") ? "[" + s.address() + "]:" + s.port() : s.address() + ":" + s.port();
         String conf = """
+                user root;
                 worker_processes 1;
                 pid %1$s/nginx.pid;
                 error_log %1$s/error.log warn;
@@ -95,13 +97,21 @@ public final class NginxPeer implements Peer {
                 """.formatted(prefix, listen, s.certificate(), s.privateKey(), s.documentRoot());
         Files.writeString(prefix.resolve("nginx.conf"), conf, StandardCharsets.UTF_8);
         List<List<String>> before = new ArrayList<>();
+        List<List<String>> hostBefore = new ArrayList<>();
         String cc = s.options().get("cc");
         if (cc != null) {
-            before.add(List.of("sysctl", "-q", "-w", "net.ipv4.tcp_congestion_control=" + TcpCongestion.kernelName(cc)));
+            String name = TcpCongestion.kernelName(cc);
+            List<String> allowed = TcpCongestion.list(TcpCongestion.ALLOWED);
+            if (!allowed.isEmpty() && !allowed.contains(name)) {
+                // a namespace may only pick a controller the host allows (net/ipv4/tcp_cong.c)
+                hostBefore.add(List.of("sysctl", "-q", "-w", "net.ipv4.tcp_allowed_congestion_control="
+                        + String.join(" ", allowed) + " " + name));
+            }
+            before.add(List.of("sysctl", "-q", "-w", "net.ipv4.tcp_congestion_control=" + name));
         }
         List<String> cmd = List.of("nginx", "-p", prefix.toString(), "-c", prefix.resolve("nginx.conf").toString(),
                 "-e", prefix.resolve("error.log").toString(), "-g", "daemon off;");
-        return new Launch(cmd, Map.of(), new Readiness.TcpListening(s.port()), before);
+        return new Launch(cmd, Map.of(), new Readiness.TcpListening(s.port()), before, hostBefore);
     }
 
     @Override
@@ -116,10 +126,28 @@ public final class NginxPeer implements Peer {
 
     /** The kernel's TCP congestion controllers under the names scenarios use. */
     static final class TcpCongestion {
-        static final PeerOption OPTION = new PeerOption("cc", "cubic, newreno (= reno), bbr: the kernel's TCP controllers", v ->
-                kernelName(v) != null ? null : "'" + v + "' is not a TCP congestion controller; valid values: cubic, newreno, reno, bbr");
+        static final Path AVAILABLE = Path.of("/proc/sys/net/ipv4/tcp_available_congestion_control");
+        static final Path ALLOWED = Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control");
+        static final PeerOption OPTION = new PeerOption("cc", "cubic, newreno (= reno), bbr: the kernel's TCP controllers", v -> {
+            String k = kernelName(v);
+            if (k == null) {
+                return "'" + v + "' is not a TCP congestion controller; valid values: cubic, newreno, reno, bbr";
+            }
+            List<String> available = list(AVAILABLE);
+            return available.isEmpty() || available.contains(k) ? null
+                    : "this kernel has no TCP " + k + " (net.ipv4.tcp_available_congestion_control: " + String.join(" ", available) + ")";
+        });
 
         private TcpCongestion() {}
+
+        /** The controllers a /proc list names, or none when it cannot be read (not Linux). */
+        static List<String> list(Path file) {
+            try {
+                return java.util.Arrays.stream(Files.readString(file).strip().split("\\s+")).filter(x -> !x.isEmpty()).toList();
+            } catch (IOException e) {
+                return List.of();
+            }
+        }
 
         static String kernelName(String v) {
             return switch (v.strip().toLowerCase(Locale.ROOT)) {

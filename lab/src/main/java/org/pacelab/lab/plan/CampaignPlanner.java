@@ -507,7 +507,12 @@ public final class CampaignPlanner {
     private DirectionSpec direction(String where, DirectionSpec base, Map<String, Located<String>> fields) {
         DirectionSpec d = base;
         for (Map.Entry<String, Located<String>> e : fields.entrySet()) {
-            String value = e.getValue().value();
+            String value = e.getValue().value().strip();
+            if (value.isEmpty() || value.matches(".*\\s.*")) {
+                problems.add(e.getValue().at(), where + " " + e.getKey() + ": '" + value + "' must be one word without spaces, "
+                        + "e.g. rate=40mbit, delay=20ms, queue=143p");
+                return null;
+            }
             if (e.getKey().equals("trace")) {
                 value = resolve(value);
             }

@@ -72,6 +72,9 @@ final class EmulatedRunExecutor {
             for (List<String> b : sl.before()) {
                 before.add(topology.wrap(Role.SERVER, b));
             }
+            for (List<String> b : sl.hostBefore()) {
+                runSetupCommand(b, dir);
+            }
             for (List<String> b : before) {
                 runSetupCommand(b, dir);
             }

@@ -23,6 +23,7 @@ import org.pacelab.net.netns.NetnsLab;
 final class NetnsTopology implements Topology {
     static final int PORT = 4433;
     private static final long LAB_STOP_MILLIS = 30_000;
+    private static final long OTHER_LAB_WAIT_NS = 5 * 60_000_000_000L;
 
     private final ProcessSupervisor supervisor;
     private final ChildProcess lab;
@@ -34,15 +35,7 @@ final class NetnsTopology implements Topology {
 
     static NetnsTopology start(ProcessSupervisor supervisor, PacelabLauncher pacelab, Configuration c, long seed, Path dir,
                                Collect collect, long readyTimeoutNs) throws IOException, RunFailedException, InterruptedException {
-        try {
-            List<String> left = NetnsLab.leftovers();
-            if (!left.isEmpty()) {
-                throw new RunFailedException("a namespace lab is already there (" + String.join(", ", left)
-                        + "); another netns experiment may be running; stop it with 'pacelab netns down --all'");
-            }
-        } catch (NetnsException e) {
-            throw new RunFailedException(e.getMessage(), e);
-        }
+        waitForOtherLab();
         List<String> args = new ArrayList<>(List.of("netns", "up"));
         args.addAll(EmulatorArguments.of(c, seed, dir, collect));
         Path out = RunFiles.log(dir, "emulator", "out");
@@ -55,6 +48,42 @@ final class NetnsTopology implements Topology {
             throw e;
         }
         return t;
+    }
+
+    /**
+     * The namespaces have fixed names, so one lab runs at a time on a machine: while another experiment's lab is
+     * running (its emulator alive), wait for it; leftovers without a running emulator are an error.
+     */
+    private static void waitForOtherLab() throws RunFailedException, InterruptedException {
+        long deadline = System.nanoTime() + OTHER_LAB_WAIT_NS;
+        try {
+            while (true) {
+                List<String> left = NetnsLab.leftovers();
+                if (left.isEmpty()) {
+                    return;
+                }
+                if (!otherLabRunning() || System.nanoTime() > deadline) {
+                    throw new RunFailedException("a namespace lab is already there (" + String.join(", ", left) + ")"
+                            + (otherLabRunning() ? " and still in use after " + OTHER_LAB_WAIT_NS / 60_000_000_000L + " minutes" : "")
+                            + "; remove it with 'pacelab netns down --all'");
+                }
+                Thread.sleep(1000);
+            }
+        } catch (NetnsException e) {
+            throw new RunFailedException(e.getMessage(), e);
+        }
+    }
+
+    private static boolean otherLabRunning() {
+        try {
+            if (!Files.isRegularFile(NetnsLab.PID_FILE)) {
+                return false;
+            }
+            long pid = Long.parseLong(Files.readString(NetnsLab.PID_FILE).strip());
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
     }
 
     private static boolean readyLine(Path out) {
