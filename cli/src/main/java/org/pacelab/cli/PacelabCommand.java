@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
                 ReportCommand.class,
                 RunCommand.class,
                 PeersCommand.class,
+                PeerCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
