@@ -21,7 +21,6 @@ import org.pacelab.quic.cc.CongestionConfig;
  */
 public final class PacelabPeer implements Peer {
     public static final String NAME = "pacelab";
-    public static final String CLIENT_LOG = "client.json";
 
     private static final List<PeerOption> OPTIONS;
 
@@ -113,49 +112,39 @@ public final class PacelabPeer implements Peer {
 
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) {
-        List<String> args = new ArrayList<>(List.of("server", "--listen", hostPort(s.address(), s.port()),
-                "--root", s.documentRoot().toString(), "--cert", s.certificate().toString(), "--key", s.privateKey().toString(),
-                "--alpn", "h3"));
+        List<String> args = PacelabCommandLines.server("server", s);
+        args.addAll(List.of("--alpn", "h3"));
         if (s.qlogDir() != null) {
             args.addAll(List.of("--qlog-dir", s.qlogDir().toString()));
         }
         if (s.keyLog() != null) {
             args.addAll(List.of("--keylog", s.keyLog().toString()));
         }
-        addOptions(args, s.options());
+        PacelabCommandLines.options(args, s.options());
         return Launch.of(pacelab.command(args), Map.of(), new Readiness.UdpBound(s.port()));
     }
 
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) {
-        List<String> args = new ArrayList<>(List.of("client", "--insecure", "--alpn", "h3",
-                "--json", c.workDir().resolve(CLIENT_LOG).toString(),
-                "--timeout", Math.max(1, c.timeoutNs() / 1_000_000) + "ms"));
+        List<String> args = PacelabCommandLines.client("client", c);
+        args.addAll(List.of("--alpn", "h3"));
         if (c.keyLog() != null) {
             args.addAll(List.of("--keylog", c.keyLog().toString()));
         }
-        addOptions(args, c.options());
-        for (String p : c.paths()) {
-            args.add(c.url(p));
-        }
+        PacelabCommandLines.options(args, c.options());
+        PacelabCommandLines.urls(args, c);
         return Launch.of(pacelab.command(args), Map.of(), null);
     }
 
     @Override
     public ClientOutcome clientOutcome(ClientSetup c, Path stdout) throws IOException {
-        Path log = c.workDir().resolve(CLIENT_LOG);
+        return clientLogOutcome(c);
+    }
+
+    /** The outcome of a client that writes pacelab's JSON client log. */
+    static ClientOutcome clientLogOutcome(ClientSetup c) throws IOException {
+        Path log = c.workDir().resolve(PacelabCommandLines.CLIENT_LOG);
         ClientLog l = ClientLog.read(log);
         return new ClientOutcome(l.totalBytes(), log);
-    }
-
-    private static void addOptions(List<String> args, Map<String, String> options) {
-        options.forEach((k, v) -> {
-            args.add("--" + k);
-            args.add(v);
-        });
-    }
-
-    static String hostPort(String host, int port) {
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 }

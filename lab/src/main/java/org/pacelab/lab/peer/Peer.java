@@ -35,6 +35,11 @@ public interface Peer {
         return null;
     }
 
+    /** Whether it can write an NSS key log in this role (the runner asks the server, else the client). */
+    default boolean writesKeyLog(Role role) {
+        return true;
+    }
+
     /** Something a report reader must know about this peer's results (e.g. "does not pace"), or null. */
     default String caveat() {
         return null;

@@ -1,6 +1,5 @@
 package org.pacelab.lab.peer;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,8 @@ public final class PeerRegistry {
 
     /** Every peer of this build. */
     public static PeerRegistry standard() {
-        String interop = "the peer program 'pacelab peer %s-server|client' is not in this build yet (branch interop)";
-        return new PeerRegistry(List.of(
-                new PacelabPeer(),
-                new Ngtcp2Peer(),
-                new NotInThisBuildPeer("quiche", "quiche through Netty's native QUIC codec (does not pace)", Protocol.H3,
-                        EnumSet.allOf(Role.class), interop.formatted("quiche")),
-                new NotInThisBuildPeer("kwik", "Kwik (NewReno, does not pace)", Protocol.H3, EnumSet.allOf(Role.class),
-                        interop.formatted("kwik")),
-                new NginxPeer(),
-                new CurlPeer(),
-                new ChromiumPeer()));
+        return new PeerRegistry(List.of(new PacelabPeer(), new Ngtcp2Peer(), new QuichePeer(), new KwikPeer(), new NginxPeer(),
+                new CurlPeer(), new ChromiumPeer()));
     }
 
     public Optional<Peer> get(String name) {

@@ -61,9 +61,13 @@ final class EmulatedRunExecutor {
                 qlog = dir.resolve(RunFiles.QLOG);
                 Files.createDirectories(qlog);
             }
+            // one writer of the key log: the server's secrets decrypt both directions; a client writes it when the
+            // server cannot (Kwik)
+            Path keys = dir.resolve(RunFiles.KEYS);
+            Path serverKeys = collect.keylog() && c.server().writesKeyLog(Role.SERVER) ? keys : null;
+            Path clientKeys = collect.keylog() && serverKeys == null && c.client().writesKeyLog(Role.CLIENT) ? keys : null;
             ServerSetup serverSetup = new ServerSetup(dir, topology.serverAddress(), topology.serverPort(), documentRoot,
-                    pki.certificate(), pki.privateKey(), collect.keylog() ? dir.resolve(RunFiles.KEYS) : null, qlog,
-                    c.serverOptions());
+                    pki.certificate(), pki.privateKey(), serverKeys, qlog, c.serverOptions());
             Launch sl = c.server().server(serverSetup, pacelab);
             List<List<String>> before = new ArrayList<>();
             if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
@@ -85,7 +89,7 @@ final class EmulatedRunExecutor {
                     "server " + c.server().name() + " to listen on port " + sl.readiness().port());
 
             clientSetup = new ClientSetup(dir, topology.clientHost(), topology.clientPort(), paths, c.transfer().totalBytes(),
-                    pki.certificate(), null, c.timeoutNs(), c.clientOptions());
+                    pki.certificate(), clientKeys, c.timeoutNs(), c.clientOptions());
             Launch cl = c.client().client(clientSetup, pacelab);
             Path clientOut = RunFiles.log(dir, "client", "out");
             long start = System.nanoTime();

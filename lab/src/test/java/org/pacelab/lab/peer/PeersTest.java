@@ -144,6 +144,29 @@ class PeersTest {
     }
 
     @Test
+    void quicheAndKwikArePacelabSubcommandsWithTheSameConventions() {
+        PacelabLauncher withPeers = new PacelabLauncher(List.of("pl"), Set.of("peer quiche-server", "peer quiche-client"));
+        QuichePeer q = new QuichePeer();
+        assertTrue(q.availability(Role.SERVER, new FakeHost(), withPeers).usable());
+        assertEquals("this build has no 'pacelab peer kwik-server'",
+                new KwikPeer().availability(Role.SERVER, new FakeHost(), withPeers).reason());
+        Launch s = q.server(server(Map.of("cc", "bbr", "gso", "8")), withPeers);
+        assertEquals(List.of("pl", "peer", "quiche-server", "--listen", "127.0.0.1:4434", "--root", tmp.resolve("www").toString(),
+                "--cert", tmp.resolve("cert.pem").toString(), "--key", tmp.resolve("key.pem").toString(),
+                "--qlog-dir", tmp.resolve("qlog").toString(), "--keylog", tmp.resolve("keys.log").toString(),
+                "--cc", "bbr", "--gso", "8"), s.command());
+        KwikPeer k = new KwikPeer();
+        assertFalse(k.writesKeyLog(Role.SERVER));
+        assertTrue(k.writesKeyLog(Role.CLIENT));
+        ClientSetup c = new ClientSetup(tmp, "127.0.0.1", 5000, List.of("/a"), 1, tmp.resolve("cert.pem"), tmp.resolve("keys.log"),
+                1_000_000_000L, Map.of());
+        assertEquals(List.of("pl", "peer", "kwik-client", "--insecure", "--json", tmp.resolve("client.json").toString(), "--timeout",
+                "1000ms", "--keylog", tmp.resolve("keys.log").toString(), "https://127.0.0.1:5000/a"), k.client(c, withPeers).command());
+        assertNull(q.options(Role.SERVER).getFirst().problem("newreno"));
+        assertEquals("gso: 65 is out of range; valid: 0 to 64", q.options(Role.SERVER).get(2).problem("65"));
+    }
+
+    @Test
     void registryKnowsEveryPeerOnce() {
         PeerRegistry r = PeerRegistry.standard();
         assertEquals(List.of("pacelab", "ngtcp2", "quiche", "kwik", "nginx", "curl", "chromium"), r.names());
