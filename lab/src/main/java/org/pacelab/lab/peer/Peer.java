@@ -35,6 +35,14 @@ public interface Peer {
         return null;
     }
 
+    /**
+     * One sentence when this host cannot do what the options ask in this mode (e.g. a send strategy the kernel does
+     * not support), else null. {@code qdisc} is the server host's qdisc of the configuration.
+     */
+    default String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
+        return null;
+    }
+
     /** Whether it can write an NSS key log in this role (the runner asks the server, else the client). */
     default boolean writesKeyLog(Role role) {
         return true;

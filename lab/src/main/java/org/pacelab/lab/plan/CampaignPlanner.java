@@ -121,14 +121,14 @@ public final class CampaignPlanner {
                             + mode.value().word() + " mode; it runs in " + words(p.modes()) + modeHint(p, mode.value()));
                     continue;
                 }
+                // a configuration that cannot run here is still checked for what the scenario says wrongly
                 String why = unavailable(impl, mode.value(), server, client);
                 if (why != null) {
                     unavailable(mode.at(), impl.name().value() + " (" + mode.value().word() + ")", why);
-                    continue;
                 }
                 for (Map<Axis, Located<String>> point : grid(applicable)) {
-                    Configuration c = configuration(impl, mode, server, client, point, base, nameModes);
-                    if (c == null) {
+                    Configuration c = configuration(impl, mode, server, client, point, base, nameModes, why == null);
+                    if (c == null || why != null) {
                         continue;
                     }
                     Location previous = names.putIfAbsent(c.name(), impl.at());
@@ -372,7 +372,7 @@ public final class CampaignPlanner {
     // ---- one configuration ----------------------------------------------------------------------------------
 
     private Configuration configuration(Implementation impl, Located<Mode> mode, Peer server, Peer client,
-                                        Map<Axis, Located<String>> point, LinkSpec base, boolean nameModes) {
+                                        Map<Axis, Located<String>> point, LinkSpec base, boolean nameModes, boolean checkHost) {
         Map<String, Located<String>> so = new LinkedHashMap<>();
         Map<String, Located<String>> co = new LinkedHashMap<>();
         impl.options().forEach((k, v) -> {
@@ -433,12 +433,15 @@ public final class CampaignPlanner {
                         + "; valid values: " + String.join(", ", QDISCS));
                 return null;
             }
-            if (!qdiscPossible(q, qdisc, mode, impl)) {
+            if (checkHost && !qdiscPossible(q, qdisc, mode, impl)) {
                 return null;
             }
         }
         boolean ok = checkValues(server, Role.SERVER, so, impl) & checkValues(client, Role.CLIENT, co, impl);
         if (base == null || !ok) {
+            return null;
+        }
+        if (checkHost && (!hostPossible(server, Role.SERVER, so, mode, qdisc, impl) | !hostPossible(client, Role.CLIENT, co, mode, qdisc, impl))) {
             return null;
         }
         DirectionSpec d = direction("link.down", base.down(), down);
@@ -478,6 +481,19 @@ public final class CampaignPlanner {
             return false;
         }
         return true;
+    }
+
+    private boolean hostPossible(Peer p, Role role, Map<String, Located<String>> options, Located<Mode> mode, String qdisc,
+                                 Implementation impl) {
+        String why = p.hostProblem(role, values(options), mode.value(), qdisc, ctx.host());
+        if (why == null) {
+            return true;
+        }
+        // the sentence starts with the option it is about ("txtime needs ...")
+        Location at = options.entrySet().stream().filter(e -> why.startsWith(e.getKey() + " ")).map(e -> e.getValue().at())
+                .findFirst().orElse(options.isEmpty() ? impl.at() : options.values().iterator().next().at());
+        problems.add(at, "implementation " + impl.name().value() + ", " + p.name() + " (" + role.word() + "): " + why);
+        return false;
     }
 
     private boolean checkValues(Peer p, Role role, Map<String, Located<String>> options, Implementation impl) {

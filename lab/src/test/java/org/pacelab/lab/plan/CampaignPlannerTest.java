@@ -124,6 +124,33 @@ class CampaignPlannerTest {
     }
 
     @Test
+    void txtimeInRelayModeIsAnImpossibleCombination() {
+        String m = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {pacer: interval, "
+                + "txtime: on}}\n", ALL);
+        assertEquals("test.yaml:2:91: implementation p, pacelab (server): txtime needs an fq or etf qdisc on the sender's egress, and "
+                + "relay mode sends over the host's loopback device, where pacelab installs none; use mode: netns with server-options "
+                + "{qdisc: fq}, or mode: sim", m);
+    }
+
+    @Test
+    void sendPathOptionsAreCheckedTogether() {
+        String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{paced-gso: on}}\n", ALL);
+        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --gso 2 or more"), m);
+        String v = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {gso: 99}}\n", ALL);
+        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: 1 (off) to 64"), v);
+    }
+
+    @Test
+    void sendPathOptionsBecomeFlags() throws ScenarioException {
+        CampaignPlan p = Plans.plan("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{gso: 16, txtime: on, paced-gso: on, qdisc: fq}}\n", ALL, null);
+        Configuration c = p.configurations().getFirst();
+        assertEquals("fq", c.qdisc());
+        assertEquals(Map.of("gso", "16", "txtime", "on", "paced-gso", "on"), c.serverOptions());
+    }
+
+    @Test
     void tcpPeersCannotCrossTheUdpRelay() {
         String m = Plans.refusal("implementations:\n  - {name: tcp, server: nginx, client: curl}\n", ALL);
         assertEquals("test.yaml:1:1: implementation tcp: nginx cannot run in relay mode; it runs in netns mode (it speaks TCP, which "
