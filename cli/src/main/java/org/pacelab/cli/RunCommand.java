@@ -23,6 +23,7 @@ import org.pacelab.lab.plan.PlanningContext;
 import org.pacelab.lab.report.CampaignReport;
 import org.pacelab.lab.run.CampaignLayout;
 import org.pacelab.lab.run.CampaignRunner;
+import org.pacelab.lab.run.PacelabSimulation;
 import org.pacelab.lab.run.SimulationBackend;
 import org.pacelab.lab.scenario.Implementation;
 import org.pacelab.lab.scenario.Scenario;
@@ -79,13 +80,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-report", description = "do not render the HTML report at the end")
     boolean noReport;
 
-    /** The simulator, when this build has one (null: sim mode is refused with {@link #SIMULATOR_MISSING}). */
+    /** The simulator that runs sim-mode configurations. */
     static SimulationBackend simulator() {
-        return null;
+        return new PacelabSimulation();
     }
-
-    static final String SIMULATOR_MISSING = "the simulator is not in this build yet (org.pacelab.sim, branch sim); "
-            + "use mode: relay or netns";
 
     @Override
     public Integer call() throws Exception {
@@ -117,8 +115,7 @@ public final class RunCommand implements Callable<Integer> {
         Path base = scenarioFile.toAbsolutePath().getParent();
         CampaignPlan plan;
         try {
-            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, sim == null ? SIMULATOR_MISSING : null,
-                    scenario.skipUnavailable(), base));
+            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, null, scenario.skipUnavailable(), base));
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));
             return 2;

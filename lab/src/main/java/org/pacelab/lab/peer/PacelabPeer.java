@@ -44,6 +44,9 @@ public final class PacelabPeer implements Peer {
                 return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : null;
             }));
         }
+        for (String name : SimulatedPacelab.SIM_ONLY) {
+            o.add(new PeerOption(name, "a simulator host option (mode: sim), see the simulator's documentation", v -> null));
+        }
         o.add(PeerOption.size("udp-buffer"));
         o.add(PeerOption.integer("max-udp-payload", 1200, 65527));
         o.add(new PeerOption("ciphers", "aes128, aes256, chacha20 (comma-separated)", v -> {
@@ -111,7 +114,12 @@ public final class PacelabPeer implements Peer {
     @Override
     public String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
         if (mode == Mode.SIM) {
-            return null;
+            return SimulatedPacelab.problem(role, options, qdisc);
+        }
+        for (String k : options.keySet()) {
+            if (SimulatedPacelab.SIM_ONLY.contains(k)) {
+                return k + " is a parameter of the simulator's host model; it works in mode: sim only";
+            }
         }
         SendConfig send;
         try {

@@ -101,7 +101,7 @@ class CampaignPlannerTest {
 
     @Test
     void nothingRunnableIsAnError() {
-        String m = Plans.refusal("unavailable: skip\nmode: sim\nimplementations: [pacelab]\n", ALL);
+        String m = Plans.refusal("unavailable: skip\nmode: sim\nimplementations: [pacelab]\n", ALL, "the simulator is not in this build");
         assertTrue(m.startsWith("test.yaml: no configuration of this scenario can run here:"), m);
         assertTrue(m.contains("pacelab (sim): skipped: the simulator is not in this build"), m);
     }
@@ -148,6 +148,20 @@ class CampaignPlannerTest {
         Configuration c = p.configurations().getFirst();
         assertEquals("fq", c.qdisc());
         assertEquals(Map.of("gso", "16", "txtime", "on", "paced-gso", "on"), c.serverOptions());
+    }
+
+    @Test
+    void simModeChecksOptionsWithTheSimulatorsOwnRules() {
+        String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{txtime: on}}\n", ALL);
+        assertTrue(m.endsWith("implementation p, pacelab (server): txtime needs --qdisc fq or etf: pfifo ignores send times"), m);
+        String c = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, client-options: "
+                + "{gso: 4}}\n", ALL);
+        assertTrue(c.contains("pacelab (client): gso is not modelled by the simulator for the client; in sim mode the client takes "
+                + "send, the congestion options (shared with the server)"), c);
+        String r = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {fq-quantum: 3028}}\n",
+                ALL);
+        assertTrue(r.endsWith("fq-quantum is a parameter of the simulator's host model; it works in mode: sim only"), r);
     }
 
     @Test
