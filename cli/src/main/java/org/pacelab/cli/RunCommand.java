@@ -64,6 +64,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "override the transfer size per stream, e.g. 5MiB")
     Long size;
 
+    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "run only these implementations of the scenario")
+    List<String> only;
+
     @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
     boolean check;
 
@@ -94,6 +97,9 @@ public final class RunCommand implements Callable<Integer> {
             scenario = ScenarioReader.read(scenarioFile);
             if (repetitions != null) {
                 scenario = ScenarioOverrides.withRepetitions(scenario, repetitions);
+            }
+            if (only != null && !only.isEmpty()) {
+                scenario = ScenarioOverrides.only(scenario, only);
             }
             if (size != null) {
                 if (size <= 0) {

@@ -107,12 +107,12 @@ public final class PacelabPeer implements Peer {
     }
 
     /**
-     * Send strategies the kernel must support: SO_TXTIME needs an fq or etf qdisc on the server's egress (relay mode
-     * sends over the host's loopback, where pacelab installs none), paced GSO needs the QUIC Steps kernel patch, GSO
-     * needs UDP_SEGMENT. The simulator models all of them.
+     * Combinations that cannot work in a mode on any host: SO_TXTIME in relay mode (the sender's egress is the host's
+     * loopback device, where pacelab installs no qdisc) or without a server qdisc; the simulator's host-model
+     * parameters outside sim mode; in sim mode, options the simulator does not model.
      */
     @Override
-    public String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
+    public String modeProblem(Role role, Map<String, String> options, Mode mode, String qdisc) {
         if (mode == Mode.SIM) {
             return SimulatedPacelab.problem(role, options, qdisc);
         }
@@ -121,15 +121,8 @@ public final class PacelabPeer implements Peer {
                 return k + " is a parameter of the simulator's host model; it works in mode: sim only";
             }
         }
-        SendConfig send;
-        try {
-            Map<String, String> m = new LinkedHashMap<>();
-            options.forEach((k, v) -> m.put("--" + k, v));
-            send = SendConfig.fromOptions(m);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        if (send.txtime()) {
+        SendConfig send = sendConfig(options);
+        if (send != null && send.txtime()) {
             if (mode == Mode.RELAY) {
                 return "txtime needs an fq or etf qdisc on the sender's egress, and relay mode sends over the host's loopback "
                         + "device, where pacelab installs none; use mode: netns with server-options {qdisc: fq}, or mode: sim";
@@ -138,19 +131,43 @@ public final class PacelabPeer implements Peer {
                 return "txtime needs an fq or etf qdisc on the sender's egress; give the server qdisc: fq (or etf), or use mode: sim";
             }
         }
+        return null;
+    }
+
+    /** Send strategies the running kernel must support: paced GSO needs the QUIC Steps patch, GSO needs UDP_SEGMENT. */
+    @Override
+    public String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
+        SendConfig send = mode == Mode.SIM ? null : sendConfig(options);
+        if (send == null) {
+            return null;
+        }
         if (send.pacedGso()) {
             String why = org.pacelab.io.send.KernelSupport.whyNoPacedGsoPatch();
             if (why != null) {
-                return "paced-gso is not possible here: " + why + "; use mode: sim, where paced GSO is modelled";
+                return "paced-gso is not possible here: " + why + "; mode: sim models it";
             }
         }
         if (send.gsoSegments() > 1) {
             String why = org.pacelab.io.send.KernelSupport.whyNoGso();
             if (why != null) {
-                return "gso " + send.gsoSegments() + " is not possible here: " + why + "; use mode: sim";
+                return "gso " + send.gsoSegments() + " is not possible here: " + why + "; mode: sim models it";
             }
         }
         return null;
+    }
+
+    private static SendConfig sendConfig(Map<String, String> options) {
+        try {
+            Map<String, String> m = new LinkedHashMap<>();
+            options.forEach((k, v) -> {
+                if (SendConfig.OPTION_NAMES.contains("--" + k)) {
+                    m.put("--" + k, v);
+                }
+            });
+            return SendConfig.fromOptions(m);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static String sendProblem(Map<String, String> options) {

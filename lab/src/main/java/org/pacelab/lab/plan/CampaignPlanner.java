@@ -433,7 +433,10 @@ public final class CampaignPlanner {
                         + "; valid values: " + String.join(", ", QDISCS));
                 return null;
             }
-            if (checkHost && !qdiscPossible(q, qdisc, mode, impl)) {
+            if (mode.value() == Mode.RELAY && !qdisc.equals("none")) {
+                problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in relay mode: it would replace the qdisc of the host's "
+                        + "loopback device for every program; use mode: netns (root, and a kernel with " + qdisc + ") or mode: sim, "
+                        + "where " + qdisc + " is modelled");
                 return null;
             }
         }
@@ -441,8 +444,18 @@ public final class CampaignPlanner {
         if (base == null || !ok) {
             return null;
         }
-        if (checkHost && (!hostPossible(server, Role.SERVER, so, mode, qdisc, impl) | !hostPossible(client, Role.CLIENT, co, mode, qdisc, impl))) {
+        if (!modePossible(server, Role.SERVER, so, mode, qdisc, impl) | !modePossible(client, Role.CLIENT, co, mode, qdisc, impl)) {
             return null;
+        }
+        if (checkHost) {
+            String why = hostLimit(server, Role.SERVER, so, mode.value(), qdisc);
+            if (why == null) {
+                why = hostLimit(client, Role.CLIENT, co, mode.value(), qdisc);
+            }
+            if (why != null) {
+                unavailable(mode.at(), name + (nameModes ? "" : " (" + mode.value().word() + ")"), why);
+                return null;
+            }
         }
         DirectionSpec d = direction("link.down", base.down(), down);
         DirectionSpec u = direction("link.up", base.up(), up);
@@ -464,28 +477,21 @@ public final class CampaignPlanner {
                 clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout);
     }
 
-    private boolean qdiscPossible(Located<String> q, String qdisc, Located<Mode> mode, Implementation impl) {
-        if (qdisc.equals("none") || mode.value() == Mode.SIM) {
-            return true;
+    /** Why this host cannot run the configuration (a qdisc the kernel lacks, a send strategy it cannot do), or null. */
+    private String hostLimit(Peer p, Role role, Map<String, Located<String>> options, Mode mode, String qdisc) {
+        if (role == Role.SERVER && mode == Mode.NETNS && !qdisc.equals("none")) {
+            Host.QdiscSupport support = ctx.host().qdisc(qdisc);
+            if (!support.available()) {
+                return "qdisc " + qdisc + " is not possible in netns mode here: " + support.detail() + "; mode: sim models it";
+            }
         }
-        if (mode.value() == Mode.RELAY) {
-            problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in relay mode: it would replace the qdisc of the host's "
-                    + "loopback device for every program; use mode: netns (root, and a kernel with " + qdisc + ") or mode: sim, "
-                    + "where " + qdisc + " is modelled");
-            return false;
-        }
-        Host.QdiscSupport support = ctx.host().qdisc(qdisc);
-        if (!support.available()) {
-            problems.add(q.at(), "qdisc: " + qdisc + " is not possible in netns mode here: " + support.detail()
-                    + "; use mode: sim, where " + qdisc + " is modelled");
-            return false;
-        }
-        return true;
+        String why = p.hostProblem(role, values(options), mode, qdisc, ctx.host());
+        return why == null ? null : p.name() + " (" + role.word() + "): " + why;
     }
 
-    private boolean hostPossible(Peer p, Role role, Map<String, Located<String>> options, Located<Mode> mode, String qdisc,
+    private boolean modePossible(Peer p, Role role, Map<String, Located<String>> options, Located<Mode> mode, String qdisc,
                                  Implementation impl) {
-        String why = p.hostProblem(role, values(options), mode.value(), qdisc, ctx.host());
+        String why = p.modeProblem(role, values(options), mode.value(), qdisc);
         if (why == null) {
             return true;
         }

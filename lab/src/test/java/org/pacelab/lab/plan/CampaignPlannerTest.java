@@ -117,8 +117,13 @@ class CampaignPlannerTest {
     void fqInNetnsModeNeedsTheKernelsQdisc() throws ScenarioException {
         String yaml = "mode: netns\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: {qdisc: fq}}\n";
         String m = Plans.refusal(yaml, ALL);
-        assertEquals("test.yaml:3:66: qdisc: fq is not possible in netns mode here: this kernel (6.18-test) has no fq qdisc; "
-                + "use mode: sim, where fq is modelled", m);
+        assertEquals("test.yaml:1:7: p (netns): qdisc fq is not possible in netns mode here: this kernel (6.18-test) has no fq qdisc; "
+                + "mode: sim models it (or set 'unavailable: skip' to leave it out)", m);
+        CampaignPlan skipped = Plans.plan("unavailable: skip\nmode: [netns, sim]\nimplementations:\n"
+                + "  - {name: p, server: pacelab, client: pacelab, server-options: {qdisc: fq, txtime: on}}\n", ALL);
+        assertEquals(List.of("p (sim)"), skipped.configurations().stream().map(Configuration::name).toList());
+        assertEquals(List.of("p (netns): skipped: qdisc fq is not possible in netns mode here: this kernel (6.18-test) has no fq "
+                + "qdisc; mode: sim models it"), skipped.skipped());
         FakeHost withFq = FakeHost.everything().qdisc("fq", true, "the kernel has the fq qdisc");
         assertEquals("fq", Plans.plan(yaml, withFq).configurations().getFirst().qdisc());
     }
