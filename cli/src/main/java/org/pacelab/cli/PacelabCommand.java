@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
                 picocli.CommandLine.HelpCommand.class,
                 ServerCommand.class,
                 ClientCommand.class,
+                EndpointCommand.class,
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
