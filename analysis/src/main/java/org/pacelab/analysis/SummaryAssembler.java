@@ -77,7 +77,7 @@ final class SummaryAssembler {
                 s.unavailable(f, why);
             }
         } else {
-            s.put(PROTOCOL, pass.server.isQuic() ? "quic" : "tcp");
+            s.put(PROTOCOL, !pass.server.isQuic() ? "tcp" : pass.dissector.quicDatagrams() > 0 ? "quic" : "udp");
             s.put(SERVER, pass.server.endpoint().toString());
             s.put(SERVER_DETECTION, pass.server.method().jsonName());
         }

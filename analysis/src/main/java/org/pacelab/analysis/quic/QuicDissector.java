@@ -44,6 +44,7 @@ public final class QuicDissector {
     private byte[] scratch = new byte[2048];
     private QuicConnection cached;
     private long packets;
+    private long quicDatagrams;
     private long recovered;
     private long server1Rtt;
     private long server1RttRecovered;
@@ -140,11 +141,17 @@ public final class QuicDissector {
         if (info.connection() == null) {
             info.connection(conn);
         }
+        if (info.count() > 0) {
+            quicDatagrams++;
+        }
     }
 
     private void shortHeader(ByteBuffer b, int pos, int capturedEnd, int datagramEnd, int direction,
                              QuicConnection conn, DatagramInfo info) {
         byte[] dcid = conn == null ? null : direction == QuicConnection.SERVER ? conn.clientCid : conn.serverCid;
+        if (dcid == null && (b.get(pos) & 0x40) == 0) {
+            return; // fixed bit clear and no handshake that could have negotiated greasing it (RFC 9287): not QUIC
+        }
         if (dcid == null) {
             info.add(PacketType.ONE_RTT, -1);
             packets++;
@@ -485,6 +492,11 @@ public final class QuicDissector {
 
     public List<QuicConnection> connections() {
         return List.copyOf(connections);
+    }
+
+    /** Datagrams that held at least one QUIC packet. */
+    public long quicDatagrams() {
+        return quicDatagrams;
     }
 
     /** QUIC packets that carry a packet number, both directions. */

@@ -52,12 +52,14 @@ final class Figures {
         if (data.getSeriesCount() == 0) {
             return null;
         }
+        LogAxis axis = decades("Inter-packet gap (µs, log scale)", MIN_GAP_US, data.getDomainUpperBound(false));
+        extendSteps(data, axis.getLowerBound(), axis.getUpperBound());
         JFreeChart chart = ChartFactory.createXYLineChart("Inter-packet gaps of the server's packets (pooled CDF)",
                 "Inter-packet gap (µs, log scale)", "Share of gaps ≤ x", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
-        plot.setDomainAxis(decades("Inter-packet gap (µs, log scale)", MIN_GAP_US, data.getDomainUpperBound(false)));
+        plot.setDomainAxis(axis);
         plot.setRenderer(new XYStepRenderer());
-        ((NumberAxis) plot.getRangeAxis()).setRange(0, 1.0);
+        ((NumberAxis) plot.getRangeAxis()).setRange(0, 1.02); // a curve at 1 stays visible above the border
         if (thresholdUs > 0) {
             plot.addDomainMarker(marker(thresholdUs, String.format(Locale.ROOT, "train threshold %s µs",
                     trim(thresholdUs))));
@@ -83,13 +85,15 @@ final class Figures {
         if (data.getSeriesCount() == 0) {
             return null;
         }
+        LogAxis trainAxis = decades("Train length (packets, log scale)", 1, Math.max(100, data.getDomainUpperBound(false) * 1.5));
+        extendSteps(data, trainAxis.getLowerBound(), trainAxis.getUpperBound());
         JFreeChart chart = ChartFactory.createXYLineChart("Packet-train lengths, counted per packet (pooled CDF)",
                 "Train length (packets, log scale)", "Share of packets in trains ≤ x", data, PlotOrientation.VERTICAL,
                 true, false, false);
         XYPlot plot = chart.getXYPlot();
-        plot.setDomainAxis(decades("Train length (packets, log scale)", 1, data.getDomainUpperBound(false)));
+        plot.setDomainAxis(trainAxis);
         plot.setRenderer(new XYStepRenderer());
-        ((NumberAxis) plot.getRangeAxis()).setRange(0, 1.0);
+        ((NumberAxis) plot.getRangeAxis()).setRange(0, 1.02); // a curve at 1 stays visible above the border
         return ChartStyle.apply(chart);
     }
 
@@ -161,8 +165,8 @@ final class Figures {
         for (ConfigurationAggregate c : configs) {
             SignedHistogram h = c.centredSendDelays();
             if (h.count() > 0) {
-                lo = Math.min(lo, (long) h.quantile(0.005));
-                hi = Math.max(hi, (long) h.quantile(0.995));
+                lo = Math.min(lo, (long) h.quantile(0.01)); // the central 98 %: rare late sends would flatten the shape
+                hi = Math.max(hi, (long) h.quantile(0.99));
             }
         }
         if (lo == Long.MAX_VALUE) {
@@ -194,10 +198,28 @@ final class Figures {
         }
         JFreeChart chart = ChartFactory.createXYLineChart(
                 "Send delay (wire time − intended send time), each run centred on its mean",
-                "Send delay − run mean (µs, bins of " + trim(binNs / 1000.0) + " µs)", "Share of matched packets", data,
+                "Send delay − run mean (µs, bins of " + trim(binNs / 1000.0) + " µs; 1st–99th percentile shown)",
+                "Share of matched packets", data,
                 PlotOrientation.VERTICAL, true, false, false);
         chart.getXYPlot().setRenderer(new XYStepRenderer());
         return ChartStyle.apply(chart);
+    }
+
+    /**
+     * Makes each CDF visible over the whole axis: it starts at 0 at the axis's left end and stays at its last value
+     * to the right end (a one-point CDF would otherwise draw nothing).
+     */
+    static void extendSteps(XYSeriesCollection data, double left, double right) {
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            XYSeries s = data.getSeries(i);
+            double last = s.getY(s.getItemCount() - 1).doubleValue();
+            if (s.getMinX() > left) {
+                s.addOrUpdate(left, 0.0);
+            }
+            if (s.getMaxX() < right) {
+                s.addOrUpdate(right, last);
+            }
+        }
     }
 
     /** A log axis with a labelled tick at each power of ten, spanning [lo, hi] rounded out to decades. */

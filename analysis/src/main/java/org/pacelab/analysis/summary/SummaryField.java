@@ -17,7 +17,7 @@ public enum SummaryField {
     FRAMES("frames", Kind.INTEGER, false, "", "frames read from the capture"),
     FRAMES_UNDECODED("frames_undecoded", Kind.INTEGER, false, "",
             "frames that are not IPv4/IPv6 with UDP or TCP, on an unsupported link type, fragments, or cut short"),
-    PROTOCOL("protocol", Kind.STRING, true, "", "quic or tcp: the transport of the server's flow"),
+    PROTOCOL("protocol", Kind.STRING, true, "", "quic, tcp, or udp when no datagram of the server's UDP flow looked like QUIC"),
     SERVER("server", Kind.STRING, true, "", "server address:port (IPv6 in brackets)"),
     SERVER_DETECTION("server_detection", Kind.STRING, true, "",
             "how the server was found: server_port_option, initial_response, syn_ack or most_bytes_sent"),
