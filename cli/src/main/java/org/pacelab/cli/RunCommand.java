@@ -192,7 +192,7 @@ public final class RunCommand implements Callable<Integer> {
         return o.isEmpty() ? "" : " " + o;
     }
 
-    /** Installs the Debian packages of peers the scenario names that are missing here (root only). */
+    /** Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only). */
     private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
         for (Implementation i : scenario.implementations()) {
@@ -200,6 +200,10 @@ public final class RunCommand implements Callable<Integer> {
             peers.get(i.client().value()).ifPresent(named::add);
         }
         Set<String> pkgs = PeerInstaller.missingPackages(new ArrayList<>(named), host, pacelab);
+        // the report's figures are drawn by JFreeChart, which needs fontconfig and a font on a headless JDK
+        if (host.which("dpkg-query").isPresent() && host.packageVersion("fontconfig") == null) {
+            pkgs.addAll(List.of("fontconfig", "fonts-dejavu-core"));
+        }
         if (pkgs.isEmpty() || PeerInstaller.cannotInstall(host) != null) {
             return;
         }
