@@ -116,6 +116,8 @@ class PeersTest {
         assertEquals(List.of(List.of("sysctl", "-q", "-w", "net.ipv4.tcp_congestion_control=reno")), l.before());
         assertEquals(new Readiness.TcpListening(4434), l.readiness());
         assertEquals("daemon off;", l.command().getLast());
+        assertFalse(new NginxPeer().writesKeyLog(Role.SERVER));
+        assertTrue(new CurlPeer().writesKeyLog(Role.CLIENT));
     }
 
     @Test
