@@ -90,6 +90,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // before anything in this JVM creates a SecureRandom: simulated runs draw their TLS randomness from their seed
+        PacelabSimulation.prepareJvm();
+        return runCampaign();
+    }
+
+    private Integer runCampaign() throws Exception {
         PrintStream stdout = System.out;
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;

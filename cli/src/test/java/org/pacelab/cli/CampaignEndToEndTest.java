@@ -39,7 +39,7 @@ class CampaignEndToEndTest {
                   - {name: pacelab-sim, server: pacelab, client: pacelab, mode: sim, options: {cc: cubic, pacer: interval}}
                 """);
         Path dir = tmp.resolve("campaign");
-        CliRun r = CliRun.of("run", s.toString(), "--out", dir.toString(), "--no-install");
+        CliRun r = CliRun.inChild(tmp, "run", s.toString(), "--out", dir.toString(), "--no-install");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("campaign ci-small: 4 of 4 runs finished (4 in this session)"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("configuration ") && l.contains("Goodput")), r.out());
@@ -67,7 +67,7 @@ class CampaignEndToEndTest {
         List<String> rows = Files.readAllLines(dir.resolve("export/summaries.csv"));
         assertEquals(5, rows.size(), String.join("\n", rows));
 
-        CliRun again = CliRun.of("run", s.toString(), "--out", dir.toString(), "--no-install");
+        CliRun again = CliRun.inChild(tmp, "run", s.toString(), "--out", dir.toString(), "--no-install");
         assertEquals(0, again.code(), again.err());
         assertTrue(again.out().contains("resuming: 4 of 4 runs are already finished and stored; 0 to go"), again.out());
         assertTrue(again.out().contains("4 of 4 runs finished (0 in this session)"), again.out());
@@ -89,7 +89,7 @@ class CampaignEndToEndTest {
                   - {name: chromium, server: pacelab, client: chromium}
                 """);
         Path dir = tmp.resolve("campaign");
-        CliRun r = CliRun.of("run", s.toString(), "--out", dir.toString(), "--no-install");
+        CliRun r = CliRun.inChild(tmp, "run", s.toString(), "--out", dir.toString(), "--no-install");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("4 of 4 runs finished"), r.out());
         try (ResultStore store = ResultStore.openExisting(dir.resolve("campaign.duckdb"))) {
@@ -120,7 +120,7 @@ class CampaignEndToEndTest {
                   - pacelab
                 """);
         Path dir = tmp.resolve("campaign");
-        CliRun r = CliRun.of("run", s.toString(), "--out", dir.toString(), "--no-install");
+        CliRun r = CliRun.inChild(tmp, "run", s.toString(), "--out", dir.toString(), "--no-install");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("2 of 2 runs finished"), r.out());
         try (ResultStore store = ResultStore.openExisting(dir.resolve("campaign.duckdb"))) {

@@ -145,6 +145,9 @@ public final class CampaignRunner {
                 runSimulated(sims, store, progress, failures, now);
                 EmulatedRunExecutor exec = new EmulatedRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
                 for (RunSpec r : emulated) {
+                    if (supervisor.closed()) {
+                        break;
+                    }
                     if (attempt(r, store, progress, dir -> exec.run(r, dir, DocumentRoot.prepare(layout.documentRoot(),
                             r.configuration().transfer())), failures)) {
                         now[0]++;
@@ -179,7 +182,7 @@ public final class CampaignRunner {
             throws StoreException, InterruptedException {
         String label = r.configuration().name() + " #" + r.repetition();
         int attempts = store.attempts(r.key());
-        for (int tries = 0; tries <= settings.retries(); tries++) {
+        for (int tries = 0; tries <= settings.retries() && !supervisor.closed(); tries++) {
             int attempt = ++attempts;
             Path dir = layout.runDir(r);
             Instant started = Instant.now();
@@ -360,7 +363,7 @@ public final class CampaignRunner {
 
     private void interrupted() {
         List<ChildProcess> live = supervisor.live();
-        supervisor.stopAll(3_000);
+        supervisor.shutdown(3_000);
         if (host.isRoot() && live.stream().anyMatch(c -> c.name().equals("netns lab"))) {
             removeNamespaces();
         }

@@ -19,6 +19,14 @@ import org.pacelab.sim.Simulation;
  * emulated run uses; the runner analyses them the same way.
  */
 public final class PacelabSimulation implements SimulationBackend {
+    /**
+     * Makes the JDK's SecureRandom draw from the simulation's seeded streams on simulation threads; must run before
+     * this JVM does any TLS (the runner calls it first thing).
+     */
+    public static void prepareJvm() {
+        Simulation.prepareJvm();
+    }
+
     @Override
     public void simulate(Configuration c, long seed, Path dir, Collect collect) throws RunFailedException {
         SimScenario scenario;
