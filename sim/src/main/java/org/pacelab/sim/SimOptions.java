@@ -1,7 +1,6 @@
 package org.pacelab.sim;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +30,8 @@ import org.pacelab.sim.host.SendPathConfig;
 public final class SimOptions {
     public static final List<String> LINK = List.of("--preset", "--down", "--up", "--seed");
     public static final List<String> TRANSFER = List.of("--size", "--streams", "--alpn", "--timeout");
-    public static final List<String> QUIC = List.of("--ciphers", "--max-udp-payload", "--idle-timeout", "--key-update");
+    public static final List<String> QUIC = List.of("--ciphers", "--max-udp-payload", "--idle-timeout", "--key-update",
+            "--ack-threshold");
     public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
             "--pacing-lookahead", "--recv-batch", "--qdisc", "--fq-quantum", "--fq-initial-quantum", "--fq-horizon",
             "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send");
@@ -91,7 +91,8 @@ public final class SimOptions {
                     server, client, outputDir,
                     o.containsKey("--snaplen") ? integer("--snaplen", o.get("--snaplen")) : 0,
                     s.timeout(), s.serverAddress(), s.clientAddress(), !o.containsKey("--analyze") || flag("--analyze", o.get("--analyze")),
-                    o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")));
+                    o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
+                    o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2);
             return s;
         } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
@@ -138,10 +139,16 @@ public final class SimOptions {
     }
 
     private static HostTiming hostModel(String file) {
+        HostTiming named = HostTiming.named(file);
+        if (named != null) {
+            return named;
+        }
+        if (!java.nio.file.Files.isRegularFile(Path.of(file))) {
+            throw new IllegalArgumentException("--host-model: " + file + " is neither a bundled model (" + String.join(", ",
+                    HostTiming.NAMES) + ") nor a file (write one with 'pacelab sim calibrate --out FILE')");
+        }
         try {
             return HostTiming.load(Path.of(file));
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("--host-model: " + file + ": no such file (write one with 'pacelab sim calibrate --out FILE')");
         } catch (IOException e) {
             throw new IllegalArgumentException("--host-model: " + e.getMessage(), e);
         }

@@ -39,12 +39,14 @@ import org.pacelab.sim.host.HostConfig;
  * @param clientAddress     the client's IPv4 address and port
  * @param analyze           run the analyzer afterwards (summary.json, packets.csv, timeline.csv)
  * @param clientQlog        also write the client's qlog (the analyzer reads only the server's)
+ * @param ackThreshold      ack-eliciting packets the client receives before it acknowledges at once (RFC 9000
+ *                          §13.2.2 recommends 2; stacks that decimate acknowledgements use more)
  */
 public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
                           CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
                           long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
                           long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
-                          boolean analyze, boolean clientQlog) {
+                          boolean analyze, boolean clientQlog, int ackThreshold) {
     public static final List<String> ALPNS = List.of("h3", "hq-interop");
     /** The addresses of pacelab's namespace lab, so simulated and netns captures look alike. */
     public static final InetSocketAddress DEFAULT_SERVER = new InetSocketAddress("10.77.1.1", 4433);
@@ -79,6 +81,9 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         if (timeout <= 0) {
             throw new IllegalArgumentException("--timeout: must be positive, e.g. 300s");
         }
+        if (ackThreshold < 1 || ackThreshold > 1000) {
+            throw new IllegalArgumentException("--ack-threshold: " + ackThreshold + " is out of range; valid: 1 to 1000 packets");
+        }
         for (InetSocketAddress a : new InetSocketAddress[] {serverAddress, clientAddress}) {
             if (a == null || !(a.getAddress() instanceof Inet4Address)) {
                 throw new IllegalArgumentException("the simulated endpoints need IPv4 addresses, got " + a);
@@ -99,7 +104,7 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         try {
             return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
                     TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
-                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false);
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2);
         } catch (SpecException e) {
             throw new IllegalStateException("the quic-steps preset is missing", e);
         }
@@ -107,46 +112,46 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
 
     public SimScenario withLink(LinkSpec l) {
         return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withSeed(long s) {
         return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withTransfer(long bytes, int n) {
         return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withCongestion(CongestionConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withHosts(HostConfig s, HostConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withOutputDir(Path dir) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 
     public SimScenario withAnalyze(boolean a) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold);
     }
 
     public SimScenario withClientQlog(boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold);
     }
 
     public SimScenario withTimeout(long t) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
     }
 }

@@ -187,6 +187,7 @@ public final class Simulation {
                     : new HqClientHandler(requests, DISCARD, listener, clientClock);
             ConnectionConfig clientConfig = connectionConfig(s, TlsConfig.client(List.of(s.alpn()), s.ciphers(),
                     "localhost", null, false), s.client().sendPath().pacingLookahead());
+            clientConfig = clientConfig.withAckElicitingThreshold(s.ackThreshold());
             if (clientQlogs != null) {
                 clientConfig = clientConfig.withQlog(clientQlogs);
             }

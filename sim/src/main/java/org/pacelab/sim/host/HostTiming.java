@@ -59,6 +59,9 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String RESOURCE = "/org/pacelab/sim/host-timing-default.json";
+    private static final String REALTIME_RESOURCE = "/org/pacelab/sim/host-timing-realtime.json";
+    /** Host models by name ({@code --host-model NAME}); anything else is a calibration file. */
+    public static final java.util.List<String> NAMES = java.util.List.of("default", "realtime", "ideal");
     private static final List<String> DISTRIBUTIONS = List.of("park_lateness_ns", "park_tight_lateness_ns",
             "spin_lateness_ns", "socket_timeout_lateness_ns", "socket_wake_latency_ns", "kernel_timer_lateness_ns");
     private static final List<String> COSTS = List.of("sendmsg_ns", "sendmmsg_call_ns", "sendmmsg_per_packet_ns",
@@ -69,6 +72,7 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
     public static final int SMALL_BYTES = 100;
     public static final int FULL_BYTES = 1452;
     private static volatile HostTiming defaults;
+    private static volatile HostTiming realtime;
 
     public HostTiming {
         long[] all = {sendmsgNs, sendmmsgCallNs, sendmmsgPerPacketNs, gsoCallNs, gsoPerSegmentNs, recvNs, recvEmptyNs,
@@ -81,21 +85,52 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
         }
     }
 
-    /** The timing measured on the project machine (the bundled calibration). */
+    /**
+     * The timing measured on the project machine at normal priority, with the machine shared (the bundled
+     * calibration {@code default}): wake-ups see the 50 µs default timer slack and the tails of a busy host.
+     */
     public static HostTiming defaults() {
         HostTiming d = defaults;
         if (d == null) {
-            try (InputStream in = HostTiming.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the bundled host calibration " + RESOURCE + " is missing from the jar");
-                }
-                d = fromJson(JSON.readTree(in), RESOURCE);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the bundled host calibration " + RESOURCE, e);
-            }
+            d = bundled(RESOURCE);
             defaults = d;
         }
         return d;
+    }
+
+    /**
+     * The same machine measured with SCHED_FIFO priority ({@code chrt -f 30}; the bundled calibration
+     * {@code realtime}): Linux applies no timer slack to real-time threads, so {@code park} behaves like
+     * {@code park-tight}, and tails are short. The model of a host dedicated to the experiment.
+     */
+    public static HostTiming realtime() {
+        HostTiming r = realtime;
+        if (r == null) {
+            r = bundled(REALTIME_RESOURCE);
+            realtime = r;
+        }
+        return r;
+    }
+
+    /** A bundled model by name ({@link #NAMES}), or null for any other name. */
+    public static HostTiming named(String name) {
+        return switch (name) {
+            case "default" -> defaults();
+            case "realtime" -> realtime();
+            case "ideal" -> ideal();
+            default -> null;
+        };
+    }
+
+    private static HostTiming bundled(String resource) {
+        try (InputStream in = HostTiming.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the bundled host calibration " + resource + " is missing from the jar");
+            }
+            return fromJson(JSON.readTree(in), resource);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the bundled host calibration " + resource, e);
+        }
     }
 
     /** Reads a calibration file written by {@code pacelab sim calibrate}; errors name the file and field. */

@@ -37,6 +37,7 @@ public final class ScenarioJson {
         o.put("max_udp_payload", s.maxUdpPayload());
         o.put("idle_timeout_ns", s.idleTimeout());
         o.put("key_update_packets", s.keyUpdateInterval());
+        o.put("client_ack_threshold", s.ackThreshold());
         host(o.putObject("server_host"), s.server());
         host(o.putObject("client_host"), s.client());
         o.put("server", s.serverAddress().getAddress().getHostAddress() + ":" + s.serverAddress().getPort());

@@ -17,7 +17,8 @@ import org.pacelab.sim.host.QdiscConfig;
  * Linux sch_fq with earliest-departure-time semantics (as in {@code net/sched/sch_fq.c}): one queue per flow,
  * ordered by send time (a packet without one may leave now); flows served by deficit round robin over a "new"
  * and an "old" list with {@code quantum} credit per round and {@code initial_quantum} for a new flow; a flow whose
- * head is not yet due is throttled until then, and the qdisc's watchdog — programmed with fq's timer slack and
+ * head is not yet due is throttled until then (its {@code time_next_packet}, which never decreases, so a packet
+ * enqueued with an earlier time than the throttle waits for it), and the qdisc's watchdog — programmed with fq's timer slack and
  * firing late by the kernel timer's latency — releases it. Send times beyond {@code now + horizon} are dropped
  * (horizon_drop), as are packets over the per-flow limit. Per-socket rate pacing (SO_MAX_PACING_RATE) is not
  * modelled: QUIC runtimes set send times instead.
@@ -26,6 +27,8 @@ public final class FqQdisc implements Qdisc {
     private static final class Flow {
         final PriorityQueue<TimedPacket> queue = new PriorityQueue<>();
         long credit;
+        /** fq's time_next_packet: a flow's packets never leave before the time it was last throttled until. */
+        long timeNextPacket;
         long throttledUntil = Long.MAX_VALUE;
         boolean listed;
     }
@@ -114,10 +117,12 @@ public final class FqQdisc implements Qdisc {
                 }
                 continue;
             }
-            if (head.sendTime() > now) {
+            long timeNext = Math.max(head.sendTime(), f.timeNextPacket);
+            if (timeNext > now) {
                 list.pollFirst();
                 f.listed = false;
-                f.throttledUntil = head.sendTime();
+                f.timeNextPacket = timeNext;
+                f.throttledUntil = timeNext;
                 throttled.add(f);
                 continue;
             }
