@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
+                RunCommand.class,
+                PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,
         })

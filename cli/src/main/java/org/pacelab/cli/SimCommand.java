@@ -62,18 +62,8 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--ack-threshold", paramLabel = "N", description = "The client acknowledges every N ack-eliciting packets (default: 2, RFC 9000).")
     String ackThreshold;
 
-    @Option(names = "--gso", paramLabel = "N", description = "Server: UDP GSO with up to N segments per send (default: 1 = off).")
-    String gso;
-    @Option(names = "--sendmmsg", paramLabel = "N", description = "Server: sendmmsg batches of up to N datagrams (default: 1 = sendmsg).")
-    String sendmmsg;
-    @Option(names = "--txtime", description = "Server: give every datagram its send time (SO_TXTIME) for an fq or etf qdisc.")
-    boolean txtime;
-    @Option(names = "--paced-gso", description = "Server: the kernel paces GSO segments at the pacing rate (needs --gso, --txtime).")
-    boolean pacedGso;
-    @Option(names = "--pacing-lookahead", paramLabel = "TIME", description = "Server: release packets this far ahead of their send time (with --txtime; default: 5ms).")
-    String lookahead;
-    @Option(names = "--recv-batch", paramLabel = "N", description = "Server: datagrams per receive call, recvmmsg when > 1 (default: 1).")
-    String recvBatch;
+    // --gso, --sendmmsg, --txtime, --paced-gso, --pacing-lookahead, --recv-batch and --send come from TransportOptions
+    // (the same names as on pacelab server); the simulator models them for the server's host
     @Option(names = "--qdisc", paramLabel = "KIND", description = "Server qdisc: pfifo, fq, etf (default: pfifo).")
     String qdisc;
     @Option(names = "--fq-quantum", paramLabel = "SIZE", description = "fq: per-round flow credit (default: 3028b).")
@@ -152,12 +142,12 @@ public final class SimCommand implements Callable<Integer> {
         put(m, "--alpn", alpn);
         put(m, "--timeout", timeout);
         put(m, "--ack-threshold", ackThreshold);
-        put(m, "--gso", gso);
-        put(m, "--sendmmsg", sendmmsg);
-        if (txtime) m.put("--txtime", "on");
-        if (pacedGso) m.put("--paced-gso", "on");
-        put(m, "--pacing-lookahead", lookahead);
-        put(m, "--recv-batch", recvBatch);
+        put(m, "--gso", transport.gso);
+        put(m, "--sendmmsg", transport.sendmmsg);
+        if (transport.txtime) m.put("--txtime", "on");
+        if (transport.pacedGso) m.put("--paced-gso", "on");
+        put(m, "--pacing-lookahead", transport.pacingLookahead);
+        put(m, "--recv-batch", transport.recvBatch);
         put(m, "--qdisc", qdisc);
         put(m, "--fq-quantum", fqQuantum);
         put(m, "--fq-initial-quantum", fqInitialQuantum);
@@ -171,7 +161,7 @@ public final class SimCommand implements Callable<Integer> {
         if (clientQlog) m.put("--client-qlog", "on");
         if (noAnalyze) m.put("--analyze", "off");
         m.putAll(transport.congestionOptions());
-        m.put("--send", transport.send);
+        put(m, "--send", transport.send);
         m.put("--ciphers", String.join(",", transport.ciphers));
         m.put("--max-udp-payload", Integer.toString(transport.maxUdpPayload));
         m.put("--idle-timeout", transport.idleTimeout + "ns");

@@ -114,7 +114,31 @@ public final class Certificates {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
             g.initialize(new ECGenParameterSpec("secp256r1"), random);
-            KeyPair kp = g.generateKeyPair();
+            return selfSigned(names, g.generateKeyPair(), "SHA256withECDSA", random, notBeforeMillis, serial);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Generates a self-signed RSA 2048 certificate for the given names: the kind every third-party peer reads
+     * (GnuTLS, OpenSSL, Kwik, which takes only RSA keys).
+     */
+    public static Identity selfSignedRsa(List<String> names) {
+        try {
+            SecureRandom random = new SecureRandom();
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048, random);
+            long now = System.currentTimeMillis();
+            return selfSigned(names, g.generateKeyPair(), "SHA256withRSA", random, now - 3_600_000L, BigInteger.valueOf(now));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
+        }
+    }
+
+    private static Identity selfSigned(List<String> names, KeyPair kp, String signatureAlgorithm, SecureRandom random,
+                                       long notBeforeMillis, BigInteger serial) {
+        try {
             X500Name subject = new X500Name("CN=" + (names.isEmpty() ? "pacelab" : names.get(0)));
             var builder = new JcaX509v3CertificateBuilder(subject, serial, new Date(notBeforeMillis),
                     new Date(notBeforeMillis + 3_600_000L + 365L * 86_400_000L), subject, kp.getPublic());
@@ -123,7 +147,7 @@ public final class Certificates {
                 sans.add(n.matches("[0-9.]+|.*:.*") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
             }
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
-            var signer = new JcaContentSignerBuilder("SHA256withECDSA").setSecureRandom(random).build(kp.getPrivate());
+            var signer = new JcaContentSignerBuilder(signatureAlgorithm).setSecureRandom(random).build(kp.getPrivate());
             X509Certificate cert = new JcaX509CertificateConverter().getCertificate(builder.build(signer));
             return new Identity(List.of(cert), kp.getPrivate());
         } catch (java.security.GeneralSecurityException | OperatorCreationException | IOException e) {
