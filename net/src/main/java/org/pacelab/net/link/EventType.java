@@ -40,6 +40,11 @@ public enum EventType {
 
     public int code() { return code; }
 
+    /** Whether this is an event of a dual-connectivity reordering receiver (its queue field counts held packets). */
+    public boolean reordering() { return code >= REORDER_HOLD_CODE && code <= REORDER_TIMEOUT_CODE; }
+
+    private static final int REORDER_HOLD_CODE = 9, REORDER_TIMEOUT_CODE = 12;
+
     private static final EventType[] BY_CODE = new EventType[13];
     static { for (EventType t : values()) BY_CODE[t.code] = t; }
 
