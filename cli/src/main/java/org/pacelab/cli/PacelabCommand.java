@@ -11,9 +11,12 @@ import picocli.CommandLine.Command;
                 picocli.CommandLine.HelpCommand.class,
                 ServerCommand.class,
                 ClientCommand.class,
+                EndpointCommand.class,
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
+                AnalyzeCommand.class,
+                ReportCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

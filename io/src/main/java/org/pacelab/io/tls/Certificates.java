@@ -86,7 +86,8 @@ public final class Certificates {
             JcaPEMKeyConverter conv = new JcaPEMKeyConverter();
             while ((o = p.readObject()) != null) {
                 if (o instanceof PEMKeyPair kp) {
-                    return conv.getKeyPair(kp).getPrivate();
+                    // SEC1 "EC PRIVATE KEY" blocks may omit the public key; the private key info suffices
+                    return conv.getPrivateKey(kp.getPrivateKeyInfo());
                 }
                 if (o instanceof PrivateKeyInfo info) {
                     return conv.getPrivateKey(info);
@@ -121,11 +122,15 @@ public final class Certificates {
         }
     }
 
-    /** PEM text of a certificate (for writing the generated certificate out). */
+    /** PEM text of a certificate, or of a private key as unencrypted PKCS#8 ("PRIVATE KEY"). */
     public static String toPem(Object certificateOrKey) {
         StringWriter sw = new StringWriter();
         try (JcaPEMWriter w = new JcaPEMWriter(sw)) {
-            w.writeObject(certificateOrKey);
+            if (certificateOrKey instanceof PrivateKey key) {
+                w.writeObject(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(key, null));
+            } else {
+                w.writeObject(certificateOrKey);
+            }
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

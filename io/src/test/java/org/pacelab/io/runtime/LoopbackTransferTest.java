@@ -47,6 +47,43 @@ class LoopbackTransferTest {
         }
     }
 
+    /** Issue 2, acceptance 2: 100 MiB from /bytes and a 10 MiB file, byte-identical, with AES and ChaCha20 only. */
+    @ParameterizedTest
+    @CsvSource({"aes", "chacha20"})
+    void hundredMebibytesAndATenMebibyteFileArriveIntact(String cipher, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        var id = Certificates.selfSigned(List.of("localhost"));
+        java.nio.file.Path root = java.nio.file.Files.createDirectories(tmp.resolve("www"));
+        java.nio.file.Path out = tmp.resolve("downloads");
+        byte[] file = new byte[10 << 20];
+        new java.util.Random(5).nextBytes(file);
+        java.nio.file.Files.write(root.resolve("ten.bin"), file);
+        TlsConfig serverTls = TlsConfig.server(List.of("h3"), TlsConfig.ALL_SUITES, id.chain(), id.key());
+        List<CipherSuite> suites = cipher.equals("chacha20") ? List.of(CipherSuite.CHACHA20_POLY1305_SHA256)
+                : List.of(CipherSuite.AES_128_GCM_SHA256, CipherSuite.AES_256_GCM_SHA384);
+        TlsConfig clientTls = TlsConfig.client(List.of("h3"), suites, "localhost", null, false);
+        long big = 100L << 20;
+        try (QuicServer server = QuicServer.start(new InetSocketAddress("127.0.0.1", 0), config(serverTls),
+                org.pacelab.io.app.ServerContent.of(root), false, 8 << 20, new ParkWait(), r -> {})) {
+            InetSocketAddress addr = server.localAddress();
+            String authority = "localhost:" + addr.getPort();
+            QuicClient.Outcome o = QuicClient.download(addr, config(clientTls),
+                    List.of(new DownloadRequest(authority, "/bytes/" + big), new DownloadRequest(authority, "/ten.bin")),
+                    new org.pacelab.io.app.FileDownloadSink(out), 300_000_000_000L, 8 << 20, new ParkWait());
+            assertTrue(o.allSucceeded(), "download failed: " + o);
+        }
+        assertEquals(DigestSink.sha256(file), DigestSink.sha256(java.nio.file.Files.readAllBytes(out.resolve("ten.bin"))));
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+        try (var in = java.nio.file.Files.newInputStream(out.resolve(String.valueOf(big)))) {
+            byte[] buf = new byte[1 << 16];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md.update(buf, 0, n);
+            }
+        }
+        assertEquals(patternSha256(big), HexFormat.of().formatHex(md.digest()));
+    }
+
     @ParameterizedTest
     @CsvSource({"h3,aes", "hq-interop,aes", "h3,chacha20"})
     void downloadsSyntheticBodyOverLoopback(String alpn, String cipher) throws Exception {

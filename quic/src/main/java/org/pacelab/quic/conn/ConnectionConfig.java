@@ -56,56 +56,162 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
     }
 
     public ConnectionConfig withTls(TlsConfig t) {
-        return new ConnectionConfig(t, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, qlog, keyLog);
+        return toBuilder().tls(t).build();
     }
 
     public ConnectionConfig withStreams(StreamLimits s) {
-        return new ConnectionConfig(tls, s, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, qlog, keyLog);
+        return toBuilder().streams(s).build();
     }
 
     public ConnectionConfig withIdleTimeout(long t) {
-        return new ConnectionConfig(tls, streams, t, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, qlog, keyLog);
+        return toBuilder().idleTimeout(t).build();
     }
 
     public ConnectionConfig withMaxUdpPayloadSize(int size) {
-        return new ConnectionConfig(tls, streams, idleTimeout, size, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, qlog, keyLog);
+        return toBuilder().maxUdpPayloadSize(size).build();
     }
 
     public ConnectionConfig withKeyUpdateInterval(long packets) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, packets,
-                pacingLookahead, congestion, qlog, keyLog);
+        return toBuilder().keyUpdateInterval(packets).build();
     }
 
     public ConnectionConfig withPacingLookahead(long nanos) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                nanos, congestion, qlog, keyLog);
+        return toBuilder().pacingLookahead(nanos).build();
     }
 
     public ConnectionConfig withCongestion(CongestionConfig c) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, c, qlog, keyLog);
+        return toBuilder().congestion(c).build();
     }
 
     public ConnectionConfig withQlog(Function<byte[], QlogSink> q) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, q, keyLog);
+        return toBuilder().qlog(q).build();
     }
 
     public ConnectionConfig withKeyLog(KeyLogSink k) {
-        return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
-                ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                pacingLookahead, congestion, qlog, k);
+        return toBuilder().keyLog(k).build();
+    }
+
+    public ConnectionConfig withAckElicitingThreshold(int packets) {
+        return toBuilder().ackElicitingThreshold(packets).build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Changes some settings of a configuration. */
+    public static final class Builder {
+        private TlsConfig tls;
+        private StreamLimits streams;
+        private long idleTimeout;
+        private int maxUdpPayloadSize;
+        private int ackDelayExponent;
+        private long maxAckDelay;
+        private int ackElicitingThreshold;
+        private int activeConnectionIdLimit;
+        private int localCidLength;
+        private long initialRtt;
+        private long keyUpdateInterval;
+        private long pacingLookahead;
+        private CongestionConfig congestion;
+        private Function<byte[], QlogSink> qlog;
+        private KeyLogSink keyLog;
+
+        private Builder(ConnectionConfig c) {
+            tls = c.tls;
+            streams = c.streams;
+            idleTimeout = c.idleTimeout;
+            maxUdpPayloadSize = c.maxUdpPayloadSize;
+            ackDelayExponent = c.ackDelayExponent;
+            maxAckDelay = c.maxAckDelay;
+            ackElicitingThreshold = c.ackElicitingThreshold;
+            activeConnectionIdLimit = c.activeConnectionIdLimit;
+            localCidLength = c.localCidLength;
+            initialRtt = c.initialRtt;
+            keyUpdateInterval = c.keyUpdateInterval;
+            pacingLookahead = c.pacingLookahead;
+            congestion = c.congestion;
+            qlog = c.qlog;
+            keyLog = c.keyLog;
+        }
+
+        public Builder tls(TlsConfig v) {
+            tls = v;
+            return this;
+        }
+
+        public Builder streams(StreamLimits v) {
+            streams = v;
+            return this;
+        }
+
+        public Builder idleTimeout(long v) {
+            idleTimeout = v;
+            return this;
+        }
+
+        public Builder maxUdpPayloadSize(int v) {
+            maxUdpPayloadSize = v;
+            return this;
+        }
+
+        public Builder ackDelayExponent(int v) {
+            ackDelayExponent = v;
+            return this;
+        }
+
+        public Builder maxAckDelay(long v) {
+            maxAckDelay = v;
+            return this;
+        }
+
+        public Builder ackElicitingThreshold(int v) {
+            ackElicitingThreshold = v;
+            return this;
+        }
+
+        public Builder activeConnectionIdLimit(int v) {
+            activeConnectionIdLimit = v;
+            return this;
+        }
+
+        public Builder localCidLength(int v) {
+            localCidLength = v;
+            return this;
+        }
+
+        public Builder initialRtt(long v) {
+            initialRtt = v;
+            return this;
+        }
+
+        public Builder keyUpdateInterval(long v) {
+            keyUpdateInterval = v;
+            return this;
+        }
+
+        public Builder pacingLookahead(long v) {
+            pacingLookahead = v;
+            return this;
+        }
+
+        public Builder congestion(CongestionConfig v) {
+            congestion = v;
+            return this;
+        }
+
+        public Builder qlog(Function<byte[], QlogSink> v) {
+            qlog = v;
+            return this;
+        }
+
+        public Builder keyLog(KeyLogSink v) {
+            keyLog = v;
+            return this;
+        }
+
+        public ConnectionConfig build() {
+            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog);
+        }
     }
 }

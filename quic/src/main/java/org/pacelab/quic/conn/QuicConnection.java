@@ -244,8 +244,9 @@ public final class QuicConnection implements StreamTransport {
                 .disableActiveMigration(true)
                 .initialSourceConnectionId(initialScid);
         if (!isClient) {
+            resetTokenAnnounced = resetTokens.tokenFor(initialScid);
             b.originalDestinationConnectionId(originalDcid)
-                    .statelessResetToken(resetTokens.tokenFor(initialScid));
+                    .statelessResetToken(resetTokenAnnounced);
             if (retryScid != null) {
                 b.retrySourceConnectionId(retryScid);
             }
@@ -313,6 +314,15 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         if (isClient && !Arrays.equals(p.dcid(), initialScid) && !isLocalCid(p.dcid())) {
+            // RFC 9000 §10.3.1: a first packet that cannot be associated with the connection may be a reset
+            if (firstInDatagram && dg.limit() >= StatelessReset.MIN_LENGTH) {
+                byte[] tail = new byte[16];
+                dg.get(dg.limit() - 16, tail);
+                if (peerCids.isStatelessResetToken(tail)) {
+                    onStatelessReset(now);
+                    return;
+                }
+            }
             drop(now, type, p.packetEnd() - p.headerStart(), "unknown_connection_id");
             return;
         }
@@ -780,6 +790,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private byte[] retryScidSeen;
+    private byte[] resetTokenAnnounced;
 
     private void onStatelessReset(long now) {
         // RFC 9000 §10.3.1: the connection is over; no further packets are sent
@@ -1738,6 +1749,18 @@ public final class QuicConnection implements StreamTransport {
     // =============================================================================================
 
     public State state() { return state; }
+
+    /** Test access: the stateless reset token this (server) connection announced. */
+    byte[] statelessResetTokenForTest() { return resetTokenAnnounced; }
+
+    /** Test access: the key schedule. */
+    KeySchedule keySchedule() { return keys; }
+
+    /** Test access: the connection ID packets to the peer are addressed to. */
+    byte[] peerConnectionId() { return peerCids.current(); }
+
+    /** Test access: the next packet number of a space, then advanced (as if a packet had been sent). */
+    long takePacketNumber(PacketSpace space) { return nextPn[space.ordinal()]++; }
 
     public boolean isClosed() { return state == State.CLOSED; }
 

@@ -14,7 +14,12 @@ import org.pacelab.quic.util.RangeSet;
 public final class SendBuffer {
     private static final int CHUNK = 32 * 1024;
 
-    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    /** Chunks as a ring: chunk i (from the first) is {@code ring[(head + i) % ring.length]}. */
+    private byte[][] ring = new byte[8][];
+    private int head;
+    private int count;
+    /** Released chunks kept for reuse (a stream's buffer cycles through the same few). */
+    private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
     /** Stream offset of the first byte of the first chunk. */
     private long chunksBase;
     /** Bytes used in the last chunk. */
@@ -35,6 +40,23 @@ public final class SendBuffer {
         this.capacity = capacity;
     }
 
+    private byte[] chunk(int i) {
+        return ring[(head + i) % ring.length];
+    }
+
+    private void addChunk(byte[] c) {
+        if (count == ring.length) {
+            byte[][] grown = new byte[ring.length * 2][];
+            for (int i = 0; i < count; i++) {
+                grown[i] = chunk(i);
+            }
+            ring = grown;
+            head = 0;
+        }
+        ring[(head + count) % ring.length] = c;
+        count++;
+    }
+
     /** How many more bytes {@link #write} would accept now. */
     public long writable() {
         if (finOffset >= 0) {
@@ -49,11 +71,11 @@ public final class SendBuffer {
         int left = n;
         while (left > 0) {
             if (lastChunkUsed == CHUNK) {
-                chunks.addLast(new byte[CHUNK]);
+                addChunk(spare.isEmpty() ? new byte[CHUNK] : spare.poll());
                 lastChunkUsed = 0;
             }
             int take = Math.min(left, CHUNK - lastChunkUsed);
-            src.get(chunks.peekLast(), lastChunkUsed, take);
+            src.get(chunk(count - 1), lastChunkUsed, take);
             lastChunkUsed += take;
             left -= take;
         }
@@ -143,12 +165,8 @@ public final class SendBuffer {
         int idx = (int) (rel / CHUNK);
         int pos = (int) (rel % CHUNK);
         int left = length;
-        var it = chunks.iterator();
-        for (int i = 0; i < idx; i++) {
-            it.next();
-        }
         while (left > 0) {
-            byte[] c = it.next();
+            byte[] c = chunk(idx++);
             int take = Math.min(left, CHUNK - pos);
             out.put(c, pos, take);
             left -= take;
@@ -170,9 +188,15 @@ public final class SendBuffer {
         if (frontier > ackedFrontier) {
             ackedFrontier = frontier;
             acked.removeBelow(ackedFrontier);
-            while (!chunks.isEmpty() && chunksBase + CHUNK <= ackedFrontier) {
-                chunks.pollFirst();
+            while (count > 0 && chunksBase + CHUNK <= ackedFrontier) {
+                byte[] released = ring[head];
+                ring[head] = null;
+                head = (head + 1) % ring.length;
+                count--;
                 chunksBase += CHUNK;
+                if (spare.size() < 4) {
+                    spare.add(released);
+                }
             }
         }
     }
@@ -210,7 +234,9 @@ public final class SendBuffer {
 
     /** Drops all buffered data (after RESET_STREAM or when the stream is discarded). */
     public void discard() {
-        chunks.clear();
+        java.util.Arrays.fill(ring, null);
+        count = 0;
+        spare.clear();
         lost.clear();
         acked.clear();
         finPending = false;

@@ -109,7 +109,29 @@ final class ConnectionPair {
         return true;
     }
 
+    /** When set, datagrams to the server go through a ServerEndpoint (Retry, routing, stateless replies). */
+    ServerEndpoint endpoint;
+    static final java.net.InetSocketAddress CLIENT_ADDRESS = new java.net.InetSocketAddress("192.0.2.1", 5000);
+
+    void useEndpoint(boolean retry) {
+        byte[] key = new byte[32];
+        random.nextBytes(key);
+        endpoint = new ServerEndpoint(serverConfig, a -> serverApp, new SplittableRandom(random.nextLong()), key, retry, 100);
+    }
+
     private void deliver(InFlight d) {
+        if (d.toServer && endpoint != null) {
+            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now,
+                    (datagram, to) -> {
+                        byte[] copy = new byte[datagram.remaining()];
+                        datagram.get(copy);
+                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
+                    });
+            if (e != null) {
+                server = e.connection;
+            }
+            return;
+        }
         if (d.toServer) {
             if (server == null) {
                 ParsedPacket p;
@@ -126,6 +148,18 @@ final class ConnectionPair {
             server.receive(ByteBuffer.wrap(d.data), now);
         } else {
             client.receive(ByteBuffer.wrap(d.data), now);
+        }
+    }
+
+    /** The stateless reset token the server announced in its transport parameters. */
+    byte[] serverResetToken() {
+        return server.statelessResetTokenForTest();
+    }
+
+    /** Delivers a datagram to the server right now (as if it arrived from the client's address). */
+    void injectToServer(byte[] data) {
+        if (server != null) {
+            server.receive(ByteBuffer.wrap(data), now);
         }
     }
 

@@ -1,0 +1,247 @@
+package org.pacelab.analysis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.pacelab.analysis.capture.CaptureFormatException;
+import org.pacelab.analysis.capture.CaptureReader;
+import org.pacelab.analysis.capture.CapturedFrame;
+import org.pacelab.analysis.flow.ServerSide;
+import org.pacelab.analysis.metrics.GapTrainMeter;
+import org.pacelab.analysis.metrics.PrecisionMeter;
+import org.pacelab.analysis.metrics.RunDistributions;
+import org.pacelab.analysis.packet.DecodedPacket;
+import org.pacelab.analysis.packet.Endpoint;
+import org.pacelab.analysis.packet.PacketDecoder;
+import org.pacelab.analysis.qlog.QlogMatcher;
+import org.pacelab.analysis.qlog.QlogTrace;
+import org.pacelab.analysis.qlog.SentPackets;
+import org.pacelab.analysis.quic.DatagramInfo;
+import org.pacelab.analysis.quic.KeyLog;
+import org.pacelab.analysis.quic.QuicConnection;
+import org.pacelab.analysis.quic.QuicDissector;
+import org.pacelab.analysis.table.PacketCsvWriter;
+import org.pacelab.analysis.tcp.TcpFlow;
+import org.pacelab.quic.packet.PacketType;
+
+/**
+ * The streaming pass over a capture: classifies each frame by the server side, dissects QUIC or TCP, feeds the
+ * server's packets to the gap/train and precision meters, and writes the per-packet table. Its counters are read
+ * afterwards by {@link SummaryAssembler}.
+ */
+final class AnalysisPass {
+    final ServerSide server;
+    final QuicDissector dissector;
+    final QlogMatcher qlogs;
+    final GapTrainMeter meter;
+    final RunDistributions distributions = RunDistributions.empty();
+    final PrecisionMeter precision = new PrecisionMeter(distributions.sendDelays());
+    final Map<Endpoint, TcpFlow> tcpFlows = new HashMap<>();
+    private final PacketCsvWriter csv;
+    String truncation;
+    long frames;
+    long undecoded;
+    long serverPackets;
+    long clientPackets;
+    long serverBytes;
+    long firstServerNs = Long.MIN_VALUE;
+    long lastServerNs = Long.MIN_VALUE;
+    long firstDataNs = Long.MIN_VALUE;
+    long lastDataNs = Long.MIN_VALUE;
+    /** Server 1-RTT packets found in a qlog trace, with or without an intended send time. */
+    long inQlog;
+    private TcpFlow cachedFlow;
+    private final StringBuilder types = new StringBuilder();
+    private final StringBuilder numbers = new StringBuilder();
+    private final CapturedFrame frame = new CapturedFrame();
+    private final DecodedPacket packet = new DecodedPacket();
+    private final DatagramInfo info = new DatagramInfo();
+
+    AnalysisPass(ServerSide server, KeyLog keyLog, QlogMatcher qlogs, long thresholdNs, PacketCsvWriter csv) {
+        this.server = server;
+        this.dissector = new QuicDissector(keyLog);
+        this.qlogs = qlogs;
+        this.csv = csv;
+        this.meter = new GapTrainMeter(thresholdNs, distributions.gaps(), distributions.trains(), this::trainEnded);
+    }
+
+    private void trainEnded(long index, int length) {
+        if (csv != null) {
+            try {
+                csv.trainEnded(index, length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    void run(CaptureReader reader) throws IOException {
+        try {
+            while (reader.next(frame)) {
+                frames++;
+                onFrame();
+            }
+            truncation = reader.truncation().orElse(null);
+        } catch (CaptureFormatException e) {
+            truncation = e.getMessage();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        try {
+            meter.finish();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private void onFrame() throws IOException {
+        if (PacketDecoder.decode(frame, packet) != DecodedPacket.Status.OK) {
+            undecoded++;
+            return;
+        }
+        if (server == null) {
+            return;
+        }
+        boolean fromServer = server.fromServer(packet);
+        if (!fromServer && !server.toServer(packet)) {
+            return;
+        }
+        if (server.isQuic()) {
+            quic(fromServer);
+        } else {
+            tcp(fromServer);
+        }
+    }
+
+    private void quic(boolean fromServer) throws IOException {
+        long t = frame.timestampNs();
+        dissector.dissect(packet, fromServer, t, info);
+        describe(info);
+        if (!fromServer) {
+            clientPackets++;
+            if (csv != null) {
+                csv.clientRow(frames, t, packet.payloadLength(), types, numbers);
+            }
+            return;
+        }
+        long gap = serverPacket(t);
+        long pn = -1;
+        boolean oneRtt = false;
+        for (int i = 0; i < info.count(); i++) {
+            if (info.type(i) == PacketType.ONE_RTT) {
+                oneRtt = true;
+                pn = info.packetNumber(i);
+            }
+        }
+        long delay = PacketCsvWriter.NONE;
+        long target = PacketCsvWriter.NONE;
+        if (oneRtt) {
+            if (firstDataNs == Long.MIN_VALUE) {
+                firstDataNs = t;
+            }
+            lastDataNs = t;
+            QuicConnection conn = info.connection();
+            QlogTrace trace = pn < 0 || conn == null ? null : qlogs.traceFor(conn, conn.originalDcidHex(), conn.serverCidHex());
+            if (trace != null && trace.sent().contains(pn)) {
+                inQlog++;
+                SentPackets sent = trace.sent();
+                double sendAtMs = sent.sendAtMs(pn);
+                if (!Double.isNaN(sendAtMs)) {
+                    delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
+                    precision.onMatched(delay);
+                }
+                double rate = sent.pacingRateBps(pn);
+                int size = sent.size(pn);
+                if (rate > 0 && size > 0 && gap >= 0) {
+                    target = Math.round(size * 8e9 / rate);
+                    if (target > 0) {
+                        precision.onGap(target, gap);
+                    } else {
+                        target = PacketCsvWriter.NONE;
+                    }
+                }
+            }
+        }
+        if (csv != null) {
+            csv.serverRow(frames, t, packet.payloadLength(), types, numbers, gap < 0 ? PacketCsvWriter.NONE : gap,
+                    meter.currentTrainIndex(), -1, delay, target);
+        }
+    }
+
+    private void tcp(boolean fromServer) throws IOException {
+        long t = frame.timestampNs();
+        TcpFlow flow = flow(fromServer);
+        if (!fromServer) {
+            clientPackets++;
+            if (csv != null) {
+                csv.clientRow(frames, t, packet.payloadLength(), "tcp", "");
+            }
+            return;
+        }
+        if (packet.payloadLength() == 0) {
+            return; // pure ACK, SYN or FIN: not a data segment
+        }
+        boolean retransmission = flow.onServerData(packet.tcpSeq(), packet.payloadLength());
+        if (firstDataNs == Long.MIN_VALUE) {
+            firstDataNs = t;
+        }
+        lastDataNs = t;
+        long gap = serverPacket(t);
+        if (csv != null) {
+            csv.serverRow(frames, t, packet.payloadLength(), "tcp", "", gap < 0 ? PacketCsvWriter.NONE : gap,
+                    meter.currentTrainIndex(), retransmission ? 1 : 0, PacketCsvWriter.NONE, PacketCsvWriter.NONE);
+        }
+    }
+
+    /** Counts a server packet for gaps and trains; returns its gap or -1 for the first. */
+    private long serverPacket(long t) {
+        serverPackets++;
+        serverBytes += packet.payloadLength();
+        if (firstServerNs == Long.MIN_VALUE) {
+            firstServerNs = t;
+        }
+        lastServerNs = Math.max(lastServerNs, t);
+        return meter.onPacket(t);
+    }
+
+    private TcpFlow flow(boolean fromServer) {
+        if (cachedFlow != null && (fromServer ? cachedFlow.client().isDestinationOf(packet) : cachedFlow.client().isSourceOf(packet))) {
+            return cachedFlow;
+        }
+        Endpoint client = fromServer ? packet.destination() : packet.source();
+        cachedFlow = tcpFlows.computeIfAbsent(client, TcpFlow::new);
+        return cachedFlow;
+    }
+
+    private void describe(DatagramInfo d) {
+        types.setLength(0);
+        numbers.setLength(0);
+        for (int i = 0; i < d.count(); i++) {
+            if (i > 0) {
+                types.append(';');
+                numbers.append(';');
+            }
+            types.append(qlogName(d.type(i)));
+            long pn = d.packetNumber(i);
+            if (pn >= 0) {
+                numbers.append(pn);
+            } else {
+                numbers.append('-');
+            }
+        }
+    }
+
+    /** Packet type names as qlog writes them. */
+    static String qlogName(PacketType t) {
+        return switch (t) {
+            case INITIAL -> "initial";
+            case ZERO_RTT -> "0RTT";
+            case HANDSHAKE -> "handshake";
+            case RETRY -> "retry";
+            case VERSION_NEGOTIATION -> "version_negotiation";
+            case ONE_RTT -> "1RTT";
+        };
+    }
+}

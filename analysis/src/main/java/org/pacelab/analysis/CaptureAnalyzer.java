@@ -1,0 +1,83 @@
+package org.pacelab.analysis;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.pacelab.analysis.capture.CaptureReader;
+import org.pacelab.analysis.capture.CaptureReaders;
+import org.pacelab.analysis.flow.ServerDetector;
+import org.pacelab.analysis.flow.ServerSide;
+import org.pacelab.analysis.io.AtomicOutput;
+import org.pacelab.analysis.qlog.QlogMatcher;
+import org.pacelab.analysis.qlog.QlogReader;
+import org.pacelab.analysis.qlog.QlogTrace;
+import org.pacelab.analysis.quic.KeyLog;
+import org.pacelab.analysis.table.PacketCsvWriter;
+
+/**
+ * Analyses one capture: finds the server (a bounded scan of the capture's start), then streams the capture once
+ * through an {@link AnalysisPass} and assembles the summary. Memory stays bounded by histograms and by the qlog's
+ * per-packet arrays; the per-packet table is written while streaming and appears only when complete.
+ */
+public final class CaptureAnalyzer {
+    private CaptureAnalyzer() {}
+
+    /**
+     * Analyses the capture named in {@code options}; {@code runId} names the result.
+     *
+     * @throws IOException when an input cannot be read at all (a capture that is corrupt part-way gives a result
+     *                     marked truncated instead)
+     */
+    public static RunResult analyze(AnalysisOptions options, String runId) throws IOException {
+        List<String> notes = new ArrayList<>();
+        Optional<ServerSide> server;
+        List<String> embeddedKeyLogs;
+        try (CaptureReader scan = CaptureReaders.open(options.capture())) {
+            server = ServerDetector.detect(scan, options.serverPort());
+            embeddedKeyLogs = scan.embeddedKeyLogs();
+        }
+        KeyLog keyLog = keyLog(options, embeddedKeyLogs);
+        if (keyLog != null) {
+            notes.addAll(keyLog.notes());
+        }
+        List<QlogTrace> traces = new ArrayList<>();
+        if (options.qlog() != null) {
+            for (Path f : QlogReader.files(options.qlog())) {
+                for (QlogTrace t : QlogReader.read(f)) {
+                    traces.add(t);
+                    notes.addAll(t.notes());
+                }
+            }
+        }
+        AtomicOutput csvOut = options.packetsCsv() == null ? null : new AtomicOutput(options.packetsCsv());
+        try (csvOut; CaptureReader reader = CaptureReaders.open(options.capture())) {
+            PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
+            AnalysisPass pass = new AnalysisPass(server.orElse(null), keyLog, new QlogMatcher(traces), options.thresholdNs(), csv);
+            pass.run(reader);
+            notes.addAll(reader.notes());
+            notes.addAll(pass.dissector.notes());
+            RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
+            if (csv != null) {
+                csv.finish();
+                csvOut.commit();
+            }
+            return result;
+        }
+    }
+
+    private static KeyLog keyLog(AnalysisOptions options, List<String> embedded) throws IOException {
+        KeyLog keyLog = options.keyLog() == null ? null : KeyLog.read(options.keyLog());
+        if (!embedded.isEmpty()) {
+            if (keyLog == null) {
+                keyLog = new KeyLog();
+            }
+            for (String text : embedded) {
+                keyLog.add(text, options.capture().getFileName() + " (pcapng Decryption Secrets Block)");
+            }
+        }
+        return keyLog;
+    }
+}

@@ -1,0 +1,360 @@
+package org.pacelab.analysis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.pacelab.analysis.capture.CaptureReader;
+import org.pacelab.analysis.clientlog.ClientLog;
+import org.pacelab.analysis.metrics.NanosDistribution;
+import org.pacelab.analysis.metrics.TrainLengths;
+import org.pacelab.analysis.qlog.CongestionTimeline;
+import org.pacelab.analysis.qlog.QlogTrace;
+import org.pacelab.analysis.quic.QuicConnection;
+import org.pacelab.analysis.summary.Summary;
+import org.pacelab.analysis.summary.SummaryField;
+
+import static org.pacelab.analysis.summary.SummaryField.*;
+
+/** Turns the counters of an {@link AnalysisPass} and the side inputs into a run's {@link Summary}. */
+final class SummaryAssembler {
+    static final int VERSION = 1;
+
+    private final AnalysisOptions options;
+    private final String runId;
+    private final CaptureReader reader;
+    private final AnalysisPass pass;
+    private final List<String> notes;
+    private final Summary s = new Summary();
+
+    SummaryAssembler(AnalysisOptions options, String runId, CaptureReader reader, AnalysisPass pass, List<String> notes) {
+        this.options = options;
+        this.runId = runId;
+        this.reader = reader;
+        this.pass = pass;
+        this.notes = new ArrayList<>(notes);
+    }
+
+    RunResult result() throws IOException {
+        capture();
+        server();
+        quic();
+        gapsAndTrains();
+        ClientLog clientLog = options.clientLog() == null ? null : ClientLog.read(options.clientLog());
+        goodput(clientLog);
+        drops();
+        CongestionTimeline timeline = qlog();
+        if (notes.isEmpty()) {
+            s.clear(NOTES);
+        } else {
+            s.put(NOTES, String.join(" ", notes.stream().map(n -> n.endsWith(".") ? n : n + ".").toList()));
+        }
+        return new RunResult(runId, s, pass.distributions, timeline);
+    }
+
+    private void capture() {
+        s.put(SUMMARY_VERSION, VERSION);
+        s.put(CAPTURE, options.capture().toString());
+        s.put(CAPTURE_FORMAT, reader.format());
+        s.put(CAPTURE_TRUNCATED, pass.truncation != null);
+        if (pass.truncation != null) {
+            s.put(CAPTURE_TRUNCATION, pass.truncation);
+        }
+        s.put(LINK_TYPES, reader.linkTypes().stream().map(String::valueOf).collect(Collectors.joining(",")));
+        s.put(FRAMES, pass.frames);
+        s.put(FRAMES_UNDECODED, pass.undecoded);
+        s.put(THRESHOLD_US, options.thresholdNs() / 1000.0);
+    }
+
+    private void server() {
+        if (pass.server == null) {
+            String why = pass.frames == 0 ? "the capture holds no frames"
+                    : options.serverPort() != null ? "no UDP or TCP packet uses port " + options.serverPort()
+                    : "the capture holds no UDP or TCP packet that pacelab can decode";
+            for (SummaryField f : List.of(PROTOCOL, SERVER, SERVER_DETECTION)) {
+                s.unavailable(f, why);
+            }
+        } else {
+            s.put(PROTOCOL, !pass.server.isQuic() ? "tcp" : pass.dissector.quicDatagrams() > 0 ? "quic" : "udp");
+            s.put(SERVER, pass.server.endpoint().toString());
+            s.put(SERVER_DETECTION, pass.server.method().jsonName());
+        }
+        s.put(CONNECTIONS, pass.server == null ? 0 : pass.server.isQuic() ? pass.dissector.connections().size() : pass.tcpFlows.size());
+        s.put(PACKETS, pass.serverPackets);
+        s.put(CLIENT_PACKETS, pass.clientPackets);
+        s.put(SERVER_BYTES, pass.serverBytes);
+        if (pass.serverPackets > 0) {
+            s.put(FIRST_PACKET_TIME_NS, pass.firstServerNs);
+            s.put(LAST_PACKET_TIME_NS, pass.lastServerNs);
+        } else {
+            s.unavailable(FIRST_PACKET_TIME_NS, noServerPackets());
+            s.unavailable(LAST_PACKET_TIME_NS, noServerPackets());
+        }
+    }
+
+    private String noServerPackets() {
+        return pass.server == null ? "no server was found in the capture" : "the capture holds no packets from the server";
+    }
+
+    private void quic() {
+        boolean quic = pass.server != null && pass.server.isQuic();
+        if (!quic) {
+            String why = pass.server == null ? noServerPackets() : "the server's flow is TCP, not QUIC";
+            for (SummaryField f : List.of(QUIC_PACKETS, QUIC_PN_RECOVERED, SERVER_1RTT_PACKETS, PN_RECOVERED, CIPHER_SUITE)) {
+                s.unavailable(f, why);
+            }
+            return;
+        }
+        var d = pass.dissector;
+        s.put(QUIC_PACKETS, d.packetsWithNumber());
+        s.put(SERVER_1RTT_PACKETS, d.server1RttPackets());
+        String failure = mainFailure(d.failures());
+        if (d.recovered() > 0) {
+            s.put(QUIC_PN_RECOVERED, d.recovered());
+        } else {
+            s.unavailable(QUIC_PN_RECOVERED, d.packetsWithNumber() == 0 ? "the capture holds no QUIC packets with numbers" : failure);
+        }
+        if (d.server1RttRecovered() > 0) {
+            s.put(PN_RECOVERED, d.server1RttRecovered());
+            long missing = d.server1RttPackets() - d.server1RttRecovered();
+            if (missing > 0) {
+                notes.add(missing + " of " + d.server1RttPackets() + " server 1-RTT packet numbers were not recovered: "
+                        + failure);
+            }
+        } else {
+            s.unavailable(PN_RECOVERED, d.server1RttPackets() == 0 ? "the capture holds no server 1-RTT packets" : failure);
+        }
+        String suite = d.connections().stream().map(QuicConnection::cipherSuiteName).filter(n -> n != null).findFirst()
+                .orElse(null);
+        if (suite != null) {
+            s.put(CIPHER_SUITE, suite);
+        } else {
+            s.unavailable(CIPHER_SUITE, "no server Initial packet with a ServerHello was captured whole");
+        }
+    }
+
+    /** The most frequent reason packet numbers were not recovered, with its count. */
+    private static String mainFailure(Map<String, Long> failures) {
+        return failures.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(e -> e.getKey() + " (" + e.getValue() + " packets)")
+                .orElse("no reason recorded");
+    }
+
+    private void gapsAndTrains() {
+        NanosDistribution gaps = pass.distributions.gaps();
+        TrainLengths trains = pass.distributions.trains();
+        s.put(IPG_COUNT, gaps.count());
+        s.put(IPG_OUT_OF_ORDER, pass.meter.outOfOrder());
+        s.put(TRAINS, trains.trains());
+        String noGaps = pass.serverPackets == 0 ? noServerPackets() : "only one server packet, so no gap";
+        s.putNumber(IPG_MEAN_US, gaps.meanNs() / 1000, noGaps);
+        s.putNumber(IPG_P50_US, gaps.quantileNs(0.5) / 1000, noGaps);
+        s.putNumber(IPG_P90_US, gaps.quantileNs(0.9) / 1000, noGaps);
+        s.putNumber(IPG_P99_US, gaps.quantileNs(0.99) / 1000, noGaps);
+        s.putNumber(IPG_LT_THRESHOLD_SHARE, gaps.count() == 0 ? Double.NaN : (double) pass.meter.gapsBelowThreshold() / gaps.count(), noGaps);
+        String noTrains = noServerPackets();
+        s.putNumber(PTL1_SHARE, trains.shareAtMost(1), noTrains);
+        s.putNumber(PTL_LE2_SHARE, trains.shareAtMost(2), noTrains);
+        s.putNumber(PTL_LE5_SHARE, trains.shareAtMost(5), noTrains);
+        s.putNumber(PTL_LE10_SHARE, trains.shareAtMost(10), noTrains);
+        s.putNumber(PTL_PER_PACKET_MEAN, trains.perPacketMean(), noTrains);
+        if (trains.packets() > 0) {
+            s.put(PTL_PER_PACKET_P50, trains.perPacketQuantile(0.5));
+            s.put(PTL_MAX, trains.longest());
+        } else {
+            s.unavailable(PTL_PER_PACKET_P50, noTrains);
+            s.unavailable(PTL_MAX, noTrains);
+        }
+    }
+
+    private void goodput(ClientLog log) {
+        Long bytes = null;
+        if (log != null) {
+            bytes = log.totalBytes();
+            s.put(TRANSFER_BYTES_SOURCE, "client_log");
+        } else if (options.transferBytes() != null) {
+            bytes = options.transferBytes();
+            s.put(TRANSFER_BYTES_SOURCE, "option");
+        } else {
+            s.unavailable(TRANSFER_BYTES_SOURCE, "no client log (--client-log) and no --bytes given");
+        }
+        if (bytes != null) {
+            s.put(TRANSFER_BYTES, bytes);
+        } else {
+            s.unavailable(TRANSFER_BYTES, "no client log (--client-log) and no --bytes given");
+        }
+        long dataNs = pass.firstDataNs == Long.MIN_VALUE ? 0 : pass.lastDataNs - pass.firstDataNs;
+        String dataUnit = pass.server != null && !pass.server.isQuic() ? "data segment" : "1-RTT packet";
+        if (dataNs > 0) {
+            s.put(SERVER_DATA_DURATION_S, dataNs / 1e9);
+        } else {
+            s.unavailable(SERVER_DATA_DURATION_S, "fewer than two server " + dataUnit + "s at different times");
+        }
+        if (bytes == null) {
+            s.unavailable(GOODPUT_WIRE_MBPS, "the transferred size is unknown: give --client-log or --bytes");
+        } else if (dataNs <= 0) {
+            s.unavailable(GOODPUT_WIRE_MBPS, s.reason(SERVER_DATA_DURATION_S));
+        } else {
+            s.put(GOODPUT_WIRE_MBPS, 8.0 * bytes / dataNs * 1000);
+        }
+        if (log == null) {
+            s.unavailable(GOODPUT_APP_MBPS, "no client log given (--client-log)");
+            s.unavailable(GOODPUT_WALL_MBPS, "no client log given (--client-log)");
+        } else {
+            long span = log.transferSpanNs();
+            if (span > 0) {
+                s.put(GOODPUT_APP_MBPS, 8.0 * log.totalBytes() / span * 1000);
+            } else {
+                s.unavailable(GOODPUT_APP_MBPS, "the client log has no transfer with a positive duration");
+            }
+            if (log.wallTimeNs() > 0) {
+                s.put(GOODPUT_WALL_MBPS, 8.0 * log.totalBytes() / log.wallTimeNs() * 1000);
+            } else {
+                s.unavailable(GOODPUT_WALL_MBPS, "the client log's wall_time_ns is 0");
+            }
+        }
+        long spanNs = pass.serverPackets < 2 ? 0 : pass.lastServerNs - pass.firstServerNs;
+        if (spanNs > 0) {
+            s.put(THROUGHPUT_WIRE_MBPS, 8.0 * pass.serverBytes / spanNs * 1000);
+        } else {
+            s.unavailable(THROUGHPUT_WIRE_MBPS, "fewer than two server packets at different times");
+        }
+    }
+
+    private void drops() throws IOException {
+        if (options.events() == null) {
+            s.unavailable(DROPS, "no emulator event log given (--events)");
+            return;
+        }
+        EmulatorDrops.Count c = EmulatorDrops.count(options.events());
+        s.put(DROPS, c.drops());
+        if (c.note() != null) {
+            notes.add(c.note());
+        }
+    }
+
+    /** Precision, retransmissions (QUIC) and congestion state from the matched server qlog traces. */
+    private CongestionTimeline qlog() {
+        boolean quic = pass.server != null && pass.server.isQuic();
+        List<QlogTrace> used = pass.qlogs.used();
+        s.put(QLOG_FILES, used.size());
+        if (!quic) {
+            if (pass.server != null) {
+                long retx = pass.tcpFlows.values().stream().mapToLong(f -> f.retransmissions()).sum();
+                s.put(RETRANSMISSIONS, retx);
+                s.put(RETRANSMISSIONS_SOURCE, "capture");
+            } else {
+                s.unavailable(RETRANSMISSIONS, noServerPackets());
+                s.unavailable(RETRANSMISSIONS_SOURCE, noServerPackets());
+            }
+            String why = pass.server == null ? noServerPackets()
+                    : "pacing precision needs QUIC packet numbers matched to the sender's qlog; the flow is TCP";
+            precisionUnavailable(why);
+            congestionUnavailable(pass.server == null ? why : "congestion state comes from a QUIC qlog; the flow is TCP");
+            return null;
+        }
+        String noQlog = options.qlog() == null ? "no qlog given (--qlog)"
+                : pass.qlogs.serverTraces() == 0 ? (pass.qlogs.clientTraces() > 0
+                        ? "the qlog traces are the client's; intended send times and congestion state come from the server's"
+                        : "no qlog trace found in " + options.qlog())
+                : pass.dissector.server1RttRecovered() == 0 ? "no server packet number was recovered, so no packet matches the qlog"
+                : "no server qlog trace matches the capture's connections";
+        if (used.isEmpty()) {
+            s.unavailable(RETRANSMISSIONS, noQlog);
+            s.unavailable(RETRANSMISSIONS_SOURCE, noQlog);
+            s.unavailable(QLOG_PACKETS_SENT, noQlog);
+            precisionUnavailable(noQlog);
+            congestionUnavailable(noQlog);
+            return null;
+        }
+        s.put(RETRANSMISSIONS, used.stream().mapToLong(QlogTrace::packetsLost).sum());
+        s.put(RETRANSMISSIONS_SOURCE, "qlog");
+        s.put(QLOG_PACKETS_SENT, used.stream().mapToLong(t -> t.sent().count()).sum());
+        precision(used);
+        QlogTrace main = used.stream().max((a, b) -> Integer.compare(a.timeline().size(), b.timeline().size())).orElseThrow();
+        congestion(main.timeline());
+        return main.timeline();
+    }
+
+    private void precision(List<QlogTrace> used) {
+        var p = pass.precision;
+        long oneRtt = pass.dissector.server1RttPackets();
+        if (p.matched() == 0) {
+            String why = used.stream().allMatch(t -> t.sent().withSendAt() == 0)
+                    ? "the server's qlog packet_sent events carry no send_at_time (the intended send time); ngtcp2, for one, does not log it"
+                    : pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event by packet number"
+                    : "the matched qlog packet_sent events carry no send_at_time";
+            precisionUnavailable(why);
+        } else {
+            s.put(PRECISION_US, p.precisionNs() / 1000);
+            s.put(PRECISION_MATCHED, p.matched());
+            s.put(PRECISION_MATCHED_SHARE, oneRtt == 0 ? 0.0 : (double) p.matched() / oneRtt);
+            s.put(SEND_DELAY_MEAN_US, p.meanDelayNs() / 1000);
+            s.put(SEND_DELAY_P50_US, p.delays().quantile(0.5) / 1000);
+            s.put(SEND_DELAY_P99_US, p.delays().quantile(0.99) / 1000);
+            if (used.stream().anyMatch(t -> Double.isNaN(t.referenceTimeMs()))) {
+                notes.add("a qlog trace has no reference_time, so send_delay values include an unknown clock offset "
+                        + "(precision_us, a standard deviation, is unaffected)");
+            }
+        }
+        if (p.targetGaps().count() > 0) {
+            s.put(TARGET_GAP_P50_US, p.targetGaps().quantileNs(0.5) / 1000);
+            s.put(GAP_OVER_TARGET_P50, p.gapRatioMedian());
+        } else {
+            String why = p.matched() == 0 && pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event"
+                    : "the server's qlog reports no pacing_rate in recovery metrics_updated events";
+            s.unavailable(TARGET_GAP_P50_US, why);
+            s.unavailable(GAP_OVER_TARGET_P50, why);
+        }
+    }
+
+    private void precisionUnavailable(String why) {
+        for (SummaryField f : List.of(PRECISION_US, PRECISION_MATCHED, PRECISION_MATCHED_SHARE, SEND_DELAY_MEAN_US,
+                SEND_DELAY_P50_US, SEND_DELAY_P99_US, TARGET_GAP_P50_US, GAP_OVER_TARGET_P50)) {
+            s.unavailable(f, why);
+        }
+    }
+
+    private void congestion(CongestionTimeline t) {
+        var cwnd = stats(t, CongestionTimeline.Column.CONGESTION_WINDOW);
+        var rate = stats(t, CongestionTimeline.Column.PACING_RATE_BPS);
+        var srtt = stats(t, CongestionTimeline.Column.SMOOTHED_RTT_MS);
+        var minRtt = stats(t, CongestionTimeline.Column.MIN_RTT_MS);
+        if (minRtt.count() == 0) {
+            minRtt = stats(t, CongestionTimeline.Column.LATEST_RTT_MS);
+        }
+        String none = "the server's qlog reports no ";
+        if (cwnd.count() > 0) {
+            s.put(CWND_MAX_BYTES, (long) cwnd.max());
+            s.put(CWND_MEAN_BYTES, cwnd.mean());
+        } else {
+            s.unavailable(CWND_MAX_BYTES, none + "congestion_window");
+            s.unavailable(CWND_MEAN_BYTES, none + "congestion_window");
+        }
+        s.putNumber(PACING_RATE_MEAN_MBPS, rate.mean() / 1e6, none + "pacing_rate");
+        s.putNumber(SRTT_MEAN_MS, srtt.mean(), none + "smoothed_rtt");
+        s.putNumber(MIN_RTT_MS, minRtt.min(), none + "min_rtt or latest_rtt");
+    }
+
+    private static org.pacelab.analysis.metrics.RunningStats stats(CongestionTimeline t, CongestionTimeline.Column c) {
+        var r = new org.pacelab.analysis.metrics.RunningStats();
+        for (int i = 0; i < t.size(); i++) {
+            double v = t.value(c, i);
+            if (!Double.isNaN(v)) {
+                r.add(v);
+            }
+        }
+        return r;
+    }
+
+    private void congestionUnavailable(String why) {
+        for (SummaryField f : List.of(CWND_MAX_BYTES, CWND_MEAN_BYTES, PACING_RATE_MEAN_MBPS, SRTT_MEAN_MS, MIN_RTT_MS)) {
+            s.unavailable(f, why);
+        }
+        if (!s.has(QLOG_PACKETS_SENT) && s.reason(QLOG_PACKETS_SENT) == null) {
+            s.unavailable(QLOG_PACKETS_SENT, why);
+        }
+    }
+}

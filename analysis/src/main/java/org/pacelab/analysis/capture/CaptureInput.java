@@ -1,0 +1,106 @@
+package org.pacelab.analysis.capture;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Sequential reads of a capture file through one large reusable buffer (no per-record allocation).
+ * The window {@code [position, limit)} of {@link #buffer()} holds unread bytes; {@link #ensure(int)} refills it.
+ */
+final class CaptureInput implements Closeable {
+    static final int DEFAULT_BUFFER = 8 << 20;
+    /** Largest record accepted: well above the 256 KiB snap length of common tools. */
+    static final int MAX_RECORD = 64 << 20;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long size;
+    private ByteBuffer buf;
+    private long bufferFileOffset; // file offset of buf index 0
+    private boolean eof;
+
+    CaptureInput(Path path, int bufferSize) throws IOException {
+        this.path = path;
+        this.channel = FileChannel.open(path, StandardOpenOption.READ);
+        this.size = channel.size();
+        this.buf = ByteBuffer.allocate(bufferSize);
+        buf.limit(0);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    long size() {
+        return size;
+    }
+
+    ByteBuffer buffer() {
+        return buf;
+    }
+
+    void order(ByteOrder order) {
+        buf.order(order);
+    }
+
+    /** File offset of the buffer's current position. */
+    long offset() {
+        return bufferFileOffset + buf.position();
+    }
+
+    /** File offset of an absolute index into the buffer. */
+    long offsetOf(int index) {
+        return bufferFileOffset + index;
+    }
+
+    /** Bytes not yet consumed, buffered or not. */
+    long remainingInFile() {
+        return size - offset();
+    }
+
+    /**
+     * Makes at least {@code n} unread bytes available at the buffer's position.
+     * Returns false when the file ends first (the available bytes stay readable).
+     */
+    boolean ensure(int n) throws IOException {
+        if (buf.remaining() >= n) {
+            return true;
+        }
+        if (n > buf.capacity()) {
+            if (n > MAX_RECORD) {
+                throw new CaptureFormatException(path, offset(), "a record of " + n
+                        + " bytes is larger than the " + MAX_RECORD + "-byte limit; the file is probably corrupt");
+            }
+            ByteBuffer bigger = ByteBuffer.allocate(Math.max(n, buf.capacity() * 2)).order(buf.order());
+            bufferFileOffset += buf.position();
+            bigger.put(buf);
+            bigger.flip();
+            buf = bigger;
+        }
+        while (buf.remaining() < n && !eof) {
+            bufferFileOffset += buf.position();
+            buf.compact();
+            int r = channel.read(buf);
+            if (r < 0) {
+                eof = true;
+            }
+            buf.flip();
+        }
+        return buf.remaining() >= n;
+    }
+
+    /** Skips n bytes (which must be available). */
+    void skip(int n) {
+        buf.position(buf.position() + n);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,40 @@
+package org.pacelab.analysis.qlog;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What pacelab uses from one qlog trace (one connection seen from one endpoint).
+ *
+ * @param file            the file it came from
+ * @param vantagePoint    "server", "client" or "" when the trace does not say
+ * @param connectionIds   lower-case hex connection IDs that name the connection (group_id, ODCID, original DCID)
+ * @param referenceTimeMs the trace's reference time in ms since the Unix epoch, NaN when absent or 0
+ * @param sent            1-RTT packet_sent events by packet number
+ * @param packetsSent     packet_sent events of any packet type
+ * @param packetsLost     recovery packet_lost events of any packet type
+ * @param timeline        metrics_updated events
+ * @param events          events read
+ * @param notes           sentences about records that could not be used
+ */
+public record QlogTrace(Path file, String vantagePoint, Set<String> connectionIds, double referenceTimeMs,
+                        SentPackets sent, long packetsSent, long packetsLost, CongestionTimeline timeline,
+                        long events, List<String> notes) {
+
+    public boolean isServer() {
+        return vantagePoint.equals("server");
+    }
+
+    /**
+     * The reference time in ns since the epoch (0 when absent), computed from whole and fractional milliseconds
+     * separately: a double holding epoch nanoseconds would round by up to 128 ns.
+     */
+    public long referenceTimeNs() {
+        if (Double.isNaN(referenceTimeMs)) {
+            return 0;
+        }
+        long wholeMs = (long) Math.floor(referenceTimeMs);
+        return wholeMs * 1_000_000L + Math.round((referenceTimeMs - wholeMs) * 1e6);
+    }
+}

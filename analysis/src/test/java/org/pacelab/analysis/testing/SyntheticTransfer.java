@@ -1,0 +1,83 @@
+package org.pacelab.analysis.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+import org.pacelab.quic.crypto.CipherSuite;
+
+/**
+ * A QUIC transfer made up for tests: a capture (pcapng, Ethernet, 10.0.0.1:443 serving 10.0.0.2:50000) with a
+ * handshake and server 1-RTT packets at chosen wire times, its key log, and the server's qlog (pacelab's JSON-SEQ
+ * form) whose {@code send_at_time} values are the intended send times.
+ */
+public final class SyntheticTransfer {
+    public static final int SERVER_PORT = 443;
+    public static final int PACKET_SIZE = 1200;
+
+    /** Files written. */
+    public record Files3(Path capture, Path keyLog, Path qlogDir) {}
+
+    private SyntheticTransfer() {}
+
+    /**
+     * @param wireNs       capture times of the server's 1-RTT packets (ns since the epoch), packet numbers 0..n-1
+     * @param intendedNs   intended send times (ns since the epoch), same length, or null for a qlog without them
+     * @param pacingRateBps pacing rate to log, or 0 for none
+     */
+    public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite)
+            throws IOException {
+        Files.createDirectories(dir);
+        SyntheticQuic q = new SyntheticQuic(suite, 7);
+        // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
+        long t0 = Math.floorDiv(wireNs[0] - 3_000_000, 1_000_000) * 1_000_000;
+        List<CaptureFiles.Frame> frames = new ArrayList<>();
+        frames.add(new CaptureFiles.Frame(t0, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT, q.clientInitial(0))));
+        frames.add(new CaptureFiles.Frame(t0 + 1_000_000, Frames.udpOverEthernet(1, SERVER_PORT, 2, 50000,
+                q.serverInitialAndHandshake(0, 0))));
+        frames.add(new CaptureFiles.Frame(t0 + 2_000_000, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT, q.clientHandshake(0))));
+        long clientPn = 0;
+        for (int i = 0; i < wireNs.length; i++) {
+            frames.add(new CaptureFiles.Frame(wireNs[i], Frames.udpOverEthernet(1, SERVER_PORT, 2, 50000,
+                    q.server1Rtt(i, i - 1, PACKET_SIZE, 0))));
+            if (i % 10 == 9) {
+                frames.add(new CaptureFiles.Frame(wireNs[i] + 1, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT,
+                        q.client1Rtt(clientPn, clientPn - 1))));
+                clientPn++;
+            }
+        }
+        Path capture = dir.resolve("capture.pcapng");
+        Files.write(capture, CaptureFiles.pcapngEthernet(frames));
+        Path keyLog = dir.resolve("keys.log");
+        Files.writeString(keyLog, q.keyLog());
+        Path qlogDir = dir.resolve("qlog");
+        Files.createDirectories(qlogDir);
+        double referenceMs = t0 / 1e6;
+        StringBuilder s = new StringBuilder();
+        s.append('\u001e').append(String.format(Locale.ROOT, "{\"qlog_format\":\"JSON-SEQ\",\"qlog_version\":\"0.3\","
+                + "\"trace\":{\"vantage_point\":{\"type\":\"server\"},\"common_fields\":{\"group_id\":\"%s\","
+                + "\"reference_time\":%.6f,\"time_format\":\"relative\"}}}%n", HexFormat.of().formatHex(q.odcid), referenceMs));
+        long cwnd = 12000;
+        for (int i = 0; i < wireNs.length; i++) {
+            double eventMs = (wireNs[i] - 5_000 - t0) / 1e6;
+            if (i % 5 == 0) {
+                cwnd += 1200;
+                s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"recovery:metrics_updated\","
+                        + "\"data\":{\"congestion_window\":%d,\"bytes_in_flight\":%d,\"smoothed_rtt\":40.0,\"min_rtt\":39.5%s}}%n",
+                        eventMs, cwnd, i * 100 % cwnd, pacingRateBps > 0 ? ",\"pacing_rate\":" + (long) pacingRateBps : ""));
+            }
+            String sendAt = intendedNs == null ? "" : String.format(Locale.ROOT, ",\"send_at_time\":%.6f",
+                    (intendedNs[i] - t0) / 1e6);
+            s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"transport:packet_sent\","
+                    + "\"data\":{\"header\":{\"packet_type\":\"1RTT\",\"packet_number\":%d},\"raw\":{\"length\":%d}%s}}%n",
+                    eventMs, i, PACKET_SIZE, sendAt));
+        }
+        Files.writeString(qlogDir.resolve("server.sqlog"), s, StandardCharsets.UTF_8);
+        return new Files3(capture, keyLog, qlogDir);
+    }
+}

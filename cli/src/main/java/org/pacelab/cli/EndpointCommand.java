@@ -1,0 +1,151 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.pacelab.io.app.FileDownloadSink;
+import org.pacelab.io.app.ServerContent;
+import org.pacelab.io.log.KeyLogFile;
+import org.pacelab.io.log.QlogDirectory;
+import org.pacelab.io.runtime.ClientLog;
+import org.pacelab.io.runtime.ParkWait;
+import org.pacelab.io.runtime.QuicClient;
+import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.tls.Certificates;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.ConnectionConfig;
+import org.pacelab.quic.content.DownloadRequest;
+import org.pacelab.quic.content.DownloadResult;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.tls.TlsConfig;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pacelab endpoint}: the QUIC Interop Runner endpoint interface (what its {@code run_endpoint.sh}
+ * runs). Reads ROLE, TESTCASE, REQUESTS, SSLKEYLOGFILE and QLOGDIR from the environment, serves {@code /www},
+ * downloads into {@code /downloads}, takes certificates from {@code /certs}; exits 127 for test cases it
+ * does not support.
+ */
+@Command(name = "endpoint", mixinStandardHelpOptions = true,
+        description = {"QUIC Interop Runner endpoint: ROLE=client|server, TESTCASE, REQUESTS (space-separated URLs),",
+                "SSLKEYLOGFILE, QLOGDIR from the environment. Exit 127 = unsupported test case."})
+public final class EndpointCommand implements Callable<Integer> {
+    /** Test cases this endpoint implements, with what each needs. */
+    static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiplexing", "retry", "chacha20",
+            "keyupdate", "http3", "handshakeloss", "transferloss", "longrtt", "goodput", "crosstraffic");
+    static final int UNSUPPORTED = 127;
+
+    @Option(names = "--www", paramLabel = "DIR", description = "Served directory (default: $WWW or /www).")
+    Path www;
+
+    @Option(names = "--downloads", paramLabel = "DIR", description = "Download directory (default: $DOWNLOADS or /downloads).")
+    Path downloads;
+
+    @Option(names = "--certs", paramLabel = "DIR", description = "Directory with cert.pem and priv.key (default: $CERTS or /certs).")
+    Path certs;
+
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", converter = SocketAddressConverter.class,
+            description = "Server address (default: [::]:443, or $PORT on all addresses).")
+    InetSocketAddress listen;
+
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public Integer call() throws Exception {
+        String role = env.getOrDefault("ROLE", "").toLowerCase(Locale.ROOT);
+        String testcase = env.getOrDefault("TESTCASE", "").toLowerCase(Locale.ROOT);
+        if (!SUPPORTED.contains(testcase)) {
+            System.err.println("pacelab endpoint: test case '" + testcase + "' is not supported (supported: "
+                    + String.join(", ", SUPPORTED) + ")");
+            return UNSUPPORTED;
+        }
+        return switch (role) {
+            case "server" -> {
+                QuicServer s = startServer(testcase);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // exiting
+                    }
+                }));
+                s.await();
+                yield s.failure() == null ? 0 : 1;
+            }
+            case "client" -> runClient(testcase);
+            default -> {
+                System.err.println("pacelab endpoint: ROLE must be client or server, not '" + role + "'");
+                yield 2;
+            }
+        };
+    }
+
+    private Path dir(Path option, String var, String fallback) {
+        return option != null ? option : Path.of(env.getOrDefault(var, fallback));
+    }
+
+    private ConnectionConfig config(TlsConfig tls, String role, String testcase) throws IOException {
+        ConnectionConfig c = ConnectionConfig.defaults(tls, CongestionConfig.DEFAULT);
+        String keylog = env.get("SSLKEYLOGFILE");
+        if (keylog != null && !keylog.isBlank()) {
+            c = c.withKeyLog(new KeyLogFile(Path.of(keylog)));
+        }
+        String qlog = env.get("QLOGDIR");
+        if (qlog != null && !qlog.isBlank()) {
+            c = c.withQlog(new QlogDirectory(Path.of(qlog), role, true));
+        }
+        if (testcase.equals("keyupdate") && role.equals("client")) {
+            // the runner checks that packets travel in both key phases: update early in the transfer
+            c = c.withKeyUpdateInterval(100);
+        }
+        return c;
+    }
+
+    QuicServer startServer(String testcase) throws IOException {
+        Path certDir = dir(certs, "CERTS", "/certs");
+        Certificates.Identity id = Certificates.load(certDir.resolve("cert.pem"), certDir.resolve("priv.key"));
+        TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key());
+        InetSocketAddress addr = listen != null ? listen
+                : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
+        return QuicServer.start(addr, config(tls, "server", testcase), ServerContent.of(dir(www, "WWW", "/www")),
+                testcase.equals("retry"), 32 << 20, new ParkWait(), r -> {});
+    }
+
+    int runClient(String testcase) throws Exception {
+        String requests = env.getOrDefault("REQUESTS", "").trim();
+        if (requests.isEmpty()) {
+            System.err.println("pacelab endpoint: REQUESTS is empty; it lists the URLs to download, separated by spaces");
+            return 2;
+        }
+        List<DownloadRequest> reqs = new ArrayList<>();
+        URI first = null;
+        for (String u : requests.split("\\s+")) {
+            URI uri = new URI(u);
+            reqs.add(DownloadRequest.of(uri));
+            first = first == null ? uri : first;
+        }
+        String alpn = testcase.equals("http3") ? "h3" : "hq-interop";
+        List<CipherSuite> suites = testcase.equals("chacha20") ? List.of(CipherSuite.CHACHA20_POLY1305_SHA256) : TlsConfig.ALL_SUITES;
+        TlsConfig tls = TlsConfig.client(List.of(alpn), suites, first.getHost(), null, false);
+        Path out = dir(downloads, "DOWNLOADS", "/downloads");
+        Files.createDirectories(out);
+        InetSocketAddress server = new InetSocketAddress(InetAddress.getByName(first.getHost()), first.getPort() < 0 ? 443 : first.getPort());
+        QuicClient.Outcome o = QuicClient.download(server, config(tls, "client", testcase), reqs, new FileDownloadSink(out),
+                180_000_000_000L, 32 << 20, new ParkWait());
+        for (DownloadResult r : o.results()) {
+            System.err.println(ClientLog.describe(r));
+        }
+        return o.allSucceeded() ? 0 : 1;
+    }
+}

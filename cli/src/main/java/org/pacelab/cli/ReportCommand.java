@@ -1,0 +1,79 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.pacelab.analysis.report.ConfigurationRuns;
+import org.pacelab.analysis.report.ReportGenerator;
+import org.pacelab.analysis.report.ReportTable;
+import org.pacelab.analysis.report.RunDirectories;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code pacelab report}: HTML page, figures and table for runs grouped by configuration. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {
+                "Renders a self-contained HTML report (index.html), PNG and SVG figures and aggregate.json for runs",
+                "written by 'pacelab analyze --out RUN_DIR', grouped by configuration, and prints the table."},
+        footer = {"", "Examples:",
+                "  pacelab report --out report cubic=runs/c1,runs/c2 bbr=runs/b1,runs/b2",
+                "  pacelab report --out report --results results      (results/<config>/<run>/summary.json)"})
+public final class ReportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "directory for index.html, figures/ and aggregate.json")
+    Path out;
+
+    @Option(names = "--results", paramLabel = "DIR", description = "a results tree laid out as DIR/<config>/<run>/summary.json")
+    Path results;
+
+    @Option(names = "--title", paramLabel = "TEXT", defaultValue = "pacelab report", description = "page title")
+    String title;
+
+    @Parameters(paramLabel = "CONFIG=RUN_DIR[,RUN_DIR...]", arity = "0..*",
+            description = "a configuration's name and its run directories")
+    List<String> configurations = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        if (results == null && configurations.isEmpty()) {
+            throw new ParameterException(spec.commandLine(),
+                    "give configurations as CONFIG=RUN_DIR[,RUN_DIR...] or a results tree with --results DIR");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        List<ConfigurationRuns> runs = new ArrayList<>();
+        try {
+            if (results != null) {
+                runs.addAll(RunDirectories.fromLayout(results));
+            }
+            for (String c : configurations) {
+                runs.add(RunDirectories.fromArgument(c));
+            }
+            ReportGenerator.Report report = ReportGenerator.write(out, title, runs);
+            PrintWriter o = spec.commandLine().getOut();
+            o.print(ReportTable.text(report.aggregates()));
+            o.println("report: " + report.html());
+            report.figuresNotDrawn().forEach((name, why) -> o.println("figure " + name + " not drawn: " + why));
+            o.flush();
+            return 0;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (NoSuchFileException e) {
+            err.println("pacelab report: " + e.getFile() + ": " + (e.getReason() == null ? "no such file" : e.getReason()));
+            return 1;
+        } catch (IOException e) {
+            err.println("pacelab report: " + e.getMessage());
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.tls.Certificates;
+
+/** The QUIC Interop Runner endpoint interface, client against server, for each supported test case. */
+class EndpointCommandTest {
+    @TempDir
+    Path tmp;
+
+    private Map<String, String> env(String role, String testcase) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("ROLE", role);
+        env.put("TESTCASE", testcase);
+        env.put("SSLKEYLOGFILE", tmp.resolve("keys.log").toString());
+        env.put("QLOGDIR", tmp.resolve("qlog").toString());
+        env.put("WWW", tmp.resolve("www").toString());
+        env.put("DOWNLOADS", tmp.resolve("downloads").toString());
+        env.put("CERTS", tmp.resolve("certs").toString());
+        return env;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"handshake", "transfer", "multiplexing", "retry", "chacha20", "keyupdate", "http3"})
+    void clientDownloadsFromServer(String testcase) throws Exception {
+        Files.createDirectories(tmp.resolve("www"));
+        Files.createDirectories(tmp.resolve("certs"));
+        Certificates.Identity id = Certificates.selfSigned(List.of("localhost"));
+        Files.writeString(tmp.resolve("certs/cert.pem"), Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
+        Files.writeString(tmp.resolve("certs/priv.key"), Certificates.toPem(id.key()), StandardCharsets.US_ASCII);
+        Random rnd = new Random(testcase.hashCode());
+        int files = testcase.equals("multiplexing") ? 40 : 1;
+        int size = testcase.equals("transfer") || testcase.equals("keyupdate") ? 3_000_000 : 20_000;
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < files; i++) {
+            byte[] b = new byte[size];
+            rnd.nextBytes(b);
+            String name = "file" + i + ".bin";
+            Files.write(tmp.resolve("www").resolve(name), b);
+            names.add(name);
+        }
+        EndpointCommand server = new EndpointCommand();
+        server.env = env("server", testcase);
+        server.listen = new InetSocketAddress("127.0.0.1", 0);
+        try (QuicServer s = server.startServer(testcase)) {
+            int port = s.localAddress().getPort();
+            EndpointCommand client = new EndpointCommand();
+            client.env = env("client", testcase);
+            StringBuilder urls = new StringBuilder();
+            for (String n : names) {
+                urls.append("https://127.0.0.1:").append(port).append('/').append(n).append(' ');
+            }
+            client.env.put("REQUESTS", urls.toString().trim());
+            assertEquals(0, client.runClient(testcase));
+        }
+        for (String n : names) {
+            assertArrayEquals(Files.readAllBytes(tmp.resolve("www").resolve(n)), Files.readAllBytes(tmp.resolve("downloads").resolve(n)), n);
+        }
+    }
+
+    @Test
+    void unsupportedTestCaseExits127() throws Exception {
+        EndpointCommand c = new EndpointCommand();
+        c.env = env("client", "zerortt");
+        assertEquals(127, c.call());
+    }
+}
