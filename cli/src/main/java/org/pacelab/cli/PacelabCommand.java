@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
+                DcCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
