@@ -17,6 +17,7 @@ import javax.net.ssl.X509TrustManager;
 import org.pacelab.io.app.FileDownloadSink;
 import org.pacelab.io.runtime.ClientLog;
 import org.pacelab.io.runtime.QuicClient;
+import org.pacelab.io.send.UnsupportedSendStrategyException;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.content.DownloadOutput;
 import org.pacelab.quic.content.DownloadRequest;
@@ -62,6 +63,7 @@ public final class ClientCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long processStart = System.nanoTime();
+        transport.validate();
         String a = alpn.toLowerCase(Locale.ROOT);
         if (!a.equals("h3") && !a.equals("hq-interop")) {
             System.err.println("pacelab client: --alpn '" + alpn + "' is not supported; valid: h3, hq-interop.");
@@ -104,8 +106,20 @@ public final class ClientCommand implements Callable<Integer> {
         String sni = first.getHost().startsWith("[") ? first.getHost().substring(1, first.getHost().length() - 1) : first.getHost();
         TlsConfig tls = TlsConfig.client(List.of(a), transport.cipherSuites(), sni, trust, !insecure);
         DownloadSink sink = output != null ? new FileDownloadSink(output) : DISCARD;
-        QuicClient.Outcome o = QuicClient.download(server, transport.connectionConfig(tls, "client"), requests, sink,
-                timeout, (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), transport.waitStrategy());
+        QuicClient.Outcome o;
+        try {
+            o = QuicClient.download(server, transport.connectionConfig(tls, "client"), requests, sink,
+                    timeout, (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), transport.sendConfig());
+        } catch (UnsupportedSendStrategyException e) {
+            System.err.println("pacelab client: " + e.getMessage());
+            return 2;
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof UnsupportedSendStrategyException u) {
+                System.err.println("pacelab client: " + u.getMessage());
+                return 2;
+            }
+            throw e;
+        }
         long processEnd = System.nanoTime();
         boolean ok = o.allSucceeded();
         for (DownloadResult r : o.results()) {

@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
+                RunCommand.class,
+                PeersCommand.class,
+                PeerCommand.class,
                 DcCommand.class,
         })
 public final class PacelabCommand implements Runnable {

@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 
 import org.pacelab.io.app.ServerContent;
 import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.send.SendConfig;
+import org.pacelab.io.send.UnsupportedSendStrategyException;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.SyntheticContent;
@@ -55,6 +57,7 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        transport.validate();
         if ((cert == null) != (key == null)) {
             System.err.println("pacelab server: --cert and --key go together; give both PEM files or neither (a self-signed certificate is generated).");
             return 2;
@@ -75,14 +78,21 @@ public final class ServerCommand implements Callable<Integer> {
         }
         TlsConfig tls = TlsConfig.server(alpn, transport.cipherSuites(), id.chain(), id.key());
         ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
-        QuicServer server = QuicServer.start(listen, transport.connectionConfig(tls, "server"), content, retry,
-                (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), transport.waitStrategy(),
-                r -> {
-                    if (verbose) {
-                        System.err.println(r.method() + " " + r.target() + " -> " + r.status() + " " + r.bodyBytes()
-                                + " bytes" + (r.error() == null ? "" : " (" + r.error() + ")"));
-                    }
-                });
+        SendConfig send = transport.sendConfig();
+        QuicServer server;
+        try {
+            server = QuicServer.start(listen, transport.connectionConfig(tls, "server"), content, retry,
+                    (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), send,
+                    r -> {
+                        if (verbose) {
+                            System.err.println(r.method() + " " + r.target() + " -> " + r.status() + " " + r.bodyBytes()
+                                    + " bytes" + (r.error() == null ? "" : " (" + r.error() + ")"));
+                        }
+                    });
+        } catch (UnsupportedSendStrategyException e) {
+            System.err.println("pacelab server: " + e.getMessage());
+            return 2;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.close();
@@ -93,9 +103,14 @@ public final class ServerCommand implements Callable<Integer> {
         InetSocketAddress bound = server.localAddress();
         System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
                 + " (" + String.join(", ", alpn) + "; cc " + transport.congestionConfig().algorithm().optionValue()
-                + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + ")");
+                + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + "; send " + send.describe() + ")");
         server.await();
         if (server.failure() != null) {
+            Throwable cause = server.failure() instanceof java.io.UncheckedIOException u ? u.getCause() : server.failure();
+            if (cause instanceof UnsupportedSendStrategyException) {
+                System.err.println("pacelab server: stopped: " + cause.getMessage());
+                return 2;
+            }
             System.err.println("pacelab server: stopped: " + server.failure());
             return 1;
         }

@@ -10,8 +10,7 @@ import java.util.Map;
 
 import org.pacelab.io.log.KeyLogFile;
 import org.pacelab.io.log.QlogDirectory;
-import org.pacelab.io.runtime.WaitStrategies;
-import org.pacelab.io.runtime.WaitStrategy;
+import org.pacelab.io.send.SendConfig;
 import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
@@ -20,13 +19,20 @@ import org.pacelab.quic.stream.StreamLimits;
 import org.pacelab.quic.tls.KeyLogSink;
 import org.pacelab.quic.tls.TlsConfig;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Options shared by {@code pacelab server} and {@code pacelab client}: TLS ciphers, transport limits, logs,
- * congestion control and pacing (the same names as in scenario files), and the send strategy.
+ * congestion control and pacing, and the send strategy (the same names as in scenario files:
+ * {@link CongestionConfig#OPTION_NAMES}, {@link SendConfig#OPTION_NAMES}).
  */
 final class TransportOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     @Option(names = "--ciphers", split = ",", paramLabel = "SUITE",
             description = "TLS 1.3 cipher suites in preference order: aes128, aes256, chacha20 (default: all three).")
     List<String> ciphers = List.of("aes128", "aes256", "chacha20");
@@ -52,9 +58,40 @@ final class TransportOptions {
             description = "Initiate a 1-RTT key update after this many packets (default: 0, never).")
     long keyUpdate;
 
-    @Option(names = "--send", paramLabel = "STRATEGY",
+    @Option(names = SendConfig.SEND, paramLabel = "STRATEGY",
             description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
-    String send = "park";
+    String send;
+    @Option(names = SendConfig.HYBRID_SPIN, paramLabel = "TIME",
+            description = "How long before a release time hybrid stops parking and spins (default: 60us).")
+    String hybridSpin;
+    @Option(names = SendConfig.SOCKET, paramLabel = "KIND",
+            description = "Socket: jdk (DatagramChannel) or native (Linux calls via FFM); default: native when an option "
+                    + "below needs it, else jdk.")
+    String socket;
+    @Option(names = SendConfig.SENDMMSG, paramLabel = "N", description = "Messages per sendmmsg call (default: 1, one sendmsg each).")
+    String sendmmsg;
+    @Option(names = SendConfig.GSO, paramLabel = "N", description = "Datagrams per UDP GSO buffer (default: 1, no GSO).")
+    String gso;
+    @Option(names = SendConfig.GSO_SHRINK_ON_LOSS,
+            description = "Cut the GSO buffer by a quarter whenever the loss rate rose by 0.1 % (as quiche's server).")
+    boolean gsoShrinkOnLoss;
+    @Option(names = SendConfig.TXTIME,
+            description = "Give every message its intended send time (SO_TXTIME); needs an fq or etf qdisc, checked at start.")
+    boolean txtime;
+    @Option(names = SendConfig.TXTIME_CLOCK, paramLabel = "CLOCK", description = "Clock of the send times: monotonic (fq), tai (etf) (default: monotonic).")
+    String txtimeClock;
+    @Option(names = SendConfig.PACING_LOOKAHEAD, paramLabel = "TIME",
+            description = "With --txtime: hand packets over this long before their send time (default: 5ms).")
+    String pacingLookahead;
+    @Option(names = SendConfig.PACED_GSO,
+            description = "The kernel paces GSO segments at the pacing rate (QUIC Steps kernel patch; needs --gso and --txtime).")
+    boolean pacedGso;
+    @Option(names = SendConfig.RECV_BATCH, paramLabel = "N", description = "Datagrams per recvmmsg call (default: 1, recvmsg).")
+    String recvBatch;
+    @Option(names = SendConfig.GRO, description = "Let the kernel coalesce received datagrams (UDP_GRO).")
+    boolean gro;
+    @Option(names = SendConfig.REALTIME, description = "Run the event loop thread SCHED_FIFO (root): other processes do not delay sends.")
+    boolean realtime;
 
     @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
@@ -108,6 +145,39 @@ final class TransportOptions {
         }
     }
 
+    /** The send options given, by option name (as scenario files name them); switches given are "on". */
+    Map<String, String> sendOptions() {
+        Map<String, String> m = new LinkedHashMap<>();
+        put(m, SendConfig.SEND, send);
+        put(m, SendConfig.HYBRID_SPIN, hybridSpin);
+        put(m, SendConfig.SOCKET, socket);
+        put(m, SendConfig.SENDMMSG, sendmmsg);
+        put(m, SendConfig.GSO, gso);
+        put(m, SendConfig.GSO_SHRINK_ON_LOSS, gsoShrinkOnLoss ? "on" : null);
+        put(m, SendConfig.TXTIME, txtime ? "on" : null);
+        put(m, SendConfig.TXTIME_CLOCK, txtimeClock);
+        put(m, SendConfig.PACING_LOOKAHEAD, pacingLookahead);
+        put(m, SendConfig.PACED_GSO, pacedGso ? "on" : null);
+        put(m, SendConfig.RECV_BATCH, recvBatch);
+        put(m, SendConfig.GRO, gro ? "on" : null);
+        put(m, SendConfig.REALTIME, realtime ? "on" : null);
+        return m;
+    }
+
+    /**
+     * Checks every option that is validated beyond picocli's parsing (congestion, pacing, send strategy, ciphers);
+     * a bad value becomes a {@link ParameterException} (one sentence, exit code 2).
+     */
+    void validate() {
+        try {
+            cipherSuites();
+            congestionConfig();
+            sendConfig().validateFor(maxUdpPayload);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
     List<CipherSuite> cipherSuites() {
         List<CipherSuite> out = new ArrayList<>();
         for (String c : ciphers) {
@@ -125,8 +195,8 @@ final class TransportOptions {
         return CongestionConfig.fromOptions(congestionOptions());
     }
 
-    WaitStrategy waitStrategy() {
-        return WaitStrategies.parse(send);
+    SendConfig sendConfig() {
+        return SendConfig.fromOptions(sendOptions());
     }
 
     KeyLogSink keyLog() throws IOException {

@@ -29,7 +29,7 @@ final class HtmlReport {
 
     private HtmlReport() {}
 
-    static String page(String title, String generated, List<ConfigurationRuns> runs, List<ConfigurationAggregate> aggs,
+    static String page(String title, String generated, List<String> notes, List<ConfigurationRuns> runs, List<ConfigurationAggregate> aggs,
                        Map<String, FigureFiles.Figure> figures, Map<String, String> missingFigures) {
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
@@ -39,6 +39,13 @@ final class HtmlReport {
                 .append(aggs.stream().mapToInt(ConfigurationAggregate::runs).sum()).append(" run(s) in ")
                 .append(aggs.size()).append(" configuration(s). Values are mean ± population standard deviation over ")
                 .append("the runs; a cell shows n=k/N when only k of N runs have the value.</p>\n");
+        if (!notes.isEmpty()) {
+            h.append("<ul class=\"notes\">\n");
+            for (String n : notes) {
+                h.append("<li>").append(esc(n)).append("</li>\n");
+            }
+            h.append("</ul>\n");
+        }
         configurationTable(h, runs, aggs);
         h.append("<h2>Figures</h2>\n");
         figure(h, "ipg-cdf", "Inter-packet gaps of the server's packets, pooled over each configuration's runs.",

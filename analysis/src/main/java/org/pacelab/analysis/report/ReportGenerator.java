@@ -44,6 +44,15 @@ public final class ReportGenerator {
      * @throws IllegalArgumentException when there is no configuration or two share a name
      */
     public static Report write(Path outDir, String title, List<ConfigurationRuns> configurations) throws IOException {
+        return write(outDir, title, List.of(), configurations);
+    }
+
+    /**
+     * Writes the report with notes shown under the title (e.g. what a campaign reproduces, peer versions, caveats,
+     * configurations that were skipped), one paragraph each.
+     */
+    public static Report write(Path outDir, String title, List<String> notes, List<ConfigurationRuns> configurations)
+            throws IOException {
         if (configurations.isEmpty()) {
             throw new IllegalArgumentException("a report needs at least one configuration");
         }
@@ -70,7 +79,7 @@ public final class ReportGenerator {
         String generated = DateTimeFormatter.ISO_LOCAL_DATE_TIME.withZone(ZoneOffset.UTC)
                 .format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)) + " UTC";
         Path html = outDir.resolve(HTML);
-        AtomicFiles.writeString(html, HtmlReport.page(title, generated, configurations, aggs, figures, missing));
+        AtomicFiles.writeString(html, HtmlReport.page(title, generated, notes, configurations, aggs, figures, missing));
         Path aggregate = outDir.resolve(AGGREGATE);
         AtomicFiles.writeString(aggregate, AggregateJson.text(configurations, aggs));
         return new Report(html, aggregate, List.copyOf(files), aggs, Map.copyOf(missing));

@@ -4,15 +4,22 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.pacelab.io.port.DatagramPort;
+import org.pacelab.io.send.SendPath;
+import org.pacelab.io.send.Transmitter;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.conn.SendResult;
 
 /**
- * The real-time runtime of one endpoint: a single thread that receives datagrams, runs timers, and sends
- * what the connections release, waiting in between with the chosen {@link WaitStrategy}. All connection
- * calls happen on this thread, with {@code now} from {@link System#nanoTime()}.
+ * The real-time runtime of one endpoint: a single thread that receives datagrams, runs timers, and hands what
+ * the connections release to the {@link Transmitter}, waiting in between with the chosen {@link WaitStrategy}.
+ * All connection calls happen on this thread, with {@code now} from {@link System#nanoTime()}.
+ *
+ * <p>With a pacing look-ahead L (send times for an fq/etf qdisc) a connection releases packets up to L before
+ * their intended time, so the loop comes back L before the pacer's next release time.
  */
 public final class EventLoop implements Runnable {
     /** At most this many datagrams are read or written per connection before the loop turns. */
@@ -21,17 +28,22 @@ public final class EventLoop implements Runnable {
     private final DatagramPort port;
     private final Connections connections;
     private final WaitStrategy wait;
+    private final Transmitter transmitter;
+    private final long lookahead;
+    private final SendPath path;
     private final ByteBuffer rx = ByteBuffer.allocate(65536);
     private final ByteBuffer tx = ByteBuffer.allocate(65536);
     private volatile boolean stopped;
-    private long datagramsSent;
+    private long datagramsReleased;
     private long datagramsReceived;
-    private long sendBufferFull;
 
-    public EventLoop(DatagramPort port, Connections connections, WaitStrategy wait) {
-        this.port = port;
+    public EventLoop(SendPath path, Connections connections) {
+        this.path = path;
+        this.port = path.port();
         this.connections = connections;
-        this.wait = wait;
+        this.wait = path.waitStrategy();
+        this.transmitter = path.transmitter();
+        this.lookahead = path.lookahead();
     }
 
     /** Asks the loop to end at its next turn (thread-safe). */
@@ -44,24 +56,19 @@ public final class EventLoop implements Runnable {
     public void run() {
         Connections.Replies replies = this::sendReply;
         try {
+            path.prepareThread();
             while (!stopped && !connections.finished()) {
-                long now = System.nanoTime();
-                receiveBatch(replies);
-                now = System.nanoTime();
-                long wake = Long.MAX_VALUE;
-                for (Connections.Peer p : connections.active()) {
-                    QuicConnection c = p.connection();
-                    if (c.nextTimeout() <= now) {
-                        c.onTimeout(now);
-                    }
-                    wake = Math.min(wake, flush(p, now));
-                    wake = Math.min(wake, c.nextTimeout());
+                // send what is due first: the wait below ended at a pacer's release time, and processing the
+                // datagrams that arrived meanwhile would make that packet late
+                long wake = serveConnections(System.nanoTime());
+                if (receiveBatch(replies) > 0) {
+                    wake = serveConnections(System.nanoTime());
                 }
                 connections.sweep();
                 if (connections.finished()) {
                     break;
                 }
-                now = System.nanoTime();
+                long now = System.nanoTime();
                 long delay = wake - now;
                 if (delay <= 0) {
                     port.awaitReadable(0);
@@ -71,53 +78,67 @@ public final class EventLoop implements Runnable {
                     wait.waitUntil(wake);
                 }
             }
+            transmitter.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void receiveBatch(Connections.Replies replies) throws IOException {
+    /** Runs due timers and sends what every connection releases now; returns the earliest time to come back. */
+    private long serveConnections(long now) throws IOException {
+        long wake = Long.MAX_VALUE;
+        for (Connections.Peer p : connections.active()) {
+            QuicConnection c = p.connection();
+            if (c.nextTimeout() <= now) {
+                c.onTimeout(now);
+            }
+            wake = Math.min(wake, flush(p, now));
+            wake = Math.min(wake, c.nextTimeout());
+        }
+        return wake;
+    }
+
+    /** Reads and processes the datagrams waiting (a bounded number); returns how many. */
+    private int receiveBatch(Connections.Replies replies) throws IOException {
         for (int i = 0; i < BATCH * 4; i++) {
             rx.clear();
             InetSocketAddress from = port.receive(rx);
             if (from == null) {
-                return;
+                return i;
             }
             datagramsReceived++;
             rx.flip();
             connections.receive(rx, from, System.nanoTime(), replies);
         }
+        return BATCH * 4;
     }
 
-    /** Sends what the connection releases now; returns when it wants to send again (pacer), or MAX. */
+    /**
+     * Hands what the connection releases now to the transmitter, then flushes it; returns when the connection
+     * wants to send again (the pacer's release time less the look-ahead), or MAX.
+     */
     private long flush(Connections.Peer p, long now) throws IOException {
         QuicConnection c = p.connection();
+        long again = now;
         for (int i = 0; i < BATCH; i++) {
             tx.clear();
             SendResult r = c.send(tx, now);
             if (r.isBlockedByPacer()) {
-                return r.blockedUntil();
+                again = r.blockedUntil() - lookahead;
+                break;
             }
             if (!r.wrote()) {
-                return Long.MAX_VALUE;
+                again = Long.MAX_VALUE;
+                break;
             }
             tx.flip();
-            sendWithRetry(tx, p.address());
-            datagramsSent++;
+            transmitter.add(tx, p.address(), r.intendedSendTime(), c);
+            datagramsReleased++;
             now = System.nanoTime();
+            again = now;
         }
-        return now;
-    }
-
-    /** Sends, waiting briefly while the kernel's send buffer is full (bounded: then the datagram is dropped). */
-    private void sendWithRetry(ByteBuffer datagram, InetSocketAddress to) throws IOException {
-        for (int attempt = 0; attempt < 2000; attempt++) {
-            if (port.send(datagram, to)) {
-                return;
-            }
-            sendBufferFull++;
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000L);
-        }
+        transmitter.flush();
+        return again;
     }
 
     private void sendReply(ByteBuffer datagram, InetSocketAddress to) {
@@ -128,10 +149,17 @@ public final class EventLoop implements Runnable {
         }
     }
 
-    public long datagramsSent() { return datagramsSent; }
+    /** Datagrams the connections released (handed to the transmitter). */
+    public long datagramsReleased() { return datagramsReleased; }
 
     public long datagramsReceived() { return datagramsReceived; }
 
-    /** Datagrams the kernel refused because the socket's send buffer was full. */
-    public long sendBufferFull() { return sendBufferFull; }
+    /** The loop's and the transmitter's counters. */
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("datagrams_released", datagramsReleased);
+        m.put("datagrams_received", datagramsReceived);
+        m.putAll(transmitter.counters());
+        return m;
+    }
 }

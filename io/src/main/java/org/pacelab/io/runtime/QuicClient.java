@@ -9,7 +9,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import org.pacelab.io.port.ChannelDatagramPort;
+import org.pacelab.io.send.SendConfig;
+import org.pacelab.io.send.SendPath;
 import org.pacelab.quic.QuicException;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
@@ -57,9 +58,22 @@ public final class QuicClient {
     public static Outcome download(InetSocketAddress server, ConnectionConfig config, List<DownloadRequest> requests,
                                    DownloadSink sink, long timeoutNanos, int bufferBytes, WaitStrategy wait)
             throws IOException, QuicException {
+        return download(server, config, requests, sink, timeoutNanos, bufferBytes, SendConfig.DEFAULT.withWait(wait.name()));
+    }
+
+    /**
+     * Connects to {@code server} and downloads {@code requests} sending as {@code send} says (checked against the
+     * host first: {@link org.pacelab.io.send.UnsupportedSendStrategyException} when it cannot honour it); returns
+     * when all ended, the connection closed, or {@code timeoutNanos} passed.
+     */
+    public static Outcome download(InetSocketAddress server, ConnectionConfig config, List<DownloadRequest> requests,
+                                   DownloadSink sink, long timeoutNanos, int bufferBytes, SendConfig send)
+            throws IOException, QuicException {
         long start = System.nanoTime();
+        send.validateFor(config.maxUdpPayloadSize());
         InetSocketAddress local = new InetSocketAddress(server.getAddress() instanceof java.net.Inet6Address ? "::" : "0.0.0.0", 0);
-        try (ChannelDatagramPort port = ChannelDatagramPort.bind(local, bufferBytes)) {
+        try (SendPath path = SendPath.open(send, local, bufferBytes, server)) {
+            ConnectionConfig connectionConfig = config.withPacingLookahead(path.lookahead());
             List<DownloadResult> finished = new ArrayList<>();
             DownloadListener listener = new DownloadListener() {
                 @Override
@@ -70,7 +84,7 @@ public final class QuicClient {
                     finished.addAll(results);
                 }
             };
-            String alpn = config.tls().applicationProtocols().get(0);
+            String alpn = connectionConfig.tls().applicationProtocols().get(0);
             ApplicationHandler handler = switch (alpn) {
                 case QuicServer.H3 -> new H3ClientHandler(requests, sink, listener, System::nanoTime);
                 case QuicServer.HQ -> new HqClientHandler(requests, sink, listener, System::nanoTime);
@@ -78,7 +92,7 @@ public final class QuicClient {
             };
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
-            QuicConnection conn = QuicConnection.client(config, handler, new SplittableRandom(new SecureRandom().nextLong()),
+            QuicConnection conn = QuicConnection.client(connectionConfig, handler, new SplittableRandom(new SecureRandom().nextLong()),
                     new StatelessResetTokens(key), NO_ROUTING, System.nanoTime());
             long deadline = start + timeoutNanos;
             long[] handshakeDone = {-1};
@@ -105,7 +119,7 @@ public final class QuicClient {
                     return conn.isTerminated() || System.nanoTime() >= deadline;
                 }
             };
-            new EventLoop(port, single, wait).run();
+            new EventLoop(path, single).run();
             long end = System.nanoTime();
             boolean timedOut = !conn.isTerminated();
             if (timedOut) {

@@ -13,8 +13,8 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import org.pacelab.io.port.ChannelDatagramPort;
-import org.pacelab.io.port.DatagramPort;
+import org.pacelab.io.send.SendConfig;
+import org.pacelab.io.send.SendPath;
 import org.pacelab.quic.app.AlpnSelectingHandler;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
@@ -33,16 +33,16 @@ public final class QuicServer implements AutoCloseable {
     public static final String H3 = "h3";
     public static final String HQ = HqServerHandler.ALPN;
 
-    private final DatagramPort port;
+    private final SendPath path;
     private final EventLoop loop;
     private final Thread thread;
     private final ServerEndpoint endpoint;
     private volatile Throwable failure;
 
-    private QuicServer(DatagramPort port, ServerEndpoint endpoint, WaitStrategy wait) {
-        this.port = port;
+    private QuicServer(SendPath path, ServerEndpoint endpoint) {
+        this.path = path;
         this.endpoint = endpoint;
-        this.loop = new EventLoop(port, new EndpointConnections(endpoint), wait);
+        this.loop = new EventLoop(path, new EndpointConnections(endpoint));
         this.thread = Thread.ofPlatform().name("pacelab-server").daemon(false).unstarted(() -> {
             try {
                 loop.run();
@@ -52,40 +52,50 @@ public final class QuicServer implements AutoCloseable {
         });
     }
 
-    /**
-     * Binds {@code listen} and starts serving.
-     *
-     * @param config       connection settings; its TLS config lists the ALPN protocols served
-     * @param requireRetry validate client addresses with Retry before creating connections
-     * @param bufferBytes  UDP socket buffer size to ask for
-     * @param requests     told about every request served (may be a no-op)
-     */
+    /** Like {@link #start(InetSocketAddress, ConnectionConfig, ContentSource, boolean, int, SendConfig, Consumer)} with
+     *  the JDK socket, one sendmsg per datagram and {@code wait}'s strategy. */
     public static QuicServer start(InetSocketAddress listen, ConnectionConfig config, ContentSource content,
                                    boolean requireRetry, int bufferBytes, WaitStrategy wait,
                                    Consumer<ServedRequest> requests) throws IOException {
-        ChannelDatagramPort port = ChannelDatagramPort.bind(listen, bufferBytes);
+        return start(listen, config, content, requireRetry, bufferBytes, SendConfig.DEFAULT.withWait(wait.name()), requests);
+    }
+
+    /**
+     * Binds {@code listen} and starts serving.
+     *
+     * @param config       connection settings; its TLS config lists the ALPN protocols served (the send
+     *                     configuration's pacing look-ahead replaces its own)
+     * @param requireRetry validate client addresses with Retry before creating connections
+     * @param bufferBytes  UDP socket buffer size to ask for
+     * @param send         how datagrams go to the kernel; checked against the host first
+     * @param requests     told about every request served (may be a no-op)
+     * @throws org.pacelab.io.send.UnsupportedSendStrategyException when the host cannot honour {@code send}
+     */
+    public static QuicServer start(InetSocketAddress listen, ConnectionConfig config, ContentSource content,
+                                   boolean requireRetry, int bufferBytes, SendConfig send,
+                                   Consumer<ServedRequest> requests) throws IOException {
+        send.validateFor(config.maxUdpPayloadSize());
         Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
         for (String alpn : config.tls().applicationProtocols()) {
             switch (alpn) {
                 case H3 -> handlers.put(H3, () -> new H3ServerHandler(content, requests));
                 case HQ -> handlers.put(HQ, () -> new HqServerHandler(content, requests));
-                default -> {
-                    port.close();
-                    throw new IllegalArgumentException("unknown application protocol '" + alpn + "'; valid: h3, hq-interop");
-                }
+                default -> throw new IllegalArgumentException("unknown application protocol '" + alpn + "'; valid: h3, hq-interop");
             }
         }
+        SendPath path = SendPath.open(send, listen, bufferBytes, null);
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
-        ServerEndpoint endpoint = new ServerEndpoint(config, from -> new AlpnSelectingHandler(handlers),
-                new SplittableRandom(new SecureRandom().nextLong()), key, requireRetry, 10_000);
-        QuicServer s = new QuicServer(port, endpoint, wait);
+        ServerEndpoint endpoint = new ServerEndpoint(config.withPacingLookahead(path.lookahead()),
+                from -> new AlpnSelectingHandler(handlers), new SplittableRandom(new SecureRandom().nextLong()), key,
+                requireRetry, 10_000);
+        QuicServer s = new QuicServer(path, endpoint);
         s.thread.start();
         return s;
     }
 
     public InetSocketAddress localAddress() throws IOException {
-        return port.localAddress();
+        return path.port().localAddress();
     }
 
     /** The loop's failure, if it died. */
@@ -100,9 +110,7 @@ public final class QuicServer implements AutoCloseable {
 
     public Map<String, Long> counters() {
         Map<String, Long> m = new LinkedHashMap<>(endpoint.counters());
-        m.put("datagrams_sent", loop.datagramsSent());
-        m.put("datagrams_received", loop.datagramsReceived());
-        m.put("send_buffer_full", loop.sendBufferFull());
+        m.putAll(loop.counters());
         return m;
     }
 
@@ -114,7 +122,7 @@ public final class QuicServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        port.close();
+        path.close();
     }
 
     /** Adapts a {@link ServerEndpoint} to the event loop. */

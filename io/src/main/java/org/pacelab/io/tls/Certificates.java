@@ -104,7 +104,28 @@ public final class Certificates {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
             g.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
-            KeyPair kp = g.generateKeyPair();
+            return selfSigned(names, g.generateKeyPair(), "SHA256withECDSA");
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Generates a self-signed RSA 2048 certificate for the given names: the kind every third-party peer reads
+     * (GnuTLS, OpenSSL, Kwik, which takes only RSA keys).
+     */
+    public static Identity selfSignedRsa(List<String> names) {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048, new SecureRandom());
+            return selfSigned(names, g.generateKeyPair(), "SHA256withRSA");
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
+        }
+    }
+
+    private static Identity selfSigned(List<String> names, KeyPair kp, String signatureAlgorithm) {
+        try {
             X500Name subject = new X500Name("CN=" + (names.isEmpty() ? "pacelab" : names.get(0)));
             long now = System.currentTimeMillis();
             var builder = new JcaX509v3CertificateBuilder(subject, BigInteger.valueOf(now), new Date(now - 3_600_000L),
@@ -114,7 +135,7 @@ public final class Certificates {
                 sans.add(n.matches("[0-9.]+|.*:.*") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
             }
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
-            var signer = new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate());
+            var signer = new JcaContentSignerBuilder(signatureAlgorithm).build(kp.getPrivate());
             X509Certificate cert = new JcaX509CertificateConverter().getCertificate(builder.build(signer));
             return new Identity(List.of(cert), kp.getPrivate());
         } catch (java.security.GeneralSecurityException | OperatorCreationException | IOException e) {

@@ -104,4 +104,40 @@ class LoopbackTransferTest {
             assertEquals(patternSha256(size), sink.sha256.get("/bytes/" + size));
         }
     }
+
+    /** The native send paths carry a transfer intact: sendmsg, sendmmsg batches, GSO buffers, recvmmsg with GRO. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--socket native",
+            "--sendmmsg 8 --send hybrid",
+            "--gso 16 --sendmmsg 4 --recv-batch 32 --gro on",
+            "--gso 8 --gso-shrink-on-loss on --send park-tight"})
+    void nativeSendPathsCarryTheBodyIntact(String options) throws Exception {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        String[] t = options.split(" ");
+        for (int i = 0; i < t.length; i += 2) {
+            m.put(t[i], t[i + 1]);
+        }
+        org.pacelab.io.send.SendConfig send = org.pacelab.io.send.SendConfig.fromOptions(m);
+        var id = Certificates.selfSigned(List.of("localhost"));
+        TlsConfig serverTls = TlsConfig.server(List.of("h3"), TlsConfig.ALL_SUITES, id.chain(), id.key());
+        TlsConfig clientTls = TlsConfig.client(List.of("h3"), TlsConfig.ALL_SUITES, "localhost", null, false);
+        long size = 4L << 20;
+        try (QuicServer server = QuicServer.start(new InetSocketAddress("127.0.0.1", 0), config(serverTls),
+                SyntheticContent.only(), false, 8 << 20, send, r -> {})) {
+            DigestSink sink = new DigestSink();
+            InetSocketAddress addr = server.localAddress();
+            QuicClient.Outcome o = QuicClient.download(addr, config(clientTls),
+                    List.of(new DownloadRequest("localhost:" + addr.getPort(), "/bytes/" + size)), sink,
+                    60_000_000_000L, 8 << 20, send);
+            assertTrue(o.allSucceeded(), "download failed: " + o);
+            assertEquals(patternSha256(size), sink.sha256.get("/bytes/" + size));
+            java.util.Map<String, Long> counters = server.counters();
+            assertTrue(counters.get("datagrams_sent") >= size / 1452, "server counters " + counters);
+            if (send.gsoSegments() > 1) {
+                assertTrue(counters.get("largest_gso_buffer") > 1, "GSO buffers were used: " + counters);
+                assertTrue(counters.get("messages_sent") < counters.get("datagrams_sent"), "server counters " + counters);
+            }
+        }
+    }
 }

@@ -11,12 +11,29 @@ public final class ModelClock {
     private final long monoZero;
     private final long epochZero;
 
+    /** Readings of the wall clock bracketed by two monotonic ones; the narrowest bracket is used. */
+    private static final int READINGS = 16;
+
     public ModelClock() {
-        long before = System.nanoTime();
-        Instant wall = Instant.now();
-        long after = System.nanoTime();
-        this.monoZero = before + (after - before) / 2;
-        this.epochZero = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
+        // The midpoint of a bracket is off by up to half its width. The first Instant.now() loads java.time, and a
+        // busy host may preempt the thread inside a bracket for tens of milliseconds — an error every kernel
+        // timestamp converted with this clock would carry — so take the narrowest of several readings.
+        long best = Long.MAX_VALUE;
+        long mono = 0;
+        long epoch = 0;
+        Instant.now();
+        for (int i = 0; i < READINGS; i++) {
+            long before = System.nanoTime();
+            Instant wall = Instant.now();
+            long after = System.nanoTime();
+            if (after - before < best) {
+                best = after - before;
+                mono = before + (after - before) / 2;
+                epoch = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
+            }
+        }
+        this.monoZero = mono;
+        this.epochZero = epoch;
     }
 
     public long now() { return System.nanoTime() - monoZero; }

@@ -5,15 +5,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs ip(8) and tc(8) with a bounded wait. */
-final class Shell {
+/** Runs ip(8) and tc(8) with a bounded wait (also used by the io runtime to look at routes and qdiscs). */
+public final class Shell {
     private Shell() {}
 
-    record Result(int exit, String output) {
-        boolean ok() { return exit == 0; }
+    /** A command's exit status and its standard output and error, stripped. */
+    public record Result(int exit, String output) {
+        public boolean ok() { return exit == 0; }
     }
 
-    static Result run(String... cmd) throws NetnsException {
+    /** Runs {@code cmd}, waiting at most 30 s. */
+    public static Result run(String... cmd) throws NetnsException {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             p.getOutputStream().close();

@@ -14,7 +14,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The few Linux libc calls the emulator needs, bound through the FFM API ({@code java.lang.foreign}); errno is
+ * The Linux libc calls the emulator and the io runtime need, bound through the FFM API ({@code java.lang.foreign}); errno is
  * captured per call. Linux x86-64 / aarch64 (LP64) only.
  */
 public final class Libc {
@@ -31,7 +31,14 @@ public final class Libc {
             ECONNREFUSED = 111;
     public static final int O_RDWR = 2, O_RDONLY = 0, O_CLOEXEC = 0x80000, O_NONBLOCK = 0x800;
     public static final int CLONE_NEWNET = 0x40000000;
-    public static final int PR_SET_TIMERSLACK = 29;
+    public static final int PR_SET_TIMERSLACK = 29, PR_GET_TIMERSLACK = 30;
+    public static final int EIO = 5, EINVAL = 22, EMSGSIZE = 90, ENOBUFS = 105, ENOPROTOOPT = 92;
+    /** UDP socket options and control messages (linux/udp.h); 105 is the QUIC Steps study's kernel patch. */
+    public static final int SOL_UDP = 17, UDP_SEGMENT = 103, UDP_GRO = 104, UDP_SEGMENT_PACING_RATE = 105;
+    /** SO_TXTIME socket option and its SCM_TXTIME control message (linux/net_tstamp.h, asm-generic/socket.h). */
+    public static final int SO_TXTIME = 61, SCM_TXTIME = 61;
+    public static final int CLOCK_MONOTONIC = 1, CLOCK_TAI = 11;
+    public static final int EFD_NONBLOCK = 0x800, EFD_CLOEXEC = 0x80000;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
@@ -56,6 +63,12 @@ public final class Libc {
     private static final MethodHandle RECVMSG = bind("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle SENDTO = bind("sendto",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SENDMSG = bind("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SENDMMSG = bind("sendmmsg", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle RECVMMSG = bind("recvmmsg",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle CLOCK_GETTIME = bind("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle EVENTFD = bind("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle PPOLL = bind("ppoll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
     private static final MethodHandle OPEN = bind("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
@@ -66,6 +79,8 @@ public final class Libc {
     private static final MethodHandle WRITE = bind("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle SETNS = bind("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle PRCTL = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle PRCTL_GET = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT),
             Linker.Option.firstVariadicArg(1));
     private static final MethodHandle SCHED_SETSCHEDULER = bind("sched_setscheduler",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
@@ -121,6 +136,46 @@ public final class Libc {
         try { return (long) SENDTO.invokeExact(STATE.get(), fd, buf, len, flags, addr, addrLen); } catch (Throwable t) { throw wrap(t); }
     }
 
+    /** sendmsg(2): bytes sent or -1 (see {@link #errno()}). */
+    public static long sendmsg(int fd, MemorySegment msghdr, int flags) {
+        try { return (long) SENDMSG.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /** sendmmsg(2): messages sent (each one's byte count lands in its mmsghdr) or -1. */
+    public static int sendmmsg(int fd, MemorySegment mmsghdrs, int count, int flags) {
+        try { return (int) SENDMMSG.invokeExact(STATE.get(), fd, mmsghdrs, count, flags); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /** recvmmsg(2) without a timeout: messages received or -1. */
+    public static int recvmmsg(int fd, MemorySegment mmsghdrs, int count, int flags) {
+        try {
+            return (int) RECVMMSG.invokeExact(STATE.get(), fd, mmsghdrs, count, flags, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw wrap(t);
+        }
+    }
+
+    /** clock_gettime(2) of {@code clock} in nanoseconds; throws when the clock does not exist. */
+    public static long clockGettime(int clock) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ts = a.allocate(16, 8);
+            int r = (int) CLOCK_GETTIME.invokeExact(STATE.get(), clock, ts);
+            if (r != 0) {
+                throw new IllegalStateException("clock_gettime(" + clock + ") failed: " + strerror(errno()));
+            }
+            return ts.get(JAVA_LONG, 0) * 1_000_000_000L + ts.get(JAVA_LONG, 8);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw wrap(t);
+        }
+    }
+
+    /** eventfd(2): a descriptor another thread can make readable (to wake a poll), or -1. */
+    public static int eventfd(int initialValue, int flags) {
+        try { return (int) EVENTFD.invokeExact(STATE.get(), initialValue, flags); } catch (Throwable t) { throw wrap(t); }
+    }
+
     public static int close(int fd) {
         try { return (int) CLOSE.invokeExact(STATE.get(), fd); } catch (Throwable t) { throw wrap(t); }
     }
@@ -152,6 +207,11 @@ public final class Libc {
     /** Sets the calling thread's timer slack (ns); smaller slack makes timed waits wake closer to their deadline. */
     public static int setTimerSlack(long nanos) {
         try { return (int) PRCTL.invokeExact(STATE.get(), PR_SET_TIMERSLACK, nanos); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /** The calling thread's timer slack in ns (prctl PR_GET_TIMERSLACK), or -1. */
+    public static long timerSlack() {
+        try { return (int) PRCTL_GET.invokeExact(STATE.get(), PR_GET_TIMERSLACK); } catch (Throwable t) { throw wrap(t); }
     }
 
     /**

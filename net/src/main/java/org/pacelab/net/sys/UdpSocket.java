@@ -180,6 +180,77 @@ public final class UdpSocket implements AutoCloseable {
         return send(out, len, to);
     }
 
+    /**
+     * Sends messages [{@code from}, count) of {@code m} with one sendmmsg(2) (sendmsg(2) for a single message).
+     *
+     * @return how many messages the kernel took, 0 when the send buffer is full
+     * @throws SysException for any other error; {@link SysException#errno()} tells which (EINVAL for a control
+     *                      message the kernel does not know, EIO when the device cannot segment a GSO buffer)
+     */
+    public int send(OutgoingMessages m, int from) throws SysException {
+        int n = m.count() - from;
+        if (n <= 0) return 0;
+        MemorySegment headers = m.headersFrom(from);
+        long r = n == 1 ? Libc.sendmsg(fd, headers, Libc.MSG_DONTWAIT) : Libc.sendmmsg(fd, headers, n, Libc.MSG_DONTWAIT);
+        if (r < 0) {
+            int e = Libc.errno();
+            if (e == Libc.EAGAIN || e == Libc.ENOBUFS || e == Libc.EINTR || e == Libc.ECONNREFUSED) return 0;
+            throw new SysException((n == 1 ? "sendmsg" : "sendmmsg") + " failed: " + Libc.strerror(e), e);
+        }
+        return n == 1 ? 1 : (int) r;
+    }
+
+    /**
+     * Receives up to {@code m.capacity()} datagrams (or GRO buffers) without blocking, with recvmmsg(2).
+     *
+     * @return how many arrived (0 when none was waiting)
+     */
+    public int receive(IncomingMessages m) throws SysException {
+        MemorySegment headers = m.prepare();
+        int r = Libc.recvmmsg(fd, headers, m.capacity(), Libc.MSG_DONTWAIT);
+        if (r < 0) {
+            int e = Libc.errno();
+            if (e == Libc.EAGAIN || e == Libc.EINTR || e == Libc.ECONNREFUSED) return 0;
+            throw new SysException("recvmmsg failed: " + Libc.strerror(e), e);
+        }
+        m.received(r);
+        return r;
+    }
+
+    /** Sets an integer socket option; returns 0 or the errno. */
+    public int setOption(int level, int name, int value) {
+        intBuf.set(ValueLayout.JAVA_INT, 0, value);
+        return Libc.setsockopt(fd, level, name, intBuf, 4) == 0 ? 0 : Libc.errno();
+    }
+
+    /** An integer socket option's value; throws when the kernel does not know it. */
+    public int option(int level, int name) throws SysException {
+        lenBuf.set(ValueLayout.JAVA_INT, 0, 4);
+        if (Libc.getsockopt(fd, level, name, intBuf, lenBuf) != 0) {
+            int e = Libc.errno();
+            throw new SysException("getsockopt(" + level + ", " + name + ") failed: " + Libc.strerror(e), e);
+        }
+        return intBuf.get(ValueLayout.JAVA_INT, 0);
+    }
+
+    /** Lets the kernel coalesce arriving datagrams of one sender into one buffer (UDP_GRO); false if it cannot. */
+    public boolean enableGro() {
+        return setOption(Libc.SOL_UDP, Libc.UDP_GRO, 1) == 0;
+    }
+
+    /**
+     * Turns on SO_TXTIME with {@code clock} (e.g. {@link Libc#CLOCK_MONOTONIC}) so that messages may carry a
+     * send time; returns 0 or the errno. Only an fq or etf qdisc on the egress device honours the times.
+     */
+    public int enableTxTime(int clock) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment txtime = a.allocate(8, 4);
+            txtime.set(ValueLayout.JAVA_INT, 0, clock);
+            txtime.set(ValueLayout.JAVA_INT, 4, 0);
+            return Libc.setsockopt(fd, Libc.SOL_SOCKET, Libc.SO_TXTIME, txtime, 8) == 0 ? 0 : Libc.errno();
+        }
+    }
+
     public int fd() { return fd; }
 
     public int family() { return family; }

@@ -82,6 +82,8 @@ public final class QuicConnection implements StreamTransport {
     private static final byte[] EMPTY = new byte[0];
     /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
     private static final int MIN_PACKET_ROOM = 64;
+    /** Room below which writeStreams starts no further STREAM frame (a header is at most 19 bytes, plus some data). */
+    private static final int MAX_STREAM_HEADER = 24;
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
     private static final int MAX_BUFFERED_PACKETS = 16;
 
@@ -1239,7 +1241,8 @@ public final class QuicConnection implements StreamTransport {
     private void writeStreams(ByteBuffer payload, Layout l) {
         ArrayDeque<QuicStream> queue = streams.sendQueue();
         int turns = queue.size();
-        while (turns-- > 0 && payload.remaining() > 24 && !queue.isEmpty()) {
+        boolean wroteData = false;
+        while (turns-- > 0 && payload.remaining() > MAX_STREAM_HEADER && !queue.isEmpty()) {
             QuicStream s = queue.pollFirst();
             if (s.resetPending() && payload.remaining() >= 25) {
                 add(payload, l, new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
@@ -1256,13 +1259,17 @@ public final class QuicConnection implements StreamTransport {
             if (s.hasDataToSend()) {
                 SendBuffer buf = s.sendBuffer();
                 long flowLimit = Math.min(s.sendLimit(), buf.sentOffset() + flow.sendCredit());
-                // STREAM header: type, id, offset, length: at most 1 + 8 + 8 + 2 bytes for our packet sizes
-                int maxData = payload.remaining() - 19;
+                // the largest STREAM header a piece can need: its offset is at most the next unsent one (lost
+                // ranges lie below it) and its length at most the room
+                int room = payload.remaining();
+                int header = StreamFrame.headerLength(s.id, buf.sentOffset(), room);
+                int maxData = room - header;
                 SendBuffer.Piece piece = buf.next(maxData, flowLimit);
                 if (piece != null) {
                     StreamFrame.encodeHeader(payload, s.id, piece.offset(), piece.length(), piece.fin());
                     buf.copy(piece.offset(), piece.length(), payload);
                     l.frames.add(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
+                    wroteData = true;
                     l.ackEliciting = true;
                     l.inFlight = true;
                     if (!piece.retransmission()) {
@@ -1286,6 +1293,16 @@ public final class QuicConnection implements StreamTransport {
                 flow.noteBlocked();
             }
         }
+        int slack = payload.remaining();
+        if (wroteData && slack > 0 && slack <= MAX_STREAM_HEADER) {
+            // too little room for another STREAM frame (the header came out shorter than its bound, or a
+            // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
+            // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
+            for (int k = 0; k < slack; k++) {
+                payload.put((byte) 0);
+            }
+            l.frames.add(new PaddingFrame(slack));
+        }
     }
 
     /** Patches the Length field, encrypts the payload and applies header protection; returns the packet end. */
@@ -1304,7 +1321,11 @@ public final class QuicConnection implements StreamTransport {
         PacketSpace space = l.level.space();
         nextPn[space.ordinal()]++;
         packetsSent++;
-        SentPacket sp = new SentPacket(space, l.pn, now, l.ackEliciting ? intended : now, size, l.ackEliciting,
+        // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
+        // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
+        // delivery rates count from there
+        long sentAt = l.ackEliciting ? Math.max(now, intended) : now;
+        SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
                 l.inFlight, l.frames);
         recovery.onPacketSent(sp, now);
         if (l.level == EncryptionLevel.ONE_RTT) {

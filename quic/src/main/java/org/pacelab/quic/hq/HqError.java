@@ -22,7 +22,7 @@ public enum HqError {
     }
 
     /** The code for a refusal with this HTTP status. */
-    static HqError forStatus(int status) {
+    public static HqError forStatus(int status) {
         return switch (status) {
             case 400 -> BAD_REQUEST;
             case 404 -> NOT_FOUND;

@@ -3,9 +3,9 @@ package org.pacelab.quic.hq;
 import org.pacelab.quic.content.Printable;
 
 /** The HTTP/0.9 request line {@code GET /path} (an optional trailing CR is part of the line ending). */
-final class HqRequestLine {
+public final class HqRequestLine {
     /** The longest request line accepted. */
-    static final int MAX_LENGTH = 8192;
+    public static final int MAX_LENGTH = 8192;
 
     private HqRequestLine() {
     }
@@ -15,7 +15,7 @@ final class HqRequestLine {
      *
      * @throws IllegalArgumentException with one sentence saying what is wrong
      */
-    static String parsePath(String line) {
+    public static String parsePath(String line) {
         String l = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
         if (!l.startsWith("GET ")) {
             throw new IllegalArgumentException("request line '" + Printable.of(l) + "' does not start with 'GET '");

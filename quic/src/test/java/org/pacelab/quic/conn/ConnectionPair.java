@@ -38,6 +38,12 @@ final class ConnectionPair {
     final ByteBuffer buffer = ByteBuffer.allocate(65536);
     int datagramsToServer;
     int datagramsToClient;
+    /**
+     * Models a sender qdisc that honours send times (fq with SO_TXTIME): the server's datagrams enter the link at
+     * their intended send time rather than when the connection released them, and the server is woken its pacing
+     * look-ahead before the pacer's release time, as the runtime does.
+     */
+    boolean serverHonoursIntendedTimes;
     /** When set, the next datagrams to the server are replaced by this mutator's output (fuzzing). */
     java.util.function.UnaryOperator<byte[]> toServerFilter = d -> d;
     java.util.function.UnaryOperator<byte[]> toClientFilter = d -> d;
@@ -175,7 +181,8 @@ final class ConnectionPair {
             buffer.clear();
             SendResult r = c.send(buffer, now);
             if (r.isBlockedByPacer()) {
-                return r.blockedUntil();
+                return fromServer && serverHonoursIntendedTimes
+                        ? Math.max(now + 1, r.blockedUntil() - serverConfig.pacingLookahead()) : r.blockedUntil();
             }
             if (!r.wrote()) {
                 return Long.MAX_VALUE;
@@ -192,7 +199,8 @@ final class ConnectionPair {
             } else {
                 datagramsToServer++;
             }
-            link.add(new InFlight(now + oneWayDelay, seq++, !fromServer, data));
+            long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
+            link.add(new InFlight(departure + oneWayDelay, seq++, !fromServer, data));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }

@@ -1,0 +1,57 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.pacelab.io.runtime.QuicClient;
+import org.pacelab.peers.kwik.KwikClient;
+import org.pacelab.peers.kwik.KwikOptions;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code pacelab peer kwik-client}: downloads URLs with Kwik (HTTP/3 through Flupke, or hq-interop). */
+@Command(name = "kwik-client", mixinStandardHelpOptions = true,
+        description = {"Downloads https:// URLs from one server over one Kwik connection (HTTP/3 through Flupke, or",
+                "hq-interop), concurrently, and prints bytes, time to first byte, transfer time and goodput.",
+                "NewReno only, no pacing, no qlog. Exits non-zero on any failure."})
+public final class KwikClientCommand implements Callable<Integer> {
+    @Mixin
+    PeerClientOptions client = new PeerClientOptions();
+
+    @Option(names = "--keylog", paramLabel = "FILE", description = "Write TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    Path keylog;
+
+    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
+            description = "Idle timeout (default: 30s).")
+    long idleTimeout = 30_000_000_000L;
+
+    @Option(names = "--log-packets", description = "Print Kwik's packet log on stdout.")
+    boolean logPackets;
+
+    @Override
+    public Integer call() throws Exception {
+        long start = System.nanoTime();
+        PeerClientOptions.Targets t;
+        KwikOptions options;
+        try {
+            t = client.targets();
+            KwikOptions d = KwikOptions.defaults();
+            options = new KwikOptions(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE"),
+                    d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets);
+        } catch (IllegalArgumentException e) {
+            System.err.println("pacelab peer kwik-client: " + e.getMessage());
+            return 2;
+        }
+        QuicClient.Outcome o;
+        try {
+            o = KwikClient.download(t.server(), t.tls(), t.requests(), client.sink(), options, client.timeout);
+        } catch (IOException e) {
+            System.err.println("pacelab peer kwik-client: " + e.getMessage());
+            return 1;
+        }
+        return client.report(o, start);
+    }
+}

@@ -1,0 +1,58 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.util.concurrent.Callable;
+
+import org.pacelab.io.tls.Certificates;
+import org.pacelab.peers.kwik.KwikOptions;
+import org.pacelab.peers.kwik.KwikServer;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code pacelab peer kwik-server}: Kwik with Flupke's HTTP/3 server (and hq-interop). */
+@Command(name = "kwik-server", mixinStandardHelpOptions = true,
+        description = {"Kwik serving /bytes/N and files under --root over HTTP/3 (Flupke) and hq-interop.",
+                "NewReno only, no pacing, no qlog, no key log (Kwik's server cannot write one).",
+                "Prints 'kwik-server listening on ADDR:PORT (...)' on stderr when ready; stops on SIGTERM."})
+public final class KwikServerCommand implements Callable<Integer> {
+    @Mixin
+    PeerServerOptions server = new PeerServerOptions();
+
+    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
+            description = "Idle timeout (default: 30s).")
+    long idleTimeout = 30_000_000_000L;
+
+    @Option(names = "--log-packets", description = "Print Kwik's packet log on stdout.")
+    boolean logPackets;
+
+    @Override
+    public Integer call() throws Exception {
+        String bad = server.validate();
+        Certificates.Identity id;
+        KwikOptions options;
+        try {
+            if (bad != null) {
+                throw new IllegalArgumentException(bad);
+            }
+            KwikOptions d = KwikOptions.defaults();
+            options = new KwikOptions(null, d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets);
+            id = server.identity();
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("pacelab peer kwik-server: " + e.getMessage());
+            return 2;
+        }
+        KwikServer s;
+        try {
+            s = KwikServer.start(server.listen, options, id, server.content(), server::logRequest);
+        } catch (IOException e) {
+            System.err.println("pacelab peer kwik-server: " + e.getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(s::close));
+        PeerServerOptions.printListening("kwik-server", s.localAddress(), "Kwik + Flupke, NewReno, unpaced");
+        s.await();
+        return 0;
+    }
+}

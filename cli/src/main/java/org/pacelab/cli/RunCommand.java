@@ -1,0 +1,208 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import org.pacelab.analysis.report.ReportTable;
+import org.pacelab.lab.host.Host;
+import org.pacelab.lab.peer.PacelabLauncher;
+import org.pacelab.lab.peer.Peer;
+import org.pacelab.lab.peer.PeerInstaller;
+import org.pacelab.lab.peer.PeerRegistry;
+import org.pacelab.lab.plan.CampaignPlan;
+import org.pacelab.lab.plan.CampaignPlanner;
+import org.pacelab.lab.plan.Configuration;
+import org.pacelab.lab.plan.PlanningContext;
+import org.pacelab.lab.report.CampaignReport;
+import org.pacelab.lab.run.CampaignLayout;
+import org.pacelab.lab.run.CampaignRunner;
+import org.pacelab.lab.run.SimulationBackend;
+import org.pacelab.lab.scenario.Implementation;
+import org.pacelab.lab.scenario.Scenario;
+import org.pacelab.lab.scenario.ScenarioException;
+import org.pacelab.lab.scenario.ScenarioOverrides;
+import org.pacelab.lab.scenario.ScenarioReader;
+import org.pacelab.lab.store.ResultStore;
+import org.pacelab.lab.store.StoreException;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code pacelab run SCENARIO}: runs a campaign, resumably, and ends with a table and an HTML report. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs the campaign a scenario file describes: every implementation x sweep point x repetition,",
+                "emulator, server and client as separate processes (or the simulator), results in one DuckDB file.",
+                "Checks the whole scenario before anything starts. Interrupted? Run the same command again: finished",
+                "repetitions are kept and not redone. Ends with the summary table and an HTML report."},
+        footer = {"", "Results go to DIR (default results/<scenario name>): campaign.duckdb, report/index.html, runs/, environment.json.",
+                "Example: pacelab run scenarios/quickstart.yaml"})
+public final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "SCENARIO", description = "scenario file (YAML), e.g. scenarios/quickstart.yaml")
+    Path scenarioFile;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "campaign directory (default: results/<scenario name>)")
+    Path out;
+
+    @Option(names = "--repetitions", paramLabel = "N", description = "override the scenario's repetitions")
+    Integer repetitions;
+
+    @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = "override the transfer size per stream, e.g. 5MiB")
+    Long size;
+
+    @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
+    boolean check;
+
+    @Option(names = "--no-install", description = "do not install missing Debian peers (otherwise done when root)")
+    boolean noInstall;
+
+    @Option(names = "--retries", paramLabel = "N", defaultValue = "1",
+            description = "extra attempts for a failed repetition (default: ${DEFAULT-VALUE})")
+    int retries;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "simulated repetitions run at once (default: number of CPUs)")
+    Integer jobs;
+
+    @Option(names = "--no-report", description = "do not render the HTML report at the end")
+    boolean noReport;
+
+    /** The simulator, when this build has one (null: sim mode is refused with {@link #SIMULATOR_MISSING}). */
+    static SimulationBackend simulator() {
+        return null;
+    }
+
+    static final String SIMULATOR_MISSING = "the simulator is not in this build yet (org.pacelab.sim, branch sim); "
+            + "use mode: relay or netns";
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream stdout = System.out;
+        PrintWriter err = spec.commandLine().getErr();
+        Scenario scenario;
+        try {
+            scenario = ScenarioReader.read(scenarioFile);
+            if (repetitions != null) {
+                scenario = ScenarioOverrides.withRepetitions(scenario, repetitions);
+            }
+            if (size != null) {
+                if (size <= 0) {
+                    throw new ScenarioException(List.of("--size: must be at least 1 byte"));
+                }
+                scenario = ScenarioOverrides.withSize(scenario, size);
+            }
+        } catch (ScenarioException e) {
+            e.problems().forEach(p -> err.println("pacelab run: " + p));
+            return 2;
+        }
+        Host host = new Host();
+        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PeerRegistry peers = PeerRegistry.standard();
+        if (!noInstall) {
+            installMissingPeers(scenario, peers, host, pacelab, stdout);
+        }
+        SimulationBackend sim = simulator();
+        Path base = scenarioFile.toAbsolutePath().getParent();
+        CampaignPlan plan;
+        try {
+            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, sim == null ? SIMULATOR_MISSING : null,
+                    scenario.skipUnavailable(), base));
+        } catch (ScenarioException e) {
+            e.problems().forEach(p -> err.println("pacelab run: " + p));
+            return 2;
+        }
+        Path dir = out != null ? out : Path.of("results", scenario.name());
+        CampaignLayout layout = new CampaignLayout(dir);
+        printPlan(plan, layout, stdout);
+        if (check) {
+            return 0;
+        }
+        int parallel = jobs != null ? Math.max(1, jobs) : Runtime.getRuntime().availableProcessors();
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        CampaignRunner.Result result;
+        try {
+            result = new CampaignRunner(plan, layout, pacelab, host, sim,
+                    new CampaignRunner.Settings(Math.max(0, retries), parallel, stdout, terminal)).run();
+        } catch (StoreException | IOException e) {
+            err.println("pacelab run: " + e.getMessage());
+            return 1;
+        }
+        stdout.println();
+        stdout.println("campaign " + scenario.name() + ": " + (result.finishedBefore() + result.finishedNow()) + " of "
+                + result.planned() + " runs finished (" + result.finishedNow() + " in this session)");
+        if (!noReport && result.finishedBefore() + result.finishedNow() > 0) {
+            try (ResultStore store = ResultStore.openExisting(layout.store())) {
+                CampaignReport.Written w = CampaignReport.write(store, layout.report(), peers);
+                stdout.println();
+                stdout.print(ReportTable.text(w.report().aggregates()));
+                stdout.println();
+                stdout.println("report: " + w.report().html());
+                w.report().figuresNotDrawn().forEach((name, why) -> stdout.println("figure " + name + " not drawn: " + why));
+            } catch (StoreException | IOException e) {
+                err.println("pacelab run: the report could not be written: " + e.getMessage());
+                return 1;
+            }
+        }
+        stdout.println("results: " + layout.root() + " (store " + layout.store().getFileName()
+                + "; 'pacelab report --campaign " + layout.root() + " --export csv' writes CSV tables)");
+        if (!result.skipped().isEmpty()) {
+            stdout.println("not run on this host:");
+            result.skipped().forEach(s -> stdout.println("  " + s));
+        }
+        if (!result.failures().isEmpty()) {
+            err.println("pacelab run: " + result.failures().size() + " run(s) failed; run the same command again to retry them:");
+            result.failures().forEach(f -> err.println("  " + f));
+            return 1;
+        }
+        return 0;
+    }
+
+    private static void printPlan(CampaignPlan plan, CampaignLayout layout, PrintStream out) {
+        Scenario s = plan.scenario();
+        out.println("scenario " + s.name() + (s.reproduces().isBlank() ? "" : " — reproduces " + s.reproduces()));
+        out.println(plan.configurations().size() + " configuration(s) x " + plan.seeds().size() + " repetition(s) = "
+                + plan.runs().size() + " runs; results in " + layout.root());
+        for (Configuration c : plan.configurations()) {
+            out.println("  " + c.name() + ": " + c.mode().word() + ", server " + c.server().name() + opts(c.serverOptions())
+                    + ", client " + c.client().name() + opts(c.clientOptions()) + (c.qdisc().equals("none") ? "" : ", qdisc " + c.qdisc())
+                    + ", " + c.transfer().totalBytes() + " bytes, link " + c.preset()
+                    + (c.linkDown().isEmpty() ? "" : " down[" + c.linkDown() + "]") + (c.linkUp().isEmpty() ? "" : " up[" + c.linkUp() + "]"));
+        }
+        for (String sk : plan.skipped()) {
+            out.println("  " + sk);
+        }
+    }
+
+    private static String opts(java.util.Map<String, String> o) {
+        return o.isEmpty() ? "" : " " + o;
+    }
+
+    /** Installs the Debian packages of peers the scenario names that are missing here (root only). */
+    private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
+        Set<Peer> named = new LinkedHashSet<>();
+        for (Implementation i : scenario.implementations()) {
+            peers.get(i.server().value()).ifPresent(named::add);
+            peers.get(i.client().value()).ifPresent(named::add);
+        }
+        Set<String> pkgs = PeerInstaller.missingPackages(new ArrayList<>(named), host, pacelab);
+        if (pkgs.isEmpty() || PeerInstaller.cannotInstall(host) != null) {
+            return;
+        }
+        String failure = PeerInstaller.install(pkgs, host, out);
+        if (failure != null) {
+            out.println("pacelab run: could not install " + String.join(" ", pkgs) + ": " + failure);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad scenarios are refused before anything starts: exit 2, one sentence naming file:line:column, nothing created. */
+class RunCommandTest {
+    @TempDir
+    Path tmp;
+
+    private CliRun run(String yaml) throws Exception {
+        Path f = Files.writeString(tmp.resolve("s.yaml"), yaml);
+        return CliRun.of("run", f.toString(), "--out", tmp.resolve("campaign").toString(), "--no-install");
+    }
+
+    private void refused(CliRun r, String sentence) {
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertEquals("pacelab run: " + tmp.resolve("s.yaml") + ":" + sentence, r.err().strip());
+        assertFalse(Files.exists(tmp.resolve("campaign")), "nothing is created");
+    }
+
+    @Test
+    void typoedKey() throws Exception {
+        refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
+                "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
+                        + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable");
+    }
+
+    @Test
+    void wrongUnit() throws Exception {
+        refused(run("link: {preset: quic-steps, down: {delay: 20sec}}\nimplementations: [pacelab]\n"),
+                "1:42: link.down delay: '20sec' is not a time; use a number with ns, us, ms or s, e.g. 20ms");
+        refused(run("link: {preset: quic-steps, down: {delay: 20 ms}}\nimplementations: [pacelab]\n"),
+                "1:42: link.down delay: '20 ms' must be one word without spaces, e.g. rate=40mbit, delay=20ms, queue=143p");
+        refused(run("transfer: {size: 5 MB/s}\nimplementations: [pacelab]\n"),
+                "1:18: transfer.size: '5 MB/s' is not a size; use a number with b, kb, mb (1024-based as in tc) or kib, mib, e.g. 1540b");
+    }
+
+    @Test
+    void unknownImplementation() throws Exception {
+        refused(run("implementations: [picoquic]\n"),
+                "1:19: unknown implementation 'picoquic'; valid: pacelab, ngtcp2, quiche, kwik, nginx, curl, chromium");
+    }
+
+    @Test
+    void fqInRelayModeOnThisKernel() throws Exception {
+        refused(run("implementations:\n  - {name: fq, server: pacelab, client: pacelab, server-options: {qdisc: fq}}\n"),
+                "2:74: qdisc: fq cannot be used in relay mode: it would replace the qdisc of the host's loopback device for every "
+                        + "program; use mode: netns (root, and a kernel with fq) or mode: sim, where fq is modelled");
+    }
+
+    @Test
+    void checkPrintsThePlanAndRunsNothing() throws Exception {
+        Path f = Files.writeString(tmp.resolve("s.yaml"), "name: t\nrepetitions: 3\nimplementations: [pacelab]\nsweep: {cc: [cubic, bbr]}\n");
+        CliRun r = CliRun.of("run", f.toString(), "--out", tmp.resolve("campaign").toString(), "--check", "--no-install");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("2 configuration(s) x 3 repetition(s) = 6 runs"), r.out());
+        assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr}"), r.out());
+        assertFalse(Files.exists(tmp.resolve("campaign")));
+    }
+
+    @Test
+    void missingScenarioFile() {
+        CliRun r = CliRun.of("run", tmp.resolve("nope.yaml").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("pacelab run: " + tmp.resolve("nope.yaml") + ": cannot read the scenario file"), r.err());
+    }
+
+    @Test
+    void reportWithoutAStoreSaysWhere() {
+        CliRun r = CliRun.of("report", "--campaign", tmp.toString());
+        assertEquals(1, r.code());
+        assertEquals("pacelab report: " + tmp.resolve("campaign.duckdb") + ": no results store here (a campaign's store is "
+                + "<campaign dir>/campaign.duckdb)", r.err().strip());
+    }
+
+    @Test
+    void peersListsEveryPeerWithWhetherItIsUsable() {
+        CliRun r = CliRun.of("peers");
+        assertEquals(0, r.code(), r.err());
+        for (String p : new String[] {"pacelab", "ngtcp2", "quiche", "kwik", "nginx", "curl", "chromium"}) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(p + " ")), p + " missing in:\n" + r.out());
+        }
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("pacelab   usable")), r.out());
+    }
+}

@@ -1,0 +1,83 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.pacelab.io.send.KernelSupport;
+import org.pacelab.io.send.TxTimeClock;
+
+/**
+ * Send-strategy and transport options of {@code pacelab server}/{@code client}: a bad value is one sentence naming
+ * the option and the valid values with exit code 2; a strategy the host cannot honour stops with its explanation.
+ */
+class SendOptionsTest {
+    private record Run(int code, String out, String err) {
+        String firstErrorLine() { return err.lines().findFirst().orElse(""); }
+    }
+
+    private static Run run(String... args) {
+        PrintStream oldOut = System.out, oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--send=foo|--send: 'foo' is not a send strategy; valid values are park, park-tight, hybrid, spin.",
+            "--pacer=fq|--pacer: 'fq' is not a pacer; valid values are none, leaky-bucket, interval, token-bucket.",
+            "--gso=0|--gso: 0 segments is out of range; valid: 1 (off) to 64 (Linux UDP_MAX_SEGMENTS).",
+            "--gso=46|--gso 46: 46 segments of 1452 bytes exceed the 65507-byte limit of one UDP GSO buffer; valid: at most 45 with datagrams of 1452 bytes.",
+            "--txtime-clock=tai|--txtime-clock needs --txtime: it names the clock of the send times.",
+            "--socket=kernel|--socket: 'kernel' is not a socket kind; valid values are jdk, native.",
+            "--ciphers=rc4|--ciphers: 'rc4' is not a cipher suite; valid: aes128, aes256, chacha20"})
+    void badValuesAreOneSentenceAndExitTwo(String option, String message) {
+        for (String command : new String[] {"server", "client"}) {
+            Run r = command.equals("server") ? run("server", "--listen", "127.0.0.1:0", option)
+                    : run("client", option, "https://127.0.0.1:9/x");
+            assertEquals(2, r.code(), r.err());
+            assertEquals("pacelab " + command + ": " + message, r.firstErrorLine());
+        }
+    }
+
+    @Test
+    void txtimeWithoutFqOrEtfStopsWithTheExplanation() throws Exception {
+        Assumptions.assumeTrue(KernelSupport.whyTxTimeIgnored(InetAddress.getByName("127.0.0.1"), TxTimeClock.MONOTONIC) != null,
+                "lo has an fq or etf qdisc on this host");
+        Run server = run("server", "--listen", "127.0.0.1:0", "--txtime");
+        assertEquals(2, server.code());
+        assertTrue(server.firstErrorLine().startsWith("pacelab server: --txtime: send times would be ignored: device lo"),
+                server.err());
+        Run client = run("client", "--txtime", "--pacer", "interval", "https://127.0.0.1:9/x");
+        assertEquals(2, client.code());
+        assertTrue(client.firstErrorLine().startsWith("pacelab client: --txtime: send times toward 127.0.0.1:9 would be "
+                + "ignored: device lo"), client.err());
+        assertTrue(client.err().contains("would leave unpaced"), client.err());
+        assertEquals(1, client.err().lines().count());
+    }
+
+    @Test
+    void pacedGsoWithoutThePatchStopsWithTheExplanation() {
+        Assumptions.assumeTrue(KernelSupport.whyNoPacedGsoPatch() != null, "this kernel carries the paced-GSO patch");
+        Run r = run("server", "--listen", "127.0.0.1:0", "--gso", "16", "--txtime", "--paced-gso");
+        assertEquals(2, r.code());
+        assertTrue(r.firstErrorLine().startsWith("pacelab server: --paced-gso: this kernel"), r.err());
+        assertTrue(r.err().contains("UDP_SEGMENT_PACING_RATE"), r.err());
+    }
+}

@@ -1,0 +1,171 @@
+package org.pacelab.io.port;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+import org.pacelab.net.sys.IncomingMessages;
+import org.pacelab.net.sys.Libc;
+import org.pacelab.net.sys.OutgoingMessages;
+import org.pacelab.net.sys.Poller;
+import org.pacelab.net.sys.SysException;
+import org.pacelab.net.sys.UdpSocket;
+
+/**
+ * {@link DatagramPort} on Linux system calls through FFM ({@link UdpSocket}): receives up to a batch of datagrams
+ * per recvmmsg (split again when the kernel coalesced them with GRO), sends {@link OutgoingMessages} with
+ * sendmsg/sendmmsg (GSO, SCM_TXTIME, the paced-GSO control message), waits with ppoll to the nanosecond, and
+ * forces large socket buffers when root. One thread uses it; {@link #wakeup()} may come from another.
+ */
+public final class NativeDatagramPort implements DatagramPort {
+    private final UdpSocket socket;
+    private final Poller poller = new Poller();
+    private final int wakeFd;
+    private final Arena arena = Arena.ofShared();
+    /** Separate 8-byte buffers: wakeup() writes from other threads while the loop drains. */
+    private final MemorySegment wakeValue = arena.allocate(8, 8);
+    private final MemorySegment drainValue = arena.allocate(8, 8);
+    private final IncomingMessages incoming;
+    private final int grantedReceiveBuffer;
+    /** The received message being handed out and the offset of its next datagram. */
+    private int nextMessage;
+    private int nextOffset;
+    private long receiveCalls;
+    private long datagramsCoalesced;
+
+    private NativeDatagramPort(UdpSocket socket, int wakeFd, int recvBatch, int grantedReceiveBuffer) throws SysException {
+        this.socket = socket;
+        this.wakeFd = wakeFd;
+        this.incoming = new IncomingMessages(recvBatch);
+        this.grantedReceiveBuffer = grantedReceiveBuffer;
+        poller.add(socket.fd());
+        poller.add(wakeFd);
+    }
+
+    /**
+     * Opens a socket bound to {@code local}.
+     *
+     * @param bufferBytes requested SO_RCVBUF and SO_SNDBUF (forced past rmem_max/wmem_max as root)
+     * @param recvBatch   datagrams per recvmmsg (1 = recvmsg)
+     * @param gro         let the kernel coalesce received datagrams (UDP_GRO)
+     */
+    public static NativeDatagramPort bind(InetSocketAddress local, int bufferBytes, int recvBatch, boolean gro)
+            throws IOException {
+        UdpSocket s = UdpSocket.bind(local, "listen address");
+        try {
+            int granted = s.setBuffers(bufferBytes);
+            if (gro && !s.enableGro()) {
+                throw new SysException("--gro: this kernel refuses UDP_GRO on the socket", Libc.ENOPROTOOPT);
+            }
+            int fd = Libc.eventfd(0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
+            if (fd < 0) {
+                int e = Libc.errno();
+                throw new SysException("cannot create an eventfd: " + Libc.strerror(e), e);
+            }
+            return new NativeDatagramPort(s, fd, recvBatch, granted);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Turns on SO_TXTIME with {@code clockId}; then messages may carry SCM_TXTIME send times.
+     *
+     * @throws SysException when the kernel refuses the option (before Linux 4.19)
+     */
+    public void enableTxTime(int clockId) throws SysException {
+        int e = socket.enableTxTime(clockId);
+        if (e != 0) {
+            throw new SysException("--txtime: this kernel refuses SO_TXTIME: " + Libc.strerror(e), e);
+        }
+    }
+
+    @Override
+    public InetSocketAddress receive(ByteBuffer dst) throws IOException {
+        if (nextMessage >= incoming.count()) {
+            receiveCalls++;
+            if (socket.receive(incoming) == 0) {
+                nextMessage = 0;
+                return null;
+            }
+            nextMessage = 0;
+            nextOffset = 0;
+        }
+        int i = nextMessage;
+        int length = incoming.length(i);
+        int segment = incoming.segmentSize(i);
+        int n = Math.min(segment, length - nextOffset);
+        MemorySegment.copy(incoming.data(i), nextOffset, MemorySegment.ofBuffer(dst), 0, n);
+        dst.position(dst.position() + n);
+        InetSocketAddress from = incoming.source(i);
+        nextOffset += n;
+        if (nextOffset >= length) {
+            if (segment < length) {
+                datagramsCoalesced += (length + segment - 1) / segment;
+            }
+            nextMessage++;
+            nextOffset = 0;
+        }
+        return from;
+    }
+
+    @Override
+    public boolean send(ByteBuffer src, InetSocketAddress to) throws IOException {
+        return socket.send(src, to);
+    }
+
+    /**
+     * Sends messages [{@code from}, count) of {@code messages} in one call; returns how many the kernel took (0 when
+     * the send buffer is full). Errors carry the errno ({@link SysException#errno()}).
+     */
+    public int send(OutgoingMessages messages, int from) throws SysException {
+        return socket.send(messages, from);
+    }
+
+    /** {@link org.pacelab.net.sys.Libc#AF_INET} or AF_INET6: the family of addresses in outgoing messages. */
+    public int family() { return socket.family(); }
+
+    @Override
+    public void awaitReadable(long timeoutNanos) throws IOException {
+        if (nextMessage < incoming.count()) {
+            return;
+        }
+        int n = poller.await(Math.max(0, timeoutNanos));
+        if (n > 0 && poller.readable(1)) {
+            Libc.read(wakeFd, drainValue, 8);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        wakeValue.set(ValueLayout.JAVA_LONG, 0, 1);
+        Libc.write(wakeFd, wakeValue, 8);
+    }
+
+    @Override
+    public InetSocketAddress localAddress() throws IOException {
+        return socket.localAddress();
+    }
+
+    /** The receive buffer the kernel granted (Linux reports twice the usable size). */
+    public int receiveBufferSize() { return grantedReceiveBuffer; }
+
+    /** recvmsg/recvmmsg calls made. */
+    public long receiveCalls() { return receiveCalls; }
+
+    /** Datagrams that arrived coalesced by GRO. */
+    public long datagramsCoalesced() { return datagramsCoalesced; }
+
+    @Override
+    public void close() {
+        poller.close();
+        incoming.close();
+        Libc.close(wakeFd);
+        socket.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,47 @@
+package org.pacelab.lab.peer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command-line conventions every peer shipped as a pacelab subcommand shares ({@code pacelab server},
+ * {@code pacelab peer quiche-server}, ...): servers take {@code --listen --root --cert --key}, clients take the
+ * URLs, {@code --insecure}, {@code --json} (the client log) and {@code --timeout}; options become {@code --name value}.
+ */
+final class PacelabCommandLines {
+    static final String CLIENT_LOG = "client.json";
+
+    private PacelabCommandLines() {}
+
+    static List<String> server(String subcommand, ServerSetup s) {
+        List<String> args = new ArrayList<>(List.of(subcommand.split(" ")));
+        args.addAll(List.of("--listen", hostPort(s.address(), s.port()), "--root", s.documentRoot().toString(),
+                "--cert", s.certificate().toString(), "--key", s.privateKey().toString()));
+        return args;
+    }
+
+    static List<String> client(String subcommand, ClientSetup c) {
+        List<String> args = new ArrayList<>(List.of(subcommand.split(" ")));
+        args.addAll(List.of("--insecure", "--json", c.workDir().resolve(CLIENT_LOG).toString(),
+                "--timeout", Math.max(1, c.timeoutNs() / 1_000_000) + "ms"));
+        return args;
+    }
+
+    static void urls(List<String> args, ClientSetup c) {
+        for (String p : c.paths()) {
+            args.add(c.url(p));
+        }
+    }
+
+    static void options(List<String> args, Map<String, String> options) {
+        options.forEach((k, v) -> {
+            args.add("--" + k);
+            args.add(v);
+        });
+    }
+
+    static String hostPort(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+}

@@ -1,0 +1,62 @@
+package org.pacelab.lab.peer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.pacelab.lab.host.Host;
+import org.pacelab.lab.scenario.Mode;
+
+/**
+ * A server and/or client implementation the runner drives: what it speaks, where it runs, the options it takes,
+ * whether it is installed, and how to start it so that its logs, key log and qlog land in the run's directory.
+ */
+public interface Peer {
+    /** The name scenarios use, e.g. {@code ngtcp2}. */
+    String name();
+
+    /** One line for {@code pacelab peers}. */
+    String summary();
+
+    Protocol protocol();
+
+    Set<Role> roles();
+
+    /** The modes it can run in (the simulator runs only pacelab's own stack). */
+    Set<Mode> modes();
+
+    /** The options it takes in the given role. */
+    List<PeerOption> options(Role role);
+
+    /** One sentence when options that are valid alone do not go together, else null. */
+    default String combinationProblem(Role role, Map<String, String> options) {
+        return null;
+    }
+
+    /** Whether it can write an NSS key log in this role (the runner asks the server, else the client). */
+    default boolean writesKeyLog(Role role) {
+        return true;
+    }
+
+    /** Something a report reader must know about this peer's results (e.g. "does not pace"), or null. */
+    default String caveat() {
+        return null;
+    }
+
+    Availability availability(Role role, Host host, PacelabLauncher pacelab);
+
+    /** Its version as installed here (for the environment record). */
+    String version(Role role, Host host, PacelabLauncher pacelab);
+
+    /** Adds files the client needs in the served directory (e.g. Chromium's download page). */
+    default void prepareDocumentRoot(Path root) throws IOException {}
+
+    Launch server(ServerSetup setup, PacelabLauncher pacelab) throws IOException;
+
+    Launch client(ClientSetup setup, PacelabLauncher pacelab) throws IOException;
+
+    /** Reads what the client received after it exited; {@code stdout} holds its standard output. */
+    ClientOutcome clientOutcome(ClientSetup setup, Path stdout) throws IOException;
+}

@@ -1,0 +1,167 @@
+package org.pacelab.lab.run;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.pacelab.lab.peer.ClientOutcome;
+import org.pacelab.lab.peer.ClientSetup;
+import org.pacelab.lab.peer.Launch;
+import org.pacelab.lab.peer.PacelabLauncher;
+import org.pacelab.lab.peer.Peer;
+import org.pacelab.lab.peer.Role;
+import org.pacelab.lab.peer.ServerSetup;
+import org.pacelab.lab.plan.Configuration;
+import org.pacelab.lab.plan.RunSpec;
+import org.pacelab.lab.scenario.Collect;
+import org.pacelab.lab.scenario.Mode;
+
+/**
+ * One repetition in relay or netns mode: emulator, server and client as separate processes; readiness waits; the
+ * client's timeout; then everything stopped (the emulator last, so the tap is complete), the transfer checked
+ * and the run analysed. Every process of the run is stopped on every path out, failures included.
+ */
+final class EmulatedRunExecutor {
+    static final long READY_TIMEOUT_NS = 60_000_000_000L;
+    private static final long SERVER_STOP_MILLIS = 5_000;
+    /** After the client exits, servers finish their qlog when the connection closes (draining); wait for that. */
+    private static final long QLOG_QUIET_MILLIS = 400;
+    private static final long QLOG_SETTLE_MAX_MILLIS = 5_000;
+
+    private final ProcessSupervisor supervisor;
+    private final PacelabLauncher pacelab;
+    private final Path documentRoot;
+    private final Pki pki;
+    private final Collect collect;
+
+    EmulatedRunExecutor(ProcessSupervisor supervisor, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
+        this.supervisor = supervisor;
+        this.pacelab = pacelab;
+        this.documentRoot = documentRoot;
+        this.pki = pki;
+        this.collect = collect;
+    }
+
+    AnalysedRun run(RunSpec run, Path dir, List<String> paths) throws RunFailedException, InterruptedException {
+        Configuration c = run.configuration();
+        Topology topology = null;
+        ChildProcess server = null;
+        ChildProcess client = null;
+        long clientWall;
+        ClientSetup clientSetup;
+        try {
+            topology = c.mode() == Mode.NETNS
+                    ? NetnsTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS)
+                    : RelayTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+            Path qlog = null;
+            if (collect.qlog()) {
+                qlog = dir.resolve(RunFiles.QLOG);
+                Files.createDirectories(qlog);
+            }
+            // one writer of the key log: the server's secrets decrypt both directions; a client writes it when the
+            // server cannot (Kwik)
+            Path keys = dir.resolve(RunFiles.KEYS);
+            Path serverKeys = collect.keylog() && c.server().writesKeyLog(Role.SERVER) ? keys : null;
+            Path clientKeys = collect.keylog() && serverKeys == null && c.client().writesKeyLog(Role.CLIENT) ? keys : null;
+            ServerSetup serverSetup = new ServerSetup(dir, topology.serverAddress(), topology.serverPort(), documentRoot,
+                    pki.certificate(), pki.privateKey(), serverKeys, qlog, c.serverOptions());
+            Launch sl = c.server().server(serverSetup, pacelab);
+            List<List<String>> before = new ArrayList<>();
+            if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
+                before.add(n.qdiscCommand(c.qdisc()));
+            }
+            for (List<String> b : sl.before()) {
+                before.add(topology.wrap(Role.SERVER, b));
+            }
+            for (List<String> b : sl.hostBefore()) {
+                runSetupCommand(b, dir);
+            }
+            for (List<String> b : before) {
+                runSetupCommand(b, dir);
+            }
+            server = supervisor.start("server " + c.server().name(), topology.wrap(Role.SERVER, sl.command()), sl.environment(), dir,
+                    RunFiles.log(dir, "server", "out"), RunFiles.log(dir, "server", "err"));
+            ChildProcess s = server;
+            Waits.until(server, () -> PortProbe.ready(s.pid(), sl.readiness()), READY_TIMEOUT_NS,
+                    "server " + c.server().name() + " to listen on port " + sl.readiness().port());
+
+            clientSetup = new ClientSetup(dir, topology.clientHost(), topology.clientPort(), paths, c.transfer().totalBytes(),
+                    pki.certificate(), clientKeys, c.timeoutNs(), c.clientOptions());
+            Launch cl = c.client().client(clientSetup, pacelab);
+            Path clientOut = RunFiles.log(dir, "client", "out");
+            long start = System.nanoTime();
+            client = supervisor.start("client " + c.client().name(), topology.wrap(Role.CLIENT, cl.command()), cl.environment(), dir,
+                    clientOut, RunFiles.log(dir, "client", "err"));
+            boolean done = client.process().waitFor(c.timeoutNs(), TimeUnit.NANOSECONDS);
+            clientWall = System.nanoTime() - start;
+            if (!done) {
+                throw new RunFailedException("client " + c.client().name() + " did not finish within " + c.timeoutNs() / 1_000_000_000L
+                        + " s (the timeout); its last output: " + client.tail());
+            }
+            supervisor.forget(client);
+            int exit = client.process().exitValue();
+            if (exit != 0) {
+                throw new RunFailedException("client " + c.client().name() + " exited with status " + exit + ": " + client.tail());
+            }
+            if (!server.alive()) {
+                throw new RunFailedException("server " + c.server().name() + " exited during the transfer: " + server.tail());
+            }
+            if (qlog != null) {
+                Waits.quiet(qlog, QLOG_QUIET_MILLIS, QLOG_SETTLE_MAX_MILLIS);
+            }
+            supervisor.stop(server, SERVER_STOP_MILLIS);
+            server = null;
+            Topology t = topology;
+            topology = null;
+            t.close();
+            ClientOutcome outcome = clientOutcome(c.client(), clientSetup, clientOut);
+            if (outcome.bytes() != c.transfer().totalBytes()) {
+                throw new RunFailedException("client " + c.client().name() + " received " + outcome.bytes() + " of "
+                        + c.transfer().totalBytes() + " bytes");
+            }
+            return RunAnalysis.analyze(dir, run.key(), serverSetup.port(), c.transfer().totalBytes(), outcome.clientLog(),
+                    clientWall, c.client().name(), collect);
+        } catch (IOException e) {
+            throw new RunFailedException(e.getMessage(), e);
+        } finally {
+            if (client != null && client.alive()) {
+                supervisor.stop(client, 2_000);
+            }
+            if (server != null) {
+                supervisor.stop(server, SERVER_STOP_MILLIS);
+            }
+            if (topology != null) {
+                try {
+                    topology.close();
+                } catch (RunFailedException e) {
+                    // the failure that brought us here is the one reported
+                }
+            }
+        }
+    }
+
+    private static ClientOutcome clientOutcome(Peer client, ClientSetup setup, Path stdout) throws RunFailedException {
+        try {
+            return client.clientOutcome(setup, stdout);
+        } catch (IOException e) {
+            throw new RunFailedException("cannot read what client " + client.name() + " received: " + e.getMessage(), e);
+        }
+    }
+
+    private static void runSetupCommand(List<String> command, Path dir) throws RunFailedException, IOException, InterruptedException {
+        Path log = dir.resolve("setup.log");
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new RunFailedException("'" + String.join(" ", command) + "' did not finish within 30 s");
+        }
+        if (p.exitValue() != 0) {
+            throw new RunFailedException("'" + String.join(" ", command) + "' failed with status " + p.exitValue() + ": "
+                    + Files.readString(log).strip());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.pacelab.lab.scenario;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** How a configuration runs: through the loopback UDP relay, between network namespaces, or in the simulator. */
+public enum Mode {
+    /** Separate processes on loopback, the emulator as a UDP relay between them (no privileges). */
+    RELAY,
+    /** Server and client in their own network namespaces joined through the emulator (root; any IP traffic). */
+    NETNS,
+    /** pacelab's stack in the deterministic virtual-time simulator, in this process. */
+    SIM;
+
+    public String word() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static List<String> words() {
+        return Arrays.stream(values()).map(Mode::word).toList();
+    }
+
+    /** The mode with this name, or null. */
+    public static Mode parse(String text) {
+        for (Mode m : values()) {
+            if (m.word().equalsIgnoreCase(text.strip())) {
+                return m;
+            }
+        }
+        return null;
+    }
+}

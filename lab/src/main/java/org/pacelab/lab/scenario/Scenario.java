@@ -1,0 +1,26 @@
+package org.pacelab.lab.scenario;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scenario file as read and checked for form (keys, types, units); what depends on peers, the kernel and the
+ * build is checked when it is planned ({@link CampaignPlanner}).
+ *
+ * @param source      the file name used in locations
+ * @param text        the file's text (stored with the campaign)
+ * @param seeds       one seed per repetition
+ * @param timeoutNs   the per-run timeout, or 0 for one derived from the size and the link's rate
+ * @param linkDown    overrides of the preset's server-to-client direction, by link key
+ */
+public record Scenario(String source, String text, String name, String description, String reproduces,
+                       List<Located<Mode>> modes, Located<String> preset, Map<String, Located<String>> linkDown,
+                       Map<String, Located<String>> linkUp, Located<Transfer> transfer, Location sizeAt,
+                       Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
+                       List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
+                       boolean skipUnavailable) {
+    public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable");
+    public static final List<String> LINK_KEYS = List.of("preset", "down", "up");
+    public static final List<String> TRANSFER_KEYS = List.of("size", "streams");
+}

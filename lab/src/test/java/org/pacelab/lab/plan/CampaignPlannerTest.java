@@ -1,0 +1,210 @@
+package org.pacelab.lab.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.pacelab.lab.scenario.Mode;
+import org.pacelab.lab.scenario.ScenarioException;
+import org.pacelab.lab.testing.FakeHost;
+import org.pacelab.lab.testing.Plans;
+
+class CampaignPlannerTest {
+    private static final FakeHost ALL = FakeHost.everything();
+
+    @Test
+    void expandsImplementationsTimesSweepPointsTimesRepetitions() throws ScenarioException {
+        CampaignPlan p = Plans.plan("""
+                link: {preset: quic-steps}
+                transfer: {size: 1MiB}
+                repetitions: 3
+                implementations: [pacelab, ngtcp2]
+                sweep:
+                  cc: [cubic, newreno]
+                  link.down.queue: [50p, 143p]
+                """, ALL);
+        assertEquals(8, p.configurations().size());
+        assertEquals(24, p.runs().size());
+        Configuration first = p.configurations().getFirst();
+        assertEquals("pacelab cc=cubic down.queue=50p", first.name());
+        assertEquals(Map.of("cc", "cubic"), first.serverOptions());
+        assertEquals("queue=50p", first.linkDown());
+        assertEquals(50, first.link().down().queue().value(), 0);
+        assertEquals(40_000_000L, first.link().down().rateBps());
+        assertEquals(List.of(1L, 2L, 3L), p.seeds());
+        assertEquals(first.id() + "/2", p.runs().get(1).key());
+        assertTrue(p.configurations().stream().anyMatch(c -> c.name().equals("ngtcp2 cc=newreno down.queue=143p")));
+    }
+
+    @Test
+    void idsAreStableAndFollowTheSettings() throws ScenarioException {
+        String yaml = "implementations: [pacelab]\nsweep: {cc: [cubic, bbr]}\n";
+        CampaignPlan a = Plans.plan(yaml, ALL);
+        CampaignPlan b = Plans.plan(yaml, ALL);
+        assertEquals(a.configurations().get(0).id(), b.configurations().get(0).id());
+        assertNotEquals(a.configurations().get(0).id(), a.configurations().get(1).id());
+        CampaignPlan bigger = Plans.plan(yaml + "transfer: {size: 20MiB}\n", ALL);
+        assertNotEquals(a.configurations().get(0).id(), bigger.configurations().get(0).id());
+    }
+
+    @Test
+    void optionsGoToThePeersThatTakeThem() throws ScenarioException {
+        CampaignPlan p = Plans.plan("""
+                mode: netns
+                implementations:
+                  - {name: tcp, server: nginx, client: curl, options: {cc: bbr}}
+                  - {name: ng, server: ngtcp2, client: ngtcp2, server-options: {gso: 1}, client-options: {cc: reno}}
+                """, ALL);
+        Configuration tcp = p.configurations().get(0);
+        assertEquals(Map.of("cc", "bbr"), tcp.serverOptions());
+        assertEquals(Map.of(), tcp.clientOptions());
+        Configuration ng = p.configurations().get(1);
+        assertEquals(Map.of("gso", "1"), ng.serverOptions());
+        assertEquals(Map.of("cc", "reno"), ng.clientOptions());
+    }
+
+    @Test
+    void unknownImplementationSuggestsAndListsTheValidOnes() {
+        String m = Plans.refusal("implementations:\n  - ngtpc2\n", ALL);
+        assertEquals("test.yaml:2:5: unknown implementation 'ngtpc2' (did you mean 'ngtcp2'?); valid: pacelab, ngtcp2, quiche, kwik, "
+                + "nginx, curl, chromium", m);
+    }
+
+    @Test
+    void missingPeerBinaryIsRefusedBeforeAnythingStarts() {
+        FakeHost noNgtcp2 = new FakeHost().with("nginx", "curl").root(true);
+        String m = Plans.refusal("implementations:\n  - {name: ng, server: ngtcp2, client: ngtcp2}\n", noNgtcp2);
+        assertEquals("test.yaml:1:1: ng (relay): ngtcp2 (server) cannot run here: gtlsserver is not installed (Debian package "
+                + "ngtcp2-server); install it with 'pacelab peers install' (root) or 'apt-get install ngtcp2-server' "
+                + "(or set 'unavailable: skip' to leave it out)", m);
+    }
+
+    @Test
+    void unavailableConfigurationsAreSkippedWithTheirReasonWhenAsked() throws ScenarioException {
+        FakeHost noRoot = new FakeHost().with("gtlsserver", "gtlsclient", "nginx", "curl").root(false);
+        CampaignPlan p = Plans.plan("""
+                unavailable: skip
+                implementations:
+                  - pacelab
+                  - {name: tcp, server: nginx, client: curl, mode: netns}
+                  - {name: sim, server: pacelab, client: pacelab, mode: sim}
+                """, noRoot, "the simulator is not in this build");
+        assertEquals(List.of("pacelab (relay)"), p.configurations().stream().map(Configuration::name).toList());
+        assertEquals(List.of(
+                "tcp (netns): skipped: netns mode needs root (network namespaces and TUN devices); run as root or use mode: relay",
+                "sim (sim): skipped: the simulator is not in this build"), p.skipped());
+    }
+
+    @Test
+    void nothingRunnableIsAnError() {
+        String m = Plans.refusal("unavailable: skip\nmode: sim\nimplementations: [pacelab]\n", ALL);
+        assertTrue(m.startsWith("test.yaml: no configuration of this scenario can run here:"), m);
+        assertTrue(m.contains("pacelab (sim): skipped: the simulator is not in this build"), m);
+    }
+
+    @Test
+    void fqInRelayModeIsAnImpossibleCombination() {
+        String m = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {qdisc: fq}}\n", ALL);
+        assertEquals("test.yaml:2:73: qdisc: fq cannot be used in relay mode: it would replace the qdisc of the host's loopback device "
+                + "for every program; use mode: netns (root, and a kernel with fq) or mode: sim, where fq is modelled", m);
+    }
+
+    @Test
+    void fqInNetnsModeNeedsTheKernelsQdisc() throws ScenarioException {
+        String yaml = "mode: netns\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: {qdisc: fq}}\n";
+        String m = Plans.refusal(yaml, ALL);
+        assertEquals("test.yaml:3:66: qdisc: fq is not possible in netns mode here: this kernel (6.18-test) has no fq qdisc; "
+                + "use mode: sim, where fq is modelled", m);
+        FakeHost withFq = FakeHost.everything().qdisc("fq", true, "the kernel has the fq qdisc");
+        assertEquals("fq", Plans.plan(yaml, withFq).configurations().getFirst().qdisc());
+    }
+
+    @Test
+    void tcpPeersCannotCrossTheUdpRelay() {
+        String m = Plans.refusal("implementations:\n  - {name: tcp, server: nginx, client: curl}\n", ALL);
+        assertEquals("test.yaml:1:1: implementation tcp: nginx cannot run in relay mode; it runs in netns mode (it speaks TCP, which "
+                + "the UDP relay does not carry; netns mode needs root)", m);
+    }
+
+    @Test
+    void serverAndClientMustSpeakTheSameProtocol() {
+        String m = Plans.refusal("mode: netns\nimplementations:\n  - {name: x, server: nginx, client: pacelab}\n", ALL);
+        assertEquals("test.yaml:3:5: implementation x: server nginx speaks HTTP/2 over TLS over TCP but client pacelab speaks HTTP/3 "
+                + "over QUIC; pair peers that speak the same protocol", m);
+    }
+
+    @Test
+    void aClientOnlyPeerCannotServe() {
+        String m = Plans.refusal("implementations:\n  - {server: curl, client: curl}\n", ALL);
+        assertTrue(m.startsWith("test.yaml:2:14: curl cannot be the server; servers: pacelab, ngtcp2, quiche, kwik, nginx"), m);
+    }
+
+    @Test
+    void optionNameTypoSuggests() {
+        String m = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, options: {pacr: interval}}\n", ALL);
+        assertTrue(m.startsWith("test.yaml:2:65: options: 'pacr' is not an option of pacelab (did you mean 'pacer'?); valid options: cc, "), m);
+    }
+
+    @Test
+    void optionValuesAreCheckedPerPeer() {
+        String m = Plans.refusal("implementations:\n  - {name: n, server: ngtcp2, client: ngtcp2, options: {cc: cubik}}\n", ALL);
+        assertEquals("test.yaml:2:61: ngtcp2 cc: 'cubik' is not a congestion controller of ngtcp2; valid values: cubic, "
+                + "newreno, reno, bbr, bbr2", m);
+        String p = Plans.refusal("implementations: [pacelab]\nsweep: {pacer: [interval, leaky]}\n", ALL);
+        assertEquals("test.yaml:2:27: pacelab pacer: 'leaky' is not a pacer; valid values are none, leaky-bucket, interval, token-bucket", p);
+    }
+
+    @Test
+    void optionsThatDoNotGoTogetherAreRefused() {
+        String m = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, options: {cc: bbr, rollback: quiche}}\n", ALL);
+        assertTrue(m.contains("implementation p, pacelab (server): --rollback quiche applies only to --cc cubic"), m);
+    }
+
+    @Test
+    void sweepKeyTyposAndUnknownLinkFields() {
+        String m = Plans.refusal("implementations: [pacelab]\nsweep: {cca: [cubic]}\n", ALL);
+        assertTrue(m.startsWith("test.yaml:2:9: sweep: 'cca' is not an option of any peer (did you mean 'cc'?)"), m);
+        String l = Plans.refusal("implementations: [pacelab]\nsweep: {link.down.qeue: [1p]}\n", ALL);
+        assertTrue(l.startsWith("test.yaml:2:9: sweep: unknown link field 'qeue' in 'link.down.qeue' (did you mean 'queue'?)"), l);
+    }
+
+    @Test
+    void linkValuesAreCheckedWhereTheyAreWritten() {
+        String m = Plans.refusal("link: {preset: quic-steps, down: {rate: 40mbt}}\nimplementations: [pacelab]\n", ALL);
+        assertEquals("test.yaml:1:41: link.down rate: '40mbt' is not a rate; use a number with bit, kbit, mbit, gbit (bits/s) or bps, "
+                + "kbps, mbps, gbps (bytes/s, as in tc), e.g. 40mbit", m);
+        String p = Plans.refusal("link: {preset: quic-step}\nimplementations: [pacelab]\n", ALL);
+        assertTrue(p.startsWith("test.yaml:1:16: link.preset: unknown preset 'quic-step' (did you mean 'quic-steps'?)"), p);
+    }
+
+    @Test
+    void duplicateConfigurationNamesAreRefused() {
+        String m = Plans.refusal("implementations: [pacelab, pacelab]\n", ALL);
+        assertTrue(m.contains("two configurations are both named 'pacelab'"), m);
+    }
+
+    @Test
+    void simModeRunsOnlyPacelab() {
+        String m = Plans.refusal("mode: sim\nimplementations: [ngtcp2]\n", ALL);
+        assertEquals("test.yaml:1:7: implementation ngtcp2: ngtcp2 cannot run in sim mode; it runs in relay, netns mode (the simulator "
+                + "runs pacelab's own stack only)", m);
+    }
+
+    @Test
+    void modesAreNamedWhenAScenarioUsesSeveral() throws ScenarioException {
+        CampaignPlan p = Plans.plan("mode: [relay, sim]\nimplementations: [pacelab]\n", ALL, null);
+        assertEquals(List.of("pacelab (relay)", "pacelab (sim)"), p.configurations().stream().map(Configuration::name).toList());
+        assertEquals(Mode.SIM, p.configurations().get(1).mode());
+    }
+
+    @Test
+    void timeoutDefaultsFromSizeAndRate() throws ScenarioException {
+        CampaignPlan p = Plans.plan("link: {preset: quic-steps}\ntransfer: {size: 100MiB}\nimplementations: [pacelab]\n", ALL);
+        long expected = 60_000_000_000L + (long) (4 * 8.0 * (100L << 20) / 40e6 * 1e9);
+        assertEquals(expected, p.configurations().getFirst().timeoutNs());
+    }
+}

@@ -1,0 +1,129 @@
+package org.pacelab.net.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+
+/**
+ * Receive buffers for one recvmmsg(2) call: per message a 64 KiB buffer, a sockaddr and a control area, in the
+ * layout the kernel writes. With UDP GRO on the socket one buffer may hold several datagrams of the same sender,
+ * coalesced by the kernel: {@link #segmentSize} then says how long each (but the last) is. Single-threaded.
+ */
+public final class IncomingMessages implements AutoCloseable {
+    private static final int MMSGHDR = 64;
+    private static final int IOVEC = 16;
+    private static final int NAME = 32;
+    private static final int CONTROL = 64;
+    private static final int DATA = 65536;
+
+    private final int capacity;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment headers;
+    private final MemorySegment iovecs;
+    private final MemorySegment names;
+    private final MemorySegment controls;
+    private final MemorySegment data;
+    private int count;
+    private boolean closed;
+
+    /** @param capacity datagrams (or GRO buffers) per call */
+    public IncomingMessages(int capacity) {
+        if (capacity < 1 || capacity > 1024) {
+            throw new IllegalArgumentException("messages per call must be 1..1024, not " + capacity);
+        }
+        this.capacity = capacity;
+        headers = arena.allocate((long) MMSGHDR * capacity, 8);
+        iovecs = arena.allocate((long) IOVEC * capacity, 8);
+        names = arena.allocate((long) NAME * capacity, 8);
+        controls = arena.allocate((long) CONTROL * capacity, 8);
+        data = arena.allocate((long) DATA * capacity, 16);
+        for (int i = 0; i < capacity; i++) {
+            MemorySegment iov = iovecs.asSlice((long) IOVEC * i, IOVEC);
+            iov.set(ValueLayout.ADDRESS, 0, data.asSlice((long) DATA * i, DATA));
+            iov.set(ValueLayout.JAVA_LONG, 8, DATA);
+        }
+    }
+
+    public int capacity() { return capacity; }
+
+    /** Messages the last receive filled. */
+    public int count() { return count; }
+
+    /** Bytes received in message {@code i}. */
+    public int length(int i) {
+        check(i);
+        return headers.get(ValueLayout.JAVA_INT, (long) MMSGHDR * i + 56);
+    }
+
+    /** Message {@code i}'s bytes (valid until the next receive). */
+    public MemorySegment data(int i) {
+        return data.asSlice((long) DATA * i, length(i));
+    }
+
+    public InetSocketAddress source(int i) {
+        check(i);
+        return SocketAddresses.decode(names.asSlice((long) NAME * i, NAME));
+    }
+
+    /**
+     * The size of each coalesced datagram in message {@code i} (the UDP_GRO control message), or its whole
+     * length when the kernel did not coalesce.
+     */
+    public int segmentSize(int i) {
+        check(i);
+        long h = (long) MMSGHDR * i;
+        long controlLen = headers.get(ValueLayout.JAVA_LONG, h + 40);
+        long base = (long) CONTROL * i;
+        long off = 0;
+        while (off + 16 <= controlLen) {
+            long cmsgLen = controls.get(ValueLayout.JAVA_LONG, base + off);
+            if (cmsgLen < 16 || off + cmsgLen > controlLen) {
+                break;
+            }
+            int level = controls.get(ValueLayout.JAVA_INT, base + off + 8);
+            int type = controls.get(ValueLayout.JAVA_INT, base + off + 12);
+            if (level == Libc.SOL_UDP && type == Libc.UDP_GRO && cmsgLen >= 20) {
+                int size = controls.get(ValueLayout.JAVA_INT, base + off + 16);
+                return size > 0 ? size : length(i);
+            }
+            off += (cmsgLen + 7) & ~7L;
+        }
+        return length(i);
+    }
+
+    /** Prepares the headers for a receive of up to {@link #capacity()} messages. */
+    MemorySegment prepare() {
+        count = 0;
+        for (int i = 0; i < capacity; i++) {
+            long h = (long) MMSGHDR * i;
+            headers.set(ValueLayout.ADDRESS, h, names.asSlice((long) NAME * i, NAME));
+            headers.set(ValueLayout.JAVA_INT, h + 8, NAME);
+            headers.set(ValueLayout.ADDRESS, h + 16, iovecs.asSlice((long) IOVEC * i, IOVEC));
+            headers.set(ValueLayout.JAVA_LONG, h + 24, 1);
+            headers.set(ValueLayout.ADDRESS, h + 32, controls.asSlice((long) CONTROL * i, CONTROL));
+            headers.set(ValueLayout.JAVA_LONG, h + 40, CONTROL);
+            headers.set(ValueLayout.JAVA_INT, h + 48, 0);
+            headers.set(ValueLayout.JAVA_INT, h + 56, 0);
+        }
+        return headers;
+    }
+
+    void received(int n) {
+        count = n;
+    }
+
+    private void check(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("message " + i + " of " + count);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+}
