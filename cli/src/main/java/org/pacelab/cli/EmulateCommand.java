@@ -68,6 +68,10 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--path-b", paramLabel = "SPEC", description = "With --dc: link fields of path b (same default).")
     String pathB;
 
+    @Option(names = "--path", paramLabel = "MODE", defaultValue = "dc",
+            description = "With --dc: how the flows of --listen use the paths: dc (both, as --dc says; default), a or b.")
+    String path;
+
     @Option(names = "--route", paramLabel = "LISTEN=SERVER[@MODE]", converter = RouteConverter.class,
             description = "Another listening address and its server, sharing the link (repeatable); MODE dc, a or b.")
     List<RelayRoute> routes = new ArrayList<>();
@@ -140,8 +144,15 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
             out.println("link down: " + link.down().format());
             out.println("link up:   " + link.up().format());
         }
+        DcFlowMode primary;
+        try {
+            primary = DcFlowMode.parse("--path", path);
+        } catch (SpecException e) {
+            return usageError(e.getMessage());
+        }
+        if (dcSpec == null && primary != DcFlowMode.DUAL) return usageError("--path " + path + " needs --dc (a dual-connectivity link)");
         List<RelayRoute> all = new ArrayList<>();
-        all.add(new RelayRoute(listen, to, DcFlowMode.DUAL));
+        all.add(new RelayRoute(listen, to, primary));
         all.addAll(routes);
         if (dcSpec == null) {
             for (RelayRoute r : routes) {
