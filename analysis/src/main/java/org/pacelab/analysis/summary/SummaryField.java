@@ -102,13 +102,13 @@ public enum SummaryField {
     PATH_B_UTILIZATION("path_b_utilization", Kind.NUMBER, true, "",
             "likewise for path b"),
     REORDER_HELD("reorder_held", Kind.INTEGER, true, "",
-            "packets the client-side reordering receivers stored out of order (all flows)"),
+            "packets the client-side reordering receivers of the dual-connected flows stored out of order"),
     REORDER_TIMER_EXPIRIES("reorder_timer_expiries", Kind.INTEGER, true, "",
-            "t-Reordering expiries (all flows)"),
+            "t-Reordering expiries of the dual-connected flows"),
     REORDER_HOLD_P99_MS("reorder_hold_p99_ms", Kind.NUMBER, true, "ms",
             "99th percentile of how long a held packet waited (the dual-connected flows)"),
     REORDER_DUPLICATES("reorder_duplicates", Kind.INTEGER, true, "",
-            "copies the reordering receivers discarded as already received (duplication)"),
+            "copies the dual-connected flows' reordering receivers discarded as already received (duplication)"),
     NOTES("notes", Kind.STRING, false, "", "sentences about inputs that were partly unusable, or null");
 
     /** JSON value kinds. */

@@ -34,7 +34,7 @@ public final class DcSummaries {
                 if (f.reordering() != null) holdP99 = f.reordering().holdP99Ms();
             }
             DcRunData.Reordering r = f.reordering();
-            if (r != null) {
+            if (r != null && f.mode().equals("dc")) { // single-path flows pass through the receiver unheld
                 held += r.held();
                 expiries += r.timerExpiries();
                 duplicates += r.duplicates();

@@ -105,7 +105,7 @@ final class DcRunExecutor {
             List<ClientSetup> setups = new ArrayList<>();
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
-                Path flowDir = dir.resolve("flow-" + (i + 1));
+                Path flowDir = Files.createDirectories(dir.resolve("flow-" + (i + 1)));
                 ClientSetup setup = new ClientSetup(flowDir, netns ? NetnsLab.SERVER_V4 : RelayTopology.LOOPBACK, clientPorts[i],
                         paths, c.transfer().totalBytes(), pki.certificate(), null, clientTimeout, c.clientOptions());
                 setups.add(setup);

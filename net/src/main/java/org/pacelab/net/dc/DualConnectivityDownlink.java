@@ -21,7 +21,8 @@ import org.pacelab.net.link.WireModel;
  * the tap, a server-side splitter per flow that numbers packets (PDCP COUNT, {@link PdcpTransmitter}) and sends them
  * over path a, path b or both ({@link SplitPolicy}), the two paths (each a full {@link LinkDirection}: loss, queue,
  * rate or trace, delay with jitter), and a client-side reordering receiver per flow ({@link PdcpReceiver}) that
- * delivers in COUNT order. Clock-free like {@link LinkDirection}.
+ * delivers in COUNT order (flows that use one path only pass through without being held). Clock-free like
+ * {@link LinkDirection}.
  *
  * <p>Observers see: ARRIVAL and TAP for the downlink as a whole ({@link LinkObserver#NO_PATH}); each path's
  * ENQUEUE, DEQUEUE, DROP, DELIVER (= reached the receiver), CORRUPT, DUPLICATE with its path index; then per packet
@@ -217,11 +218,26 @@ public final class DualConnectivityDownlink implements PacketChannel {
                 case PATH_A -> () -> PathChoice.A;
                 case PATH_B -> () -> PathChoice.B;
             };
-            f = new Flow(id, mode, s, reordering);
+            f = new Flow(id, mode, s, usesBothPaths(mode) ? reordering
+                    : new ReorderingConfig(reordering.snBits(), reordering.tReorderingNanos(), true));
             flows.put(id, f);
             flowOrder.add(f);
         }
         return f;
+    }
+
+    /**
+     * Whether a flow's packets can take both paths. Only such flows are held for reordering; a flow on one path gets
+     * its packets as the path delivers them (outOfOrderDelivery: a path's loss reaches the transport at once, as on a
+     * plain link, instead of stalling it for t-Reordering).
+     */
+    private boolean usesBothPaths(DcFlowMode mode) {
+        if (mode != DcFlowMode.DUAL) return false;
+        return switch (split) {
+            case SplitPolicy.Batches b -> b.ratio().a() > 0 && b.ratio().b() > 0;
+            case SplitPolicy.Duplicate d -> true;
+            case SplitPolicy.Single s -> false;
+        };
     }
 
     private void splitAt(Packet p, long t) {

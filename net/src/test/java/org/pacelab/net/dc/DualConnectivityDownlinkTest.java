@@ -177,6 +177,20 @@ class DualConnectivityDownlinkTest {
     }
 
     @Test
+    void singlePathFlowsAreNotHeldForReordering() throws SpecException {
+        Recorder rec = new Recorder();
+        // path b loses packets: the dual-connected flow waits out each gap, the path-b-only flow does not
+        Link link = link("batch=10 wire=off a.rate=50mbit b.rate=50mbit b.loss=5%", rec);
+        DualConnectivityDownlink dc = (DualConnectivityDownlink) link.down();
+        dc.assign(2, DcFlowMode.PATH_B);
+        drive(link.down(), new int[] {1, 2}, 400, MS);
+        assertTrue(dc.reorderingStats(1).timerExpiries > 0);
+        assertEquals(0, dc.reorderingStats(2).held);
+        assertEquals(dc.reorderingStats(2).received, dc.reorderingStats(2).deliveredAtOnce);
+        assertTrue(rec.events.stream().noneMatch(e -> e.flow() == 2 && e.type() == EventType.REORDER_HOLD));
+    }
+
+    @Test
     void theWireAndTapComeBeforeTheSplitterOncePerPacket() throws SpecException {
         Recorder rec = new Recorder();
         Link link = link("split=duplicate wire=1gbit", rec);
