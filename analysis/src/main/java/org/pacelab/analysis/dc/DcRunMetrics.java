@@ -104,7 +104,14 @@ public final class DcRunMetrics {
                 long mine = k < fp.size() ? sum(fp.get(k), 0, fp.get(k).length) : 0;
                 share[i] = pathTotal > 0 ? (double) mine / pathTotal : Double.NaN;
             }
-            paths.add(new DcRunSummary.PathResult(p.name(), rate, cap, util, p.drops(), share));
+            List<Double> users = new ArrayList<>();
+            for (DcRunData.Flow f : flows) {
+                List<long[]> fp = f.pathBytes();
+                long mine = k < fp.size() ? sum(fp.get(k), from, to) : 0;
+                if (mine > 0) users.add((double) mine);
+            }
+            double pathJfi = users.isEmpty() ? Double.NaN : JainFairness.index(users.stream().mapToDouble(Double::doubleValue).toArray());
+            paths.add(new DcRunSummary.PathResult(p.name(), rate, cap, util, p.drops(), share, pathJfi));
         }
         return new DcRunSummary(from * binS, to * binS, jfi, windowBins * binS, mean, min, series, total, flowResults,
                 paths, note);

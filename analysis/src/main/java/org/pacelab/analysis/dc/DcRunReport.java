@@ -84,8 +84,9 @@ public final class DcRunReport {
             b.append('\n');
         }
         for (DcRunSummary.PathResult p : s.paths()) {
-            b.append(String.format(Locale.ROOT, "  path %-11s %8.2f Mbit/s of %s Mbit/s (utilization %s), %d dropped%n", p.name(),
-                    p.throughputMbps(), f1(p.capacityMbps()), pct(p.utilization()), p.drops()));
+            b.append(String.format(Locale.ROOT, "  path %-11s %8.2f Mbit/s of %s Mbit/s (utilization %s), %d dropped, JFI of "
+                            + "its flows %s%n", p.name(), p.throughputMbps(), f1(p.capacityMbps()), pct(p.utilization()), p.drops(),
+                    f3(p.jfi())));
         }
         if (s.note() != null) b.append("  note: ").append(s.note()).append('\n');
         return b.toString();
@@ -116,10 +117,11 @@ public final class DcRunReport {
                     .append(r == null ? "" : f1(r.holdP99Ms())).append("</td><td>").append(r == null ? "" : r.duplicates())
                     .append("</td></tr>\n");
         }
-        b.append("</table>\n<table><tr><th>path</th><th>Mbit/s</th><th>capacity Mbit/s</th><th>utilization</th><th>drops</th></tr>\n");
+        b.append("</table>\n<table><tr><th>path</th><th>Mbit/s</th><th>capacity Mbit/s</th><th>utilization</th><th>drops</th>"
+                + "<th>JFI of its flows</th></tr>\n");
         for (DcRunSummary.PathResult p : s.paths()) {
-            b.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.2f</td><td>%s</td><td>%s</td><td>%d</td></tr>%n",
-                    escape(p.name()), p.throughputMbps(), f1(p.capacityMbps()), pct(p.utilization()), p.drops()));
+            b.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.2f</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>%n",
+                    escape(p.name()), p.throughputMbps(), f1(p.capacityMbps()), pct(p.utilization()), p.drops(), f3(p.jfi())));
         }
         b.append("</table>\n");
         if (s.note() != null) b.append("<p>Note: ").append(escape(s.note())).append("</p>\n");

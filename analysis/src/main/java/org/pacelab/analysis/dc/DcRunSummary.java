@@ -35,7 +35,10 @@ public record DcRunSummary(double windowStartS, double windowEndS, double jfi, d
      * @param capacityMbps   mean capacity over the window (NaN when unknown)
      * @param utilization    throughput / capacity over the window (NaN when the capacity is unknown)
      * @param flowShare      share of the path's bytes per flow (in flow order)
+     * @param jfi            Jain's fairness index of the bytes the flows that used this path sent over it in the window
+     *                       (the flows sharing a path: in the fairness setup the dual-connected flow and that path's
+     *                       single-path flow; 1 when they split the path evenly)
      */
     public record PathResult(String name, double throughputMbps, double capacityMbps, double utilization, long drops,
-                             double[] flowShare) { }
+                             double[] flowShare, double jfi) { }
 }

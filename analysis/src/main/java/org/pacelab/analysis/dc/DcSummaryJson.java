@@ -66,6 +66,7 @@ public final class DcSummaryJson {
             number(j, "capacity_mbps", p.capacityMbps());
             number(j, "utilization", p.utilization());
             j.put("drops", p.drops());
+            number(j, "jfi", p.jfi());
             ArrayNode share = j.putArray("flow_share");
             for (double v : p.flowShare()) addNumber(share, v);
         }

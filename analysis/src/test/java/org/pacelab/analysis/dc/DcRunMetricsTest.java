@@ -62,6 +62,8 @@ class DcRunMetricsTest {
         assertEquals(10.0, a.capacityMbps(), 1e-9);
         assertEquals(1.2, a.utilization(), 1e-9);
         assertEquals(1.0 / 3, a.flowShare()[0], 0.01);
+        // on path a the dc flow sent 50 000 bytes per bin, flow a 100 000: J = 150² / (2 · (50² + 100²)) = 0.9
+        assertEquals(0.9, a.jfi(), 1e-9);
     }
 
     @Test

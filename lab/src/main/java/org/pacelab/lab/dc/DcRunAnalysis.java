@@ -45,7 +45,10 @@ public final class DcRunAnalysis {
         return new Result(data, DcRunMetrics.compute(data, skipNanos, windowNanos));
     }
 
-    /** The series of a timeline; {@code flowDescriptions} are the log's FLOW texts (they end in " path=MODE" with dc). */
+    /**
+     * The series of a timeline; {@code flowDescriptions} are the log's FLOW texts (they end in " path=MODE" with dc).
+     * Flows are ordered dual-connected first, then path a's, then path b's (by flow id within each).
+     */
     public static DcRunData data(DcTimeline t, Map<Integer, String> flowDescriptions, DcSpec spec) throws SpecException {
         boolean dc = t.dualConnectivity() || spec != null;
         List<DcRunData.Flow> flows = new ArrayList<>();
@@ -63,7 +66,17 @@ public final class DcRunAnalysis {
             double[] capacity = spec == null ? null : PathCapacity.bytesPerBin(spec.path(p), t.binNanos(), Math.max(t.bins(), 1));
             paths.add(new DcRunData.Path(dc ? p.label() : "down", bytes, capacity, t.pathDrops(p)));
         }
+        flows.sort(java.util.Comparator.comparingInt((DcRunData.Flow f) -> rank(f.mode())).thenComparingInt(DcRunData.Flow::id));
         return new DcRunData(t.binNanos(), flows, paths);
+    }
+
+    private static int rank(String mode) {
+        return switch (mode) {
+            case "dc" -> 0;
+            case "a" -> 1;
+            case "b" -> 2;
+            default -> 3;
+        };
     }
 
     private static String modeOf(String description, boolean dc) {

@@ -47,6 +47,8 @@ public final class DcSummaries {
             SummaryField f = p.name().equals("a") ? SummaryField.PATH_A_UTILIZATION
                     : p.name().equals("b") ? SummaryField.PATH_B_UTILIZATION : null;
             if (f != null) number(out, f, p.utilization(), "the path has no fixed rate or trace (rate=unlimited)");
+            SummaryField j = p.name().equals("a") ? SummaryField.JFI_PATH_A : p.name().equals("b") ? SummaryField.JFI_PATH_B : null;
+            if (j != null) number(out, j, p.jfi(), "no flow used path " + p.name());
         }
         out.put(SummaryField.REORDER_HELD, held);
         out.put(SummaryField.REORDER_TIMER_EXPIRIES, expiries);

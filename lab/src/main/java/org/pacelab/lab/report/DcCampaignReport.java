@@ -41,8 +41,8 @@ public final class DcCampaignReport {
     /** One configuration's means over its repetitions (NaN when no run has the value). */
     public record Row(String name, String implementation, Map<String, String> sweep, int runs, double dcFlowMbps,
                       double dcFlowSd, Map<String, Double> flowMbps, double totalMbps, double jfi, double jfiSd,
-                      double jfiWindowMean, double pathAUtilization, double pathBUtilization, double reorderHeld,
-                      double timerExpiries, double holdP99Ms) {}
+                      double jfiWindowMean, double jfiPathA, double jfiPathB, double pathAUtilization,
+                      double pathBUtilization, double reorderHeld, double timerExpiries, double holdP99Ms) {}
 
     /** What was written, and the table as text for a terminal. */
     public record Written(Path html, Path aggregateJson, List<Path> figures, List<Row> rows, String text) {}
@@ -109,7 +109,8 @@ public final class DcCampaignReport {
         flows.forEach((k, list) -> flowMeans.put(k, list.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN)));
         return new Row(name, implementation, sweep, runs.size(), mean(runs, SummaryField.DC_FLOW_MBPS),
                 sd(runs, SummaryField.DC_FLOW_MBPS), flowMeans, mean(runs, SummaryField.TOTAL_MBPS), mean(runs, SummaryField.JFI),
-                sd(runs, SummaryField.JFI), mean(runs, SummaryField.JFI_WINDOW_MEAN), mean(runs, SummaryField.PATH_A_UTILIZATION),
+                sd(runs, SummaryField.JFI), mean(runs, SummaryField.JFI_WINDOW_MEAN), mean(runs, SummaryField.JFI_PATH_A),
+                mean(runs, SummaryField.JFI_PATH_B), mean(runs, SummaryField.PATH_A_UTILIZATION),
                 mean(runs, SummaryField.PATH_B_UTILIZATION), mean(runs, SummaryField.REORDER_HELD),
                 mean(runs, SummaryField.REORDER_TIMER_EXPIRIES), mean(runs, SummaryField.REORDER_HOLD_P99_MS));
     }
@@ -201,6 +202,8 @@ public final class DcCampaignReport {
             num(j, "jfi_mean", r.jfi());
             num(j, "jfi_std", r.jfiSd());
             num(j, "jfi_window_mean_mean", r.jfiWindowMean());
+            num(j, "jfi_path_a_mean", r.jfiPathA());
+            num(j, "jfi_path_b_mean", r.jfiPathB());
             num(j, "path_a_utilization_mean", r.pathAUtilization());
             num(j, "path_b_utilization_mean", r.pathBUtilization());
             num(j, "reorder_held_mean", r.reorderHeld());
@@ -235,9 +238,13 @@ public final class DcCampaignReport {
         for (String n : notes) b.append("<p>").append(esc(n)).append("</p>\n");
         b.append("<p>Means over repetitions. Throughput is measured at the clients (bytes the reordering receiver released) "
                 + "over the window in which every flow was active; Jain's fairness index J = (Σx)² / (n·Σx²) of the flows' "
-                + "mean throughputs; utilization is what a path carried over what its rate or trace allowed.</p>\n");
+                + "mean throughputs (in the fairness setup, one dual-connected flow and one single-path flow per path, J is at "
+                + "most 0.889 when each path is split evenly: the dual-connected flow then gets twice a single flow's rate); "
+                + "\"JFI on a/b\" is the index of the flows sharing that path, 1 when they split it evenly; utilization is what "
+                + "a path carried over what its rate or trace allowed.</p>\n");
         b.append("<table><tr><th>configuration</th><th>implementation</th><th>runs</th><th>dc flow Mbit/s</th>"
-                + "<th>per flow Mbit/s</th><th>total Mbit/s</th><th>JFI</th><th>JFI (10 s windows)</th><th>util a</th>"
+                + "<th>per flow Mbit/s</th><th>total Mbit/s</th><th>JFI</th><th>JFI (10 s windows)</th><th>JFI on a</th>"
+                + "<th>JFI on b</th><th>util a</th>"
                 + "<th>util b</th><th>held</th><th>timer expiries</th><th>hold p99 ms</th></tr>\n");
         for (Row r : rows) {
             b.append("<tr><td>").append(esc(r.name())).append("</td><td>").append(esc(r.implementation())).append("</td><td>")
@@ -245,7 +252,8 @@ public final class DcCampaignReport {
                     .append(Double.isNaN(r.dcFlowSd()) || r.runs() < 2 ? "" : " ± " + f2(r.dcFlowSd())).append("</td><td>")
                     .append(esc(flows(r.flowMbps()))).append("</td><td>").append(f2(r.totalMbps())).append("</td><td>")
                     .append(f3(r.jfi())).append(Double.isNaN(r.jfiSd()) || r.runs() < 2 ? "" : " ± " + f3(r.jfiSd()))
-                    .append("</td><td>").append(f3(r.jfiWindowMean())).append("</td><td>").append(pct(r.pathAUtilization()))
+                    .append("</td><td>").append(f3(r.jfiWindowMean())).append("</td><td>").append(f3(r.jfiPathA()))
+                    .append("</td><td>").append(f3(r.jfiPathB())).append("</td><td>").append(pct(r.pathAUtilization()))
                     .append("</td><td>").append(pct(r.pathBUtilization())).append("</td><td>").append(f0(r.reorderHeld()))
                     .append("</td><td>").append(f0(r.timerExpiries())).append("</td><td>").append(f1(r.holdP99Ms()))
                     .append("</td></tr>\n");

@@ -115,7 +115,9 @@ final class DcRunExecutor {
             }
             long bytes = 0;
             if (dc.durationNs() > 0) {
-                awaitDuration(clients, start + dc.durationNs(), c.client().name());
+                // the duration starts when every client talks: on a busy host a client's start can take seconds
+                awaitTalking(clients, c.client().name());
+                awaitDuration(clients, System.nanoTime() + dc.durationNs(), c.client().name());
             } else {
                 for (int i = 0; i < n; i++) {
                     ChildProcess client = clients.get(i);
@@ -215,6 +217,17 @@ final class DcRunExecutor {
                     "the emulator to listen on UDP port " + port);
         }
         return emu;
+    }
+
+    private static final long CLIENT_START_NS = 120_000_000_000L;
+
+    /** Waits until every client has opened its socket (its first packet goes out then). */
+    private static void awaitTalking(List<ChildProcess> clients, String clientName) throws RunFailedException, InterruptedException {
+        for (int i = 0; i < clients.size(); i++) {
+            ChildProcess cp = clients.get(i);
+            Waits.until(cp, () -> PortProbe.hasInternetSocket(cp.pid()), CLIENT_START_NS,
+                    "client " + (i + 1) + " (" + clientName + ") to open its socket");
+        }
     }
 
     /** Waits out a fixed-duration run; a client that fails before the end fails the run. */
