@@ -134,6 +134,13 @@ public final class DcCampaignReport {
             // not a plain number
         }
         try {
+            int colon = v.indexOf(':');
+            if ((axis.equals("rate") || axis.equals("delay")) && colon > 0) {
+                double a = axis.equals("rate") ? Units.parseRate(axis, v.substring(0, colon)) : Units.parseDuration(axis, v.substring(0, colon));
+                double b = axis.equals("rate") ? Units.parseRate(axis, v.substring(colon + 1)) : Units.parseDuration(axis, v.substring(colon + 1));
+                return b > 0 ? a / b : Double.NaN;
+            }
+            if (axis.equals("loss") && colon > 0) return 100 * Units.parseProbability(axis, v.substring(0, colon));
             if (axis.endsWith("ratio")) return 100 * SplitRatio.parse(axis, v).shareA();
             if (axis.endsWith("rate")) return Units.parseRate(axis, v) / 1e6;
             if (axis.endsWith("delay") || axis.endsWith("t-reordering")) return Units.parseDuration(axis, v) / 1e6;
@@ -145,10 +152,12 @@ public final class DcCampaignReport {
     }
 
     static String axisLabel(String axis) {
+        if (axis.equals("rate")) return "bandwidth ratio (path a / path b)";
+        if (axis.equals("delay")) return "delay ratio (path a / path b)";
         if (axis.endsWith("ratio")) return axis + " (share of path a, %)";
         if (axis.endsWith("rate")) return axis + " (Mbit/s)";
         if (axis.endsWith("delay") || axis.endsWith("t-reordering")) return axis + " (ms)";
-        if (axis.endsWith("loss")) return axis + " (%)";
+        if (axis.endsWith("loss")) return axis + " (%" + (axis.equals("loss") ? ", path a" : "") + ")";
         if (axis.equals("batch")) return "batch size (packets)";
         return axis;
     }

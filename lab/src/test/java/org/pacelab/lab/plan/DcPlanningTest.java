@@ -72,7 +72,7 @@ class DcPlanningTest {
                 Plans.refusal("link:\n  dc:\n    batch: 0\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:3:12: link.dc.ratio: 'nine' is not a split ratio", Plans.refusal("link:\n  dc:\n    ratio: nine\nimplementations: [pacelab]\n", ALL));
         assertEquals("test.yaml:3:5: unknown key 'bach' in link.dc (did you mean 'batch'?); valid keys: split, batch, ratio, "
-                + "t-reordering, reordering, sn, wire, wire-overhead, a, b",
+                + "t-reordering, reordering, sn, wire, wire-overhead, rate, delay, loss, queue, a, b",
                 Plans.refusal("link:\n  dc:\n    bach: 10\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:3:15: link.dc.a rate: 'fast' is not a rate", Plans.refusal("link:\n  dc:\n    a: {rate: fast}\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:2:3: link.preset does not apply with link.dc", Plans.refusal("link:\n  preset: quic-steps\n  dc: {}\nimplementations: [pacelab]\n", ALL));

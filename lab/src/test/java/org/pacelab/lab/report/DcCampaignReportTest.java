@@ -41,6 +41,9 @@ class DcCampaignReportTest {
         assertEquals(50, DcCampaignReport.x("b.delay", "50ms"), 1e-12);
         assertEquals(2, DcCampaignReport.x("a.loss", "2%"), 1e-12);
         assertTrue(Double.isNaN(DcCampaignReport.x("split", "duplicate")));
+        assertEquals(5, DcCampaignReport.x("rate", "50mbit:10mbit"), 1e-12);
+        assertEquals(0.25, DcCampaignReport.x("delay", "4ms:16ms"), 1e-12);
+        assertEquals(1, DcCampaignReport.x("loss", "1%:0%"), 1e-12);
         assertEquals("batch size (packets)", DcCampaignReport.axisLabel("batch"));
     }
 

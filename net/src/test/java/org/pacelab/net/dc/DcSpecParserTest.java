@@ -43,6 +43,25 @@ class DcSpecParserTest {
         assertEquals(100, ((SplitPolicy.Batches) DcSpecParser.parse("batch=100p", null, null, null).split()).packets());
     }
 
+    @Test
+    void bothPathsAtOnceAndAMatchedRatio() throws SpecException {
+        DcSpec d = DcSpecParser.parse("rate=50mbit:10mbit delay=5ms:15ms loss=1% queue=80p ratio=matched b.delay=20ms", null,
+                null, null);
+        assertEquals(50_000_000L, d.a().rateBps());
+        assertEquals(10_000_000L, d.b().rateBps());
+        assertEquals(5_000_000L, d.a().delayNs());
+        assertEquals(20_000_000L, d.b().delayNs()); // b. fields come after the fields for both paths
+        assertEquals(0.01, d.a().loss().p(), 1e-12);
+        assertEquals(0.01, d.b().loss().p(), 1e-12);
+        assertEquals(new SplitPolicy.Batches(100, new SplitRatio(5, 1)), d.split());
+        assertEquals(new SplitPolicy.Batches(100, new SplitRatio(1, 1)),
+                DcSpecParser.parse("ratio=matched rate=20mbit", null, null, null).split());
+        assertTrue(error("ratio=matched b.trace=x.down").startsWith("--dc ratio: matched needs a fixed rate on both paths"));
+        assertTrue(error("delay=5ms:").startsWith("--dc delay: '5ms:' is not one value or A:B"));
+        assertTrue(error("loss=ge:p=1%,r=10%").startsWith("--dc loss: Gilbert-Elliott loss goes on one path at a time"));
+        assertTrue(error("rate=fast:10mbit").startsWith("--dc (path a) rate: 'fast' is not a rate"));
+    }
+
     private static String error(String dc) {
         return assertThrows(SpecException.class, () -> DcSpecParser.parse(dc, null, null, null)).getMessage();
     }
