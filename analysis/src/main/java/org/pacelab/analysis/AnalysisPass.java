@@ -53,6 +53,8 @@ final class AnalysisPass {
     /** Server 1-RTT packets found in a qlog trace, with or without an intended send time. */
     long inQlog;
     private TcpFlow cachedFlow;
+    private QuicConnection lastConnection;
+    private QlogTrace lastTrace;
     private final StringBuilder types = new StringBuilder();
     private final StringBuilder numbers = new StringBuilder();
     private final CapturedFrame frame = new CapturedFrame();
@@ -142,8 +144,7 @@ final class AnalysisPass {
                 firstDataNs = t;
             }
             lastDataNs = t;
-            QuicConnection conn = info.connection();
-            QlogTrace trace = pn < 0 || conn == null ? null : qlogs.traceFor(conn, conn.originalDcidHex(), conn.serverCidHex());
+            QlogTrace trace = pn < 0 ? null : traceOf(info.connection());
             if (trace != null && trace.sent().contains(pn)) {
                 inQlog++;
                 SentPackets sent = trace.sent();
@@ -193,6 +194,18 @@ final class AnalysisPass {
             csv.serverRow(frames, t, packet.payloadLength(), "tcp", "", gap < 0 ? PacketCsvWriter.NONE : gap,
                     meter.currentTrainIndex(), retransmission ? 1 : 0, PacketCsvWriter.NONE, PacketCsvWriter.NONE);
         }
+    }
+
+    /** The qlog trace of a connection, remembered for the last connection seen (no lookup per packet). */
+    private QlogTrace traceOf(QuicConnection conn) {
+        if (conn == null || qlogs.serverTraces() == 0) {
+            return null;
+        }
+        if (conn != lastConnection) {
+            lastConnection = conn;
+            lastTrace = qlogs.traceFor(conn, conn.originalDcidHex(), conn.serverCidHex());
+        }
+        return lastTrace;
     }
 
     /** Counts a server packet for gaps and trains; returns its gap or -1 for the first. */

@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pacelab.io.runtime.QuicClient;
@@ -20,6 +25,7 @@ import org.pacelab.quic.content.SyntheticContent;
 
 /** Acceptance 4, Kwik (with Flupke for HTTP/3): 10 MiB both ways (pacelab client → Kwik server, Kwik client → pacelab server). */
 @Tag("interop")
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class KwikInteropTest {
     private static final String TARGET = "/bytes/" + Interop.TEN_MIB;
 
@@ -50,5 +56,22 @@ class KwikInteropTest {
             assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
             assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
         }
+    }
+
+    /** The Kwik client's key log (QuicClientConnection.Builder.secrets) holds the 1-RTT secrets of the connection. */
+    @Test
+    void kwikClientWritesItsKeyLog(@TempDir Path dir) throws Exception {
+        Path keys = dir.resolve("keys.log");
+        try (QuicServer server = Pacelab.server(null, Pacelab.Logs.NONE)) {
+            InetSocketAddress addr = server.localAddress();
+            DigestSink sink = new DigestSink();
+            QuicClient.Outcome o = KwikClient.download(addr, new ClientTls("h3", "localhost", null, true),
+                    List.of(new DownloadRequest("localhost:" + addr.getPort(), "/bytes/1000")), sink,
+                    KwikOptions.defaults().withKeyLog(keys), Interop.TRANSFER_TIMEOUT_NANOS);
+            assertTrue(o.allSucceeded(), "download failed: " + o);
+        }
+        List<String> lines = Files.readAllLines(keys);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("CLIENT_TRAFFIC_SECRET_0 ")), "key log: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("SERVER_TRAFFIC_SECRET_0 ")), "key log: " + lines);
     }
 }

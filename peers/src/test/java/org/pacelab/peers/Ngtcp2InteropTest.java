@@ -15,6 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
@@ -25,6 +26,7 @@ import org.pacelab.io.runtime.QuicServer;
  * way; every body SHA-256 identical.
  */
 @Tag("interop")
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class Ngtcp2InteropTest {
     private static final int STREAMS = 50;
 

@@ -91,11 +91,19 @@ public final class PeerProcesses implements AutoCloseable {
         }
     }
 
+    /** Stops every process still running; when interrupted, kills the rest at once and keeps the interrupt. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (Process p : started) {
-            if (p.isAlive()) {
+            if (!p.isAlive()) {
+                continue;
+            }
+            try {
                 stop(p);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
             }
         }
     }

@@ -4,12 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.handler.codec.quic.Quic;
+import io.netty.handler.codec.quic.QuicCongestionControlAlgorithm;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pacelab.io.runtime.QuicClient;
@@ -23,6 +34,7 @@ import org.pacelab.quic.content.SyntheticContent;
 
 /** Acceptance 4, quiche through Netty: 10 MiB both ways (pacelab client → quiche server, quiche client → pacelab server). */
 @Tag("interop")
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class QuicheInteropTest {
     private static final String TARGET = "/bytes/" + Interop.TEN_MIB;
 
@@ -43,6 +55,35 @@ class QuicheInteropTest {
             assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
             assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
         }
+    }
+
+    /** BBR without HyStart, GSO through epoll, qlog and key log: the transfer works and both logs are written. */
+    @Test
+    void quicheServerOptionsTakeEffect(@TempDir Path dir) throws Exception {
+        Interop.require(Epoll.isAvailable() && EpollDatagramChannel.isSegmentedDatagramPacketSupported(),
+                "Netty's epoll transport with UDP GSO is not available here");
+        var id = Certificates.selfSigned(List.of("localhost"));
+        QuicheOptions options = QuicheOptions.defaults().withCongestion(QuicCongestionControlAlgorithm.BBR, false)
+                .withGso(8).withQlogDir(dir.resolve("qlog")).withKeyLog(dir.resolve("keys.log"));
+        try (QuicheServer server = QuicheServer.start(new InetSocketAddress("127.0.0.1", 0), options, id,
+                SyntheticContent.only(), r -> {})) {
+            DigestSink sink = new DigestSink();
+            QuicClient.Outcome o = Pacelab.download(server.localAddress(), "h3", List.of(TARGET), sink, Pacelab.Logs.NONE);
+            assertTrue(o.allSucceeded(), "download failed: " + o);
+            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
+        }
+        List<String> keys = Files.readAllLines(dir.resolve("keys.log"));
+        assertTrue(keys.stream().anyMatch(l -> l.matches("SERVER_TRAFFIC_SECRET_0 [0-9a-f]{64} [0-9a-f]+")), "key log: " + keys);
+        List<Path> qlogs;
+        try (var s = Files.list(dir.resolve("qlog"))) {
+            qlogs = s.toList();
+        }
+        assertEquals(1, qlogs.size(), "one qlog per connection: " + qlogs);
+        String first = Files.readAllLines(qlogs.get(0)).get(0);
+        JsonNode header = new ObjectMapper().readTree(first.replace("\u001e", ""));
+        // quiche writes the newer qlog draft schema (serialization_format, quic-12 events), not qlog 0.3.
+        assertEquals("JSON-SEQ", header.path("serialization_format").asText(), first);
+        assertEquals("server", header.path("trace").path("vantage_point").path("type").asText(), first);
     }
 
     @ParameterizedTest

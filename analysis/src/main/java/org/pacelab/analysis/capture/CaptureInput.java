@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Sequential reads of a capture file through one large reusable buffer (no per-record allocation).
+ * Sequential reads of a capture file through one large reusable direct buffer (no per-record allocation).
  * The window {@code [position, limit)} of {@link #buffer()} holds unread bytes; {@link #ensure(int)} refills it.
  */
 final class CaptureInput implements Closeable {
@@ -28,7 +28,7 @@ final class CaptureInput implements Closeable {
         this.path = path;
         this.channel = FileChannel.open(path, StandardOpenOption.READ);
         this.size = channel.size();
-        this.buf = ByteBuffer.allocate(bufferSize);
+        this.buf = ByteBuffer.allocateDirect(bufferSize); // direct: the channel reads into it without a bounce copy
         buf.limit(0);
     }
 
@@ -76,7 +76,7 @@ final class CaptureInput implements Closeable {
                 throw new CaptureFormatException(path, offset(), "a record of " + n
                         + " bytes is larger than the " + MAX_RECORD + "-byte limit; the file is probably corrupt");
             }
-            ByteBuffer bigger = ByteBuffer.allocate(Math.max(n, buf.capacity() * 2)).order(buf.order());
+            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(n, buf.capacity() * 2)).order(buf.order());
             bufferFileOffset += buf.position();
             bigger.put(buf);
             bigger.flip();

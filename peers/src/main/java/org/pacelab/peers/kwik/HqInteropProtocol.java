@@ -35,9 +35,12 @@ final class HqInteropProtocol implements ApplicationProtocolConnectionFactory {
     private final Consumer<ServedRequest> log;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    HqInteropProtocol(ContentSource content, Consumer<ServedRequest> log) {
+    private final SendRequestWatchdog watchdog;
+
+    HqInteropProtocol(ContentSource content, Consumer<ServedRequest> log, SendRequestWatchdog watchdog) {
         this.content = content;
         this.log = log;
+        this.watchdog = watchdog;
     }
 
     @Override
@@ -45,7 +48,14 @@ final class HqInteropProtocol implements ApplicationProtocolConnectionFactory {
         return new ApplicationProtocolConnection() {
             @Override
             public void acceptPeerInitiatedStream(QuicStream stream) {
-                threads.execute(() -> serve(stream));
+                threads.execute(() -> {
+                    watchdog.watch(connection, stream);
+                    try {
+                        serve(stream);
+                    } finally {
+                        watchdog.unwatch(stream);
+                    }
+                });
             }
         };
     }

@@ -19,11 +19,11 @@ import tech.kwik.core.log.NullLogger;
 import tech.kwik.core.log.SysOutLogger;
 import tech.kwik.core.server.ServerConnectionConfig;
 import tech.kwik.core.server.ServerConnector;
-import tech.kwik.flupke.server.Http3ApplicationProtocolFactory;
 
 /**
  * The Kwik peer's server: Kwik's QUIC transport with Flupke's HTTP/3 server (ALPN {@code h3}) and an hq-interop
- * server ({@link HqInteropProtocol}), both over a {@link ContentSource}. NewReno, unpaced.
+ * server ({@link HqInteropProtocol}), both over a {@link ContentSource}. NewReno, unpaced. Responses are written
+ * under a {@link SendRequestWatchdog} (a Kwik 0.10.9 race would otherwise stall some of them).
  */
 public final class KwikServer implements AutoCloseable {
     private static final String ALIAS = "pacelab";
@@ -33,9 +33,14 @@ public final class KwikServer implements AutoCloseable {
     private final DatagramSocket socket;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private KwikServer(ServerConnector connector, DatagramSocket socket) {
+    private final SendRequestWatchdog watchdog;
+    private final WatchedHttp3Protocol h3;
+
+    private KwikServer(ServerConnector connector, DatagramSocket socket, SendRequestWatchdog watchdog, WatchedHttp3Protocol h3) {
         this.connector = connector;
         this.socket = socket;
+        this.watchdog = watchdog;
+        this.h3 = h3;
     }
 
     public static KwikServer start(InetSocketAddress listen, KwikOptions options, Certificates.Identity identity,
@@ -65,10 +70,12 @@ public final class KwikServer implements AutoCloseable {
                 b.withKeyStore(ks, ALIAS, PASSWORD);
             }
             ServerConnector connector = b.build();
-            connector.registerApplicationProtocol("h3", new Http3ApplicationProtocolFactory(new ContentRequestHandler(content, requests)));
-            connector.registerApplicationProtocol(HqInteropProtocol.ALPN, new HqInteropProtocol(content, requests));
+            SendRequestWatchdog watchdog = new SendRequestWatchdog();
+            WatchedHttp3Protocol h3 = new WatchedHttp3Protocol(new ContentRequestHandler(content, requests), watchdog);
+            connector.registerApplicationProtocol("h3", h3);
+            connector.registerApplicationProtocol(HqInteropProtocol.ALPN, new HqInteropProtocol(content, requests, watchdog));
             connector.start();
-            return new KwikServer(connector, socket);
+            return new KwikServer(connector, socket, watchdog, h3);
         } catch (GeneralSecurityException | RuntimeException e) {
             socket.close();
             throw new IOException("cannot start the Kwik server: " + e.getMessage(), e);
@@ -105,6 +112,8 @@ public final class KwikServer implements AutoCloseable {
     public void close() {
         connector.close();
         socket.close();
+        watchdog.close();
+        h3.close();
         closed.countDown();
     }
 }

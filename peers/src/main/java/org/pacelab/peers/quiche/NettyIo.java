@@ -1,5 +1,8 @@
 package org.pacelab.peers.quiche;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.ChannelHandler;
@@ -71,11 +74,16 @@ final class NettyIo {
                 .activeMigration(false);
     }
 
-    /** The qlog setting for connections, or null when no directory was given. */
-    static QLogConfiguration qlog(QuicheOptions o, String role) {
-        return o.qlogDir() == null ? null
-                : new QLogConfiguration(o.qlogDir().toAbsolutePath().toString(), "pacelab peer quiche " + role,
-                        "quiche through Netty (unpaced)");
+    /**
+     * The qlog setting for connections (one file per connection in the directory, which is created: quiche takes
+     * a path that does not exist as a file name), or null when no directory was given.
+     */
+    static QLogConfiguration qlog(QuicheOptions o, String role) throws IOException {
+        if (o.qlogDir() == null) {
+            return null;
+        }
+        Path dir = Files.createDirectories(o.qlogDir()).toAbsolutePath();
+        return new QLogConfiguration(dir.toString(), "pacelab peer quiche " + role, "quiche through Netty (unpaced)");
     }
 
     /** The GSO allocator, or null for one packet per send. */

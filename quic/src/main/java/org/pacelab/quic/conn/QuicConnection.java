@@ -427,7 +427,7 @@ public final class QuicConnection implements StreamTransport {
         packetsReceived++;
         ByteBuffer payload = dg.duplicate();
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
-        boolean ackEliciting = processFrames(payload, type, level, p.dcid(), now);
+        boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
@@ -440,7 +440,7 @@ public final class QuicConnection implements StreamTransport {
         resetIdleTimer(now);
     }
 
-    private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, byte[] dcid, long now)
+    private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
             throws QuicException {
         if (!payload.hasRemaining()) {
             // RFC 9000 §12.4: a packet with no frames is a protocol violation
@@ -467,7 +467,7 @@ public final class QuicConnection implements StreamTransport {
             }
         }
         if (logged != null) {
-            qlog.packetReceived(now, type, acks[level.space().ordinal()].largest(), length, logged);
+            qlog.packetReceived(now, type, pn, length, logged);
         }
         return ackEliciting;
     }
@@ -552,23 +552,24 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        long unread = r.finalSize() - stream.receiveWindow().highestReceived();
+        long readBefore = stream.bytesRead();
+        boolean wasReset = stream.recvState() == QuicStream.RecvState.RESET_RECVD
+                || stream.recvState() == QuicStream.RecvState.RESET_READ;
         long delta = stream.onResetStream(r.errorCode(), r.finalSize());
         if (!flow.receive().onReceivedMore(delta)) {
             throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.RESET_STREAM, "connection flow-control limit exceeded");
         }
-        // bytes the application will never read are released from the connection window
-        flow.onConsumed(Math.max(0, unread) + unreadBytes(stream));
+        if (!wasReset) {
+            // bytes up to the final size that the application will never read are released from the
+            // connection window (RFC 9000 §4.5)
+            flow.onConsumed(Math.max(0, r.finalSize() - readBefore));
+        }
         if (stream.takePeerReset()) {
             long id = stream.id;
             long code = r.errorCode();
             appEvents.add(() -> app.onStreamReset(id, code));
         }
         maybeForget(stream);
-    }
-
-    private static long unreadBytes(QuicStream s) {
-        return 0;
     }
 
     private void onStopSending(StopSendingFrame s) throws QuicException {

@@ -14,7 +14,12 @@ import java.util.random.RandomGenerator;
 import org.pacelab.quic.QuicException;
 import org.pacelab.quic.TransportError;
 import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.crypto.AeadException;
+import org.pacelab.quic.crypto.HeaderProtection;
+import org.pacelab.quic.crypto.InitialSecrets;
+import org.pacelab.quic.crypto.PacketKeys;
 import org.pacelab.quic.packet.MalformedPacketException;
+import org.pacelab.quic.packet.PacketNumbers;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.packet.ParsedPacket;
@@ -130,6 +135,11 @@ public final class ServerEndpoint {
             dropped++;
             return null;
         }
+        if (!initialAuthenticates(datagram, p)) {
+            // create no state for an Initial that does not decrypt: noise must not cost memory
+            dropped++;
+            return null;
+        }
         if (entries.size() >= maxConnections) {
             dropped++;
             return null;
@@ -158,6 +168,31 @@ public final class ServerEndpoint {
         Entry created = accept(from, p, originalDcid, retryScid, now);
         created.connection.receive(datagram, now);
         return created;
+    }
+
+    /**
+     * Whether the Initial packet decrypts with the Initial keys of its Destination Connection ID (RFC 9001
+     * §5.2), tried on a copy so the connection created afterwards sees the original bytes.
+     */
+    private static boolean initialAuthenticates(ByteBuffer datagram, ParsedPacket p) {
+        int length = p.packetEnd() - p.headerStart();
+        byte[] copy = new byte[length];
+        datagram.get(p.headerStart(), copy);
+        ByteBuffer b = ByteBuffer.wrap(copy);
+        int pnOffset = p.pnOffset() - p.headerStart();
+        PacketKeys keys = InitialSecrets.clientKeys(p.dcid());
+        int pnLength = HeaderProtection.remove(b, 0, pnOffset, length, keys);
+        if (pnLength < 0) {
+            return false;
+        }
+        long pn = PacketNumbers.read(b, pnOffset, pnLength);
+        int payload = pnOffset + pnLength;
+        try {
+            keys.open(b, 0, payload, payload, length - payload, pn);
+            return true;
+        } catch (AeadException e) {
+            return false;
+        }
     }
 
     private Entry accept(InetSocketAddress from, ParsedPacket p, byte[] originalDcid, byte[] retryScid, long now) {

@@ -52,6 +52,9 @@ public final class QuicStream {
 
     public boolean canSend() { return sendBuffer != null; }
 
+    /** Bytes the application has read from the receive side. */
+    public long bytesRead() { return receiveBuffer == null ? 0 : receiveBuffer.readOffset(); }
+
     public boolean canReceive() { return receiveBuffer != null; }
 
     public SendState sendState() { return sendState; }
