@@ -1,5 +1,7 @@
 package org.pacelab.net.dc;
 
+import java.util.Map;
+import java.util.TreeMap;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.Packet;
 
@@ -36,15 +38,17 @@ public final class PdcpReceiver {
     private final int snBits;
     private final long snMask;
     private final long window;
-    /** Reception buffer: COUNTs in [RX_DELIV, RX_DELIV + Window_Size), slot = COUNT mod Window_Size. */
-    private final Stored[] buffer;
-    /** COUNT + 1 (low 32 bits) of the last PDU stored per slot, slot = COUNT mod 2·Window_Size: tells duplicates apart. */
-    private final int[] seen;
+    /** Reception buffer: stored COUNTs, all in [RX_DELIV, RX_DELIV + Window_Size); memory follows what is held. */
+    private final TreeMap<Long, Stored> buffer = new TreeMap<>();
+    /**
+     * COUNT ranges [start, end) that t-Reordering gave up on without receiving them, within a window below RX_DELIV:
+     * a PDU below RX_DELIV in one of them is outdated, any other is a duplicate (it was received before).
+     */
+    private final TreeMap<Long, Long> skipped = new TreeMap<>();
     private final ReorderingStats stats = new ReorderingStats();
     private long rxNext, rxDeliv, rxReord;
     private long timerExpiry = Long.MAX_VALUE;
     private int held;
-    private int stored;
 
     public PdcpReceiver(ReorderingConfig config) { this(config, 0); }
 
@@ -55,8 +59,6 @@ public final class PdcpReceiver {
         this.snBits = config.snBits();
         this.snMask = (1L << snBits) - 1;
         this.window = config.windowSize();
-        this.buffer = new Stored[(int) window];
-        this.seen = new int[(int) (2 * window)];
         this.rxNext = initialCount;
         this.rxDeliv = initialCount;
     }
@@ -101,21 +103,19 @@ public final class PdcpReceiver {
         long count = countOf(sn);
         // §5.2.2.1: discard if RCVD_COUNT < RX_DELIV or the PDU with COUNT = RCVD_COUNT has been received before
         if (count < rxDeliv) {
-            boolean duplicate = count >= 0 && seen[seenSlot(count)] == (int) (count + 1);
+            boolean duplicate = count >= 0 && !wasSkipped(count);
             if (duplicate) stats.duplicates++; else stats.outdated++;
             out.discard(packet, path, now, duplicate ? DropCause.DUPLICATE : DropCause.OUTDATED);
             return;
         }
-        if (buffer[slot(count)] != null) {
+        if (buffer.containsKey(count)) {
             stats.duplicates++;
             out.discard(packet, path, now, DropCause.DUPLICATE);
             return;
         }
         // store the resulting PDCP SDU in the reception buffer
-        seen[seenSlot(count)] = (int) (count + 1);
         boolean outOfOrder = config.outOfOrderDelivery();
-        buffer[slot(count)] = new Stored(packet, path, now, outOfOrder);
-        stored++;
+        buffer.put(count, new Stored(packet, path, now, outOfOrder));
         if (count >= rxNext) rxNext = count + 1;
         if (outOfOrder) {
             stats.deliveredAtOnce++;
@@ -153,23 +153,23 @@ public final class PdcpReceiver {
         timerExpiry = Long.MAX_VALUE;
         stats.timerExpiries++;
         out.timerExpired(now, rxReord, held);
-        long from = rxDeliv;
-        long taken = 0;
+        long gapStart = rxDeliv;
         // deliver all stored SDUs with COUNT < RX_REORD, in ascending order
-        for (long c = rxDeliv; c < rxReord && stored > 0; c++) {
-            Stored s = take(c);
-            if (s == null) continue;
-            taken++;
-            if (!s.delivered()) release(s, now, true, out);
+        for (Map.Entry<Long, Stored> e; (e = buffer.firstEntry()) != null && e.getKey() < rxReord; ) {
+            buffer.pollFirstEntry();
+            skip(gapStart, e.getKey());
+            gapStart = e.getKey() + 1;
+            if (!e.getValue().delivered()) release(e.getValue(), now, true, out);
         }
+        skip(gapStart, rxReord);
         // then all stored SDUs with consecutive COUNTs from RX_REORD; RX_DELIV = first not delivered, >= RX_REORD
         long c = rxReord;
         for (Stored s; (s = take(c)) != null; c++) {
-            taken++;
             if (!s.delivered()) release(s, now, true, out);
         }
         rxDeliv = c;
-        stats.skipped += (rxDeliv - from) - taken;
+        // what lies more than a window below RX_DELIV can no longer arrive as a COUNT below it
+        while (!skipped.isEmpty() && skipped.firstEntry().getValue() <= rxDeliv - 2 * window) skipped.pollFirstEntry();
         if (rxDeliv < rxNext) {
             rxReord = rxNext;
             timerExpiry = now + config.tReorderingNanos();
@@ -184,15 +184,23 @@ public final class PdcpReceiver {
     }
 
     private Stored take(long count) {
-        int i = slot(count);
-        Stored s = buffer[i];
-        if (s == null) return null;
-        buffer[i] = null;
-        stored--;
-        return s;
+        return buffer.remove(count);
     }
 
-    private int slot(long count) { return (int) (count & (window - 1)); }
+    /** COUNTs [from, to) were given up without being received. */
+    private void skip(long from, long to) {
+        if (to <= from) return;
+        stats.skipped += to - from;
+        Map.Entry<Long, Long> last = skipped.lastEntry();
+        if (last != null && last.getValue() == from) {
+            skipped.put(last.getKey(), to);
+        } else {
+            skipped.put(from, to);
+        }
+    }
 
-    private int seenSlot(long count) { return (int) (count & (2 * window - 1)); }
+    private boolean wasSkipped(long count) {
+        Map.Entry<Long, Long> e = skipped.floorEntry(count);
+        return e != null && count < e.getValue();
+    }
 }
