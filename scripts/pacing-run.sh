@@ -3,6 +3,9 @@
 #
 #   scripts/pacing-run.sh OUT_DIR SIZE [SERVER OPTIONS...]
 #
+# Environment: PACELAB_EMULATE_OPTS and PACELAB_CLIENT_OPTS add options to the emulator and the client;
+# PACELAB_RUN_TIMEOUT (seconds, default 300) bounds the client.
+#
 # Starts `pacelab server` (with the given options, qlog and key log), `pacelab emulate --preset quic-steps`
 # in front of it (tap before the bottleneck, event log), and `pacelab client` downloading /bytes/SIZE through
 # the emulator; then stops server and emulator and writes OUT_DIR/summary.json (plus packets.csv and
@@ -22,6 +25,10 @@ server_opts=("$@")
 emulate_opts=()
 if [[ -n "${PACELAB_EMULATE_OPTS:-}" ]]; then
   read -r -a emulate_opts <<< "$PACELAB_EMULATE_OPTS"
+fi
+client_opts=()
+if [[ -n "${PACELAB_CLIENT_OPTS:-}" ]]; then
+  read -r -a client_opts <<< "$PACELAB_CLIENT_OPTS"
 fi
 timeout_s="${PACELAB_RUN_TIMEOUT:-300}"
 
@@ -89,7 +96,7 @@ done
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 cpu_before="$(cpu_ticks "$server_pid")"
 client_rc=0
-"$pacelab" client -k --timeout "${timeout_s}s" --json "$out/client.json" \
+"$pacelab" client -k --timeout "${timeout_s}s" --json "$out/client.json" "${client_opts[@]}" \
   "https://127.0.0.1:$emu_port/bytes/$bytes" > "$out/client.log" 2>&1 || client_rc=$?
 cpu_after="$(cpu_ticks "$server_pid")"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"

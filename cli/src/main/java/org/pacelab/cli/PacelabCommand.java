@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 ReportCommand.class,
                 RunCommand.class,
                 PeersCommand.class,
+                SimCommand.class,
                 PeerCommand.class,
                 DcCommand.class,
         })

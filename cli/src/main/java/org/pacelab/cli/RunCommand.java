@@ -23,6 +23,7 @@ import org.pacelab.lab.plan.PlanningContext;
 import org.pacelab.lab.report.CampaignReport;
 import org.pacelab.lab.run.CampaignLayout;
 import org.pacelab.lab.run.CampaignRunner;
+import org.pacelab.lab.run.PacelabSimulation;
 import org.pacelab.lab.run.SimulationBackend;
 import org.pacelab.lab.scenario.Implementation;
 import org.pacelab.lab.scenario.Scenario;
@@ -63,6 +64,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "override the transfer size per stream, e.g. 5MiB")
     Long size;
 
+    @Option(names = "--only", split = ",", paramLabel = "NAME", description = "run only these implementations of the scenario")
+    List<String> only;
+
     @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
     boolean check;
 
@@ -79,16 +83,19 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-report", description = "do not render the HTML report at the end")
     boolean noReport;
 
-    /** The simulator, when this build has one (null: sim mode is refused with {@link #SIMULATOR_MISSING}). */
+    /** The simulator that runs sim-mode configurations. */
     static SimulationBackend simulator() {
-        return null;
+        return new PacelabSimulation();
     }
-
-    static final String SIMULATOR_MISSING = "the simulator is not in this build yet (org.pacelab.sim, branch sim); "
-            + "use mode: relay or netns";
 
     @Override
     public Integer call() throws Exception {
+        // before anything in this JVM creates a SecureRandom: simulated runs draw their TLS randomness from their seed
+        PacelabSimulation.prepareJvm();
+        return runCampaign();
+    }
+
+    private Integer runCampaign() throws Exception {
         PrintStream stdout = System.out;
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
@@ -96,6 +103,9 @@ public final class RunCommand implements Callable<Integer> {
             scenario = ScenarioReader.read(scenarioFile);
             if (repetitions != null) {
                 scenario = ScenarioOverrides.withRepetitions(scenario, repetitions);
+            }
+            if (only != null && !only.isEmpty()) {
+                scenario = ScenarioOverrides.only(scenario, only);
             }
             if (size != null) {
                 if (size <= 0) {
@@ -117,8 +127,7 @@ public final class RunCommand implements Callable<Integer> {
         Path base = scenarioFile.toAbsolutePath().getParent();
         CampaignPlan plan;
         try {
-            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, sim == null ? SIMULATOR_MISSING : null,
-                    scenario.skipUnavailable(), base));
+            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, null, scenario.skipUnavailable(), base));
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));
             return 2;
@@ -193,7 +202,7 @@ public final class RunCommand implements Callable<Integer> {
         return o.isEmpty() ? "" : " " + o;
     }
 
-    /** Installs the Debian packages of peers the scenario names that are missing here (root only). */
+    /** Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only). */
     private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
         for (Implementation i : scenario.implementations()) {
@@ -201,6 +210,10 @@ public final class RunCommand implements Callable<Integer> {
             peers.get(i.client().value()).ifPresent(named::add);
         }
         Set<String> pkgs = PeerInstaller.missingPackages(new ArrayList<>(named), host, pacelab);
+        // the report's figures are drawn by JFreeChart, which needs fontconfig and a font on a headless JDK
+        if (host.which("dpkg-query").isPresent() && host.packageVersion("fontconfig") == null) {
+            pkgs.addAll(List.of("fontconfig", "fonts-dejavu-core"));
+        }
         if (pkgs.isEmpty() || PeerInstaller.cannotInstall(host) != null) {
             return;
         }

@@ -92,6 +92,8 @@ final class TransportOptions {
     boolean gro;
     @Option(names = SendConfig.REALTIME, description = "Run the event loop thread SCHED_FIFO (root): other processes do not delay sends.")
     boolean realtime;
+    @Option(names = SendConfig.REALTIME_PRIORITY, paramLabel = "N", description = "SCHED_FIFO priority with --realtime, 1-99 (default: 10, the emulator's).")
+    String realtimePriority;
 
     @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
@@ -161,6 +163,7 @@ final class TransportOptions {
         put(m, SendConfig.RECV_BATCH, recvBatch);
         put(m, SendConfig.GRO, gro ? "on" : null);
         put(m, SendConfig.REALTIME, realtime ? "on" : null);
+        put(m, SendConfig.REALTIME_PRIORITY, realtimePriority);
         return m;
     }
 

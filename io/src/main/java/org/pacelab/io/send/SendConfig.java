@@ -38,10 +38,13 @@ import org.pacelab.quic.pacing.PacingConfig;
  * @param gro             {@code --gro}: on, off — let the kernel coalesce received datagrams (UDP_GRO)
  * @param realtime        {@code --realtime}: on, off — run the event loop thread SCHED_FIFO (root or CAP_SYS_NICE),
  *                        so other processes on a busy host do not delay its sends
+ * @param realtimePriority {@code --realtime-priority}: its SCHED_FIFO priority, 1 to 99 (default 10, the emulator's);
+ *                        a sender above the emulator above the receiver keeps one machine's three processes in order
  */
 public record SendConfig(String waitName, long hybridSpin, Socket socket, int sendmmsg, int gsoSegments,
                          boolean gsoShrinkOnLoss, boolean txtime, TxTimeClock txtimeClock, long pacingLookahead,
-                         boolean pacedGso, int recvBatch, boolean gro, boolean realtime) {
+                         boolean pacedGso, int recvBatch, boolean gro, boolean realtime,
+                         int realtimePriority) {
 
     /** The two socket implementations. */
     public enum Socket {
@@ -63,10 +66,11 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
     public static final String RECV_BATCH = "--recv-batch";
     public static final String GRO = "--gro";
     public static final String REALTIME = "--realtime";
+    public static final String REALTIME_PRIORITY = "--realtime-priority";
 
     /** Every option of this configuration, in documentation order. */
     public static final List<String> OPTION_NAMES = List.of(SEND, HYBRID_SPIN, SOCKET, SENDMMSG, GSO, GSO_SHRINK_ON_LOSS,
-            TXTIME, TXTIME_CLOCK, PACING_LOOKAHEAD, PACED_GSO, RECV_BATCH, GRO, REALTIME);
+            TXTIME, TXTIME_CLOCK, PACING_LOOKAHEAD, PACED_GSO, RECV_BATCH, GRO, REALTIME, REALTIME_PRIORITY);
 
     /** Linux's UDP_MAX_SEGMENTS (64 on the kernels the study used). */
     public static final int MAX_GSO_SEGMENTS = 64;
@@ -76,9 +80,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
     public static final long DEFAULT_LOOKAHEAD = 5_000_000L;
     /** The runtime's default: park, DatagramChannel, one sendmsg per datagram. */
     public static final SendConfig DEFAULT = new SendConfig("park", WaitStrategies.DEFAULT_SPIN_NANOS, Socket.JDK, 1, 1,
-            false, false, TxTimeClock.MONOTONIC, 0, false, 1, false, false);
-    /** SCHED_FIFO priority of the event loop with {@code --realtime} (the emulator's relay uses the same). */
-    public static final int REALTIME_PRIORITY = 10;
+            false, false, TxTimeClock.MONOTONIC, 0, false, 1, false, false, 10);
 
     public SendConfig {
         String w = waitName == null ? "" : waitName.trim().toLowerCase(Locale.ROOT);
@@ -89,6 +91,9 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         waitName = w;
         if (hybridSpin < 0 || hybridSpin > 10_000_000L) {
             throw new IllegalArgumentException(HYBRID_SPIN + ": " + hybridSpin + " ns is out of range; valid: 0 to 10ms.");
+        }
+        if (realtimePriority < 1 || realtimePriority > 99) {
+            throw new IllegalArgumentException(REALTIME_PRIORITY + ": " + realtimePriority + " is out of range; valid: 1 to 99.");
         }
         if (socket == null || txtimeClock == null) {
             throw new IllegalArgumentException("send configuration needs a socket kind and a txtime clock.");
@@ -150,6 +155,11 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         int recv = (v = PacingConfig.get(options, RECV_BATCH)) == null ? d.recvBatch : count(RECV_BATCH, v, "1 (recvmsg) to " + MAX_BATCH);
         boolean gro = (v = PacingConfig.get(options, GRO)) != null && onOff(GRO, v);
         boolean realtime = (v = PacingConfig.get(options, REALTIME)) != null && onOff(REALTIME, v);
+        int priority = (v = PacingConfig.get(options, REALTIME_PRIORITY)) == null ? d.realtimePriority
+                : count(REALTIME_PRIORITY, v, "1 to 99");
+        if (PacingConfig.get(options, REALTIME_PRIORITY) != null && !realtime) {
+            throw new IllegalArgumentException(REALTIME_PRIORITY + " needs " + REALTIME + ": it is the event loop's SCHED_FIFO priority.");
+        }
         if (PacingConfig.get(options, TXTIME_CLOCK) != null && !txtime) {
             throw new IllegalArgumentException(TXTIME_CLOCK + " needs " + TXTIME + ": it names the clock of the send times.");
         }
@@ -164,7 +174,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
                         + "jdk, native.");
             };
         }
-        return new SendConfig(wait, spin, socket, mmsg, gso, shrink, txtime, clock, lookahead, paced, recv, gro, realtime);
+        return new SendConfig(wait, spin, socket, mmsg, gso, shrink, txtime, clock, lookahead, paced, recv, gro, realtime, priority);
     }
 
     /** The options that reproduce this configuration with {@link #fromOptions}. */
@@ -185,13 +195,16 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         m.put(RECV_BATCH, Integer.toString(recvBatch));
         m.put(GRO, gro ? "on" : "off");
         m.put(REALTIME, realtime ? "on" : "off");
+        if (realtime) {
+            m.put(REALTIME_PRIORITY, Integer.toString(realtimePriority));
+        }
         return m;
     }
 
     /** This configuration with another wait strategy ({@code --send}). */
     public SendConfig withWait(String name) {
         return new SendConfig(name, hybridSpin, socket, sendmmsg, gsoSegments, gsoShrinkOnLoss, txtime, txtimeClock,
-                pacingLookahead, pacedGso, recvBatch, gro, realtime);
+                pacingLookahead, pacedGso, recvBatch, gro, realtime, realtimePriority);
     }
 
     /** A new instance of the wait strategy (one per event loop: some keep per-thread state). */
@@ -222,7 +235,7 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
         if (pacedGso) b.append(", paced gso");
         if (recvBatch > 1) b.append(", recv-batch ").append(recvBatch);
         if (gro) b.append(", gro");
-        if (realtime) b.append(", realtime");
+        if (realtime) b.append(", realtime ").append(realtimePriority);
         return b.toString();
     }
 

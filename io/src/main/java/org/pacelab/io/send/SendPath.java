@@ -17,10 +17,10 @@ import org.pacelab.net.sys.Libc;
  * @param transmitter sends what the connections release
  * @param waitStrategy how the event loop waits for short deadlines
  * @param lookahead   how far ahead of their intended send time packets are handed over, ns (0 without txtime)
- * @param realtime    run the event loop thread SCHED_FIFO ({@link #prepareThread()})
+ * @param realtime    the event loop thread's SCHED_FIFO priority, 0 to leave it alone ({@link #prepareThread()})
  */
 public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy waitStrategy, long lookahead,
-                       boolean realtime)
+                       int realtime)
         implements AutoCloseable {
 
     /**
@@ -33,7 +33,7 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
             throws IOException {
         if (config.socket() == SendConfig.Socket.JDK) {
             ChannelDatagramPort port = ChannelDatagramPort.bind(local, bufferBytes);
-            return new SendPath(port, new DirectTransmitter(port), config.waitStrategy(), 0, config.realtime());
+            return new SendPath(port, new DirectTransmitter(port), config.waitStrategy(), 0, priority(config));
         }
         KernelSupport.requireHost(config, local);
         if (destination != null) {
@@ -42,11 +42,15 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
         NativeDatagramPort port = NativeDatagramPort.bind(local, bufferBytes, config.recvBatch(), config.gro());
         try {
             return new SendPath(port, new MessageTransmitter(port, config), config.waitStrategy(), config.pacingLookahead(),
-                    config.realtime());
+                    priority(config));
         } catch (IOException | RuntimeException e) {
             port.close();
             throw e;
         }
+    }
+
+    private static int priority(SendConfig config) {
+        return config.realtime() ? config.realtimePriority() : 0;
     }
 
     /**
@@ -55,10 +59,10 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
      * @throws UnsupportedSendStrategyException when the host refuses (not root, no CAP_SYS_NICE)
      */
     public void prepareThread() throws UnsupportedSendStrategyException {
-        if (!realtime) {
+        if (realtime == 0) {
             return;
         }
-        int e = Libc.setRealtimePriority(SendConfig.REALTIME_PRIORITY);
+        int e = Libc.setRealtimePriority(realtime);
         if (e != 0) {
             throw new UnsupportedSendStrategyException(SendConfig.REALTIME + ": cannot make the event loop SCHED_FIFO ("
                     + Libc.strerror(e) + "); it needs root or CAP_SYS_NICE — drop " + SendConfig.REALTIME + ".");

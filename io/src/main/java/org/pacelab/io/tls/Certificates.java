@@ -101,10 +101,20 @@ public final class Certificates {
 
     /** Generates a self-signed EC P-256 certificate for the given DNS names and IP addresses. */
     public static Identity selfSigned(List<String> names) {
+        long now = System.currentTimeMillis();
+        return selfSigned(names, new SecureRandom(), now - 3_600_000L, BigInteger.valueOf(now));
+    }
+
+    /**
+     * Generates a self-signed EC P-256 certificate valid from {@code notBeforeMillis} for a year and an hour, drawing the
+     * key and the signature from {@code random}: with a seeded generator and fixed times the certificate is the
+     * same every time (the simulator's deterministic runs need that).
+     */
+    public static Identity selfSigned(List<String> names, SecureRandom random, long notBeforeMillis, BigInteger serial) {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-            g.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
-            return selfSigned(names, g.generateKeyPair(), "SHA256withECDSA");
+            g.initialize(new ECGenParameterSpec("secp256r1"), random);
+            return selfSigned(names, g.generateKeyPair(), "SHA256withECDSA", random, notBeforeMillis, serial);
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
         }
@@ -116,26 +126,28 @@ public final class Certificates {
      */
     public static Identity selfSignedRsa(List<String> names) {
         try {
+            SecureRandom random = new SecureRandom();
             KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
-            g.initialize(2048, new SecureRandom());
-            return selfSigned(names, g.generateKeyPair(), "SHA256withRSA");
+            g.initialize(2048, random);
+            long now = System.currentTimeMillis();
+            return selfSigned(names, g.generateKeyPair(), "SHA256withRSA", random, now - 3_600_000L, BigInteger.valueOf(now));
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
         }
     }
 
-    private static Identity selfSigned(List<String> names, KeyPair kp, String signatureAlgorithm) {
+    private static Identity selfSigned(List<String> names, KeyPair kp, String signatureAlgorithm, SecureRandom random,
+                                       long notBeforeMillis, BigInteger serial) {
         try {
             X500Name subject = new X500Name("CN=" + (names.isEmpty() ? "pacelab" : names.get(0)));
-            long now = System.currentTimeMillis();
-            var builder = new JcaX509v3CertificateBuilder(subject, BigInteger.valueOf(now), new Date(now - 3_600_000L),
-                    new Date(now + 365L * 86_400_000L), subject, kp.getPublic());
+            var builder = new JcaX509v3CertificateBuilder(subject, serial, new Date(notBeforeMillis),
+                    new Date(notBeforeMillis + 3_600_000L + 365L * 86_400_000L), subject, kp.getPublic());
             List<GeneralName> sans = new ArrayList<>();
             for (String n : names) {
                 sans.add(n.matches("[0-9.]+|.*:.*") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
             }
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
-            var signer = new JcaContentSignerBuilder(signatureAlgorithm).build(kp.getPrivate());
+            var signer = new JcaContentSignerBuilder(signatureAlgorithm).setSecureRandom(random).build(kp.getPrivate());
             X509Certificate cert = new JcaX509CertificateConverter().getCertificate(builder.build(signer));
             return new Identity(List.of(cert), kp.getPrivate());
         } catch (java.security.GeneralSecurityException | OperatorCreationException | IOException e) {

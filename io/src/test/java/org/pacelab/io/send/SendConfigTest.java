@@ -43,7 +43,7 @@ class SendConfigTest {
     void everyOptionIsRead() {
         SendConfig c = SendConfig.fromOptions(opts("--send", "Hybrid", "--hybrid-spin", "80us", "--sendmmsg", "8",
                 "--gso", "16", "--gso-shrink-on-loss", "on", "--txtime", "on", "--txtime-clock", "tai",
-                "--pacing-lookahead", "2ms", "--paced-gso", "on", "--recv-batch", "32", "--gro", "true", "--realtime", "on"));
+                "--pacing-lookahead", "2ms", "--paced-gso", "on", "--recv-batch", "32", "--gro", "true", "--realtime", "on", "--realtime-priority", "30"));
         assertEquals("hybrid", c.waitName());
         assertEquals(80_000, c.hybridSpin());
         assertEquals(SendConfig.Socket.NATIVE, c.socket());
@@ -57,6 +57,7 @@ class SendConfigTest {
         assertEquals(32, c.recvBatch());
         assertTrue(c.gro());
         assertTrue(c.realtime());
+        assertEquals(30, c.realtimePriority());
         assertTrue(c.waitStrategy() instanceof HybridWait);
     }
 
@@ -88,7 +89,8 @@ class SendConfigTest {
             "--paced-gso|on|--paced-gso needs --gso 2 or more: it paces the segments of GSO buffers.",
             "--gso-shrink-on-loss|on|--gso-shrink-on-loss needs --gso 2 or more: it shrinks GSO buffers.",
             "--pacing-lookahead|1ms|--pacing-lookahead needs --txtime: only a qdisc holding packets until their send time can take them early.",
-            "--txtime-clock|tai|--txtime-clock needs --txtime: it names the clock of the send times."})
+            "--txtime-clock|tai|--txtime-clock needs --txtime: it names the clock of the send times.",
+            "--realtime-priority|20|--realtime-priority needs --realtime: it is the event loop's SCHED_FIFO priority."})
     void badValuesGetOneSentenceNamingTheOptionAndTheValidValues(String option, String value, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SendConfig.fromOptions(opts(option, value)));

@@ -65,13 +65,7 @@ public final class KwikPeer implements Peer {
 
     @Override
     public String version(Role role, Host host, PacelabLauncher pacelab) {
-        String v = null;
-        try {
-            v = Class.forName("tech.kwik.core.QuicConnection").getPackage().getImplementationVersion();
-        } catch (ClassNotFoundException e) {
-            // not on the class path: reported below
-        }
-        return "kwik " + (v == null ? "(version unknown)" : v);
+        return "kwik " + ClasspathVersions.resource("tech/kwik/core/version.properties");
     }
 
     private static String subcommand(Role role) {

@@ -53,6 +53,12 @@ public final class NginxPeer implements Peer {
         return List.of(TcpCongestion.OPTION);
     }
 
+    /** nginx writes no key log; curl does (SSLKEYLOGFILE), so the TCP/TLS capture can be decrypted too. */
+    @Override
+    public boolean writesKeyLog(Role role) {
+        return false;
+    }
+
     @Override
     public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
         return host.which("nginx").isPresent() ? Availability.USABLE

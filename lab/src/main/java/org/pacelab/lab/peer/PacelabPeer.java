@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.pacelab.analysis.clientlog.ClientLog;
-import org.pacelab.io.runtime.WaitStrategies;
+import org.pacelab.io.send.SendConfig;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.quic.cc.CongestionConfig;
@@ -23,6 +23,9 @@ public final class PacelabPeer implements Peer {
     public static final String NAME = "pacelab";
 
     private static final List<PeerOption> OPTIONS;
+    /** Send-path options that are switches on the command line ({@code --txtime}, not {@code --txtime on}). */
+    private static final java.util.Set<String> SWITCHES = java.util.Set.of(SendConfig.GSO_SHRINK_ON_LOSS, SendConfig.TXTIME,
+            SendConfig.PACED_GSO, SendConfig.GRO, SendConfig.REALTIME);
 
     static {
         List<PeerOption> o = new ArrayList<>();
@@ -33,7 +36,17 @@ public final class PacelabPeer implements Peer {
                 return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : p;
             }));
         }
-        o.add(PeerOption.oneOf("send", WaitStrategies.NAMES.toArray(String[]::new)));
+        for (String flag : SendConfig.OPTION_NAMES) {
+            String name = flag.substring(2);
+            o.add(new PeerOption(name, "see 'pacelab server --help' (" + flag + ")", v -> {
+                String p = sendProblem(Map.of(flag, v));
+                // a sentence about another option ("--paced-gso needs --gso ...") is the combination check's
+                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : null;
+            }));
+        }
+        for (String name : SimulatedPacelab.SIM_ONLY) {
+            o.add(new PeerOption(name, "a simulator host option (mode: sim), see the simulator's documentation", v -> null));
+        }
         o.add(PeerOption.size("udp-buffer"));
         o.add(PeerOption.integer("max-udp-payload", 1200, 65527));
         o.add(new PeerOption("ciphers", "aes128, aes256, chacha20 (comma-separated)", v -> {
@@ -80,12 +93,91 @@ public final class PacelabPeer implements Peer {
     @Override
     public String combinationProblem(Role role, Map<String, String> options) {
         Map<String, String> cc = new LinkedHashMap<>();
+        Map<String, String> send = new LinkedHashMap<>();
         options.forEach((k, v) -> {
             if (CongestionConfig.OPTION_NAMES.contains("--" + k)) {
                 cc.put("--" + k, v);
             }
+            if (SendConfig.OPTION_NAMES.contains("--" + k)) {
+                send.put("--" + k, v);
+            }
         });
-        return congestionProblem(cc);
+        String p = congestionProblem(cc);
+        return p != null ? p : sendProblem(send);
+    }
+
+    /**
+     * Combinations that cannot work in a mode on any host: SO_TXTIME in relay mode (the sender's egress is the host's
+     * loopback device, where pacelab installs no qdisc) or without a server qdisc; the simulator's host-model
+     * parameters outside sim mode; in sim mode, options the simulator does not model.
+     */
+    @Override
+    public String modeProblem(Role role, Map<String, String> options, Mode mode, String qdisc) {
+        if (mode == Mode.SIM) {
+            return SimulatedPacelab.problem(role, options, qdisc);
+        }
+        for (String k : options.keySet()) {
+            if (SimulatedPacelab.SIM_ONLY.contains(k)) {
+                return k + " is a parameter of the simulator's host model; it works in mode: sim only";
+            }
+        }
+        SendConfig send = sendConfig(options);
+        if (send != null && send.txtime()) {
+            if (mode == Mode.RELAY) {
+                return "txtime needs an fq or etf qdisc on the sender's egress, and relay mode sends over the host's loopback "
+                        + "device, where pacelab installs none; use mode: netns with server-options {qdisc: fq}, or mode: sim";
+            }
+            if (role == Role.CLIENT || qdisc.equals("none")) {
+                return "txtime needs an fq or etf qdisc on the sender's egress; give the server qdisc: fq (or etf), or use mode: sim";
+            }
+        }
+        return null;
+    }
+
+    /** Send strategies the running kernel must support: paced GSO needs the QUIC Steps patch, GSO needs UDP_SEGMENT. */
+    @Override
+    public String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
+        SendConfig send = mode == Mode.SIM ? null : sendConfig(options);
+        if (send == null) {
+            return null;
+        }
+        if (send.pacedGso()) {
+            String why = org.pacelab.io.send.KernelSupport.whyNoPacedGsoPatch();
+            if (why != null) {
+                return "paced-gso is not possible here: " + why + "; mode: sim models it";
+            }
+        }
+        if (send.gsoSegments() > 1) {
+            String why = org.pacelab.io.send.KernelSupport.whyNoGso();
+            if (why != null) {
+                return "gso " + send.gsoSegments() + " is not possible here: " + why + "; mode: sim models it";
+            }
+        }
+        return null;
+    }
+
+    private static SendConfig sendConfig(Map<String, String> options) {
+        try {
+            Map<String, String> m = new LinkedHashMap<>();
+            options.forEach((k, v) -> {
+                if (SendConfig.OPTION_NAMES.contains("--" + k)) {
+                    m.put("--" + k, v);
+                }
+            });
+            return SendConfig.fromOptions(m);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String sendProblem(Map<String, String> options) {
+        try {
+            SendConfig.fromOptions(options);
+            return null;
+        } catch (IllegalArgumentException e) {
+            String m = e.getMessage();
+            return m.endsWith(".") ? m.substring(0, m.length() - 1) : m;
+        }
     }
 
     private static String congestionProblem(Map<String, String> options) {
@@ -120,7 +212,7 @@ public final class PacelabPeer implements Peer {
         if (s.keyLog() != null) {
             args.addAll(List.of("--keylog", s.keyLog().toString()));
         }
-        PacelabCommandLines.options(args, s.options());
+        options(args, s.options());
         return Launch.of(pacelab.command(args), Map.of(), new Readiness.UdpBound(s.port()));
     }
 
@@ -131,7 +223,7 @@ public final class PacelabPeer implements Peer {
         if (c.keyLog() != null) {
             args.addAll(List.of("--keylog", c.keyLog().toString()));
         }
-        PacelabCommandLines.options(args, c.options());
+        options(args, c.options());
         PacelabCommandLines.urls(args, c);
         return Launch.of(pacelab.command(args), Map.of(), null);
     }
@@ -139,6 +231,20 @@ public final class PacelabPeer implements Peer {
     @Override
     public ClientOutcome clientOutcome(ClientSetup c, Path stdout) throws IOException {
         return clientLogOutcome(c);
+    }
+
+    /** Options as flags; the send path's switches are flags without a value (given when on). */
+    private static void options(List<String> args, Map<String, String> options) {
+        options.forEach((k, v) -> {
+            if (SWITCHES.contains("--" + k)) {
+                if (List.of("on", "true", "yes").contains(v.strip().toLowerCase(java.util.Locale.ROOT))) {
+                    args.add("--" + k);
+                }
+            } else {
+                args.add("--" + k);
+                args.add(v);
+            }
+        });
     }
 
     /** The outcome of a client that writes pacelab's JSON client log. */

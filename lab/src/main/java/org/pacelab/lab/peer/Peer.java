@@ -35,6 +35,22 @@ public interface Peer {
         return null;
     }
 
+    /**
+     * One sentence when the options cannot work in this mode on any host (e.g. per-packet send times over the relay's
+     * loopback), else null. {@code qdisc} is the server host's qdisc of the configuration.
+     */
+    default String modeProblem(Role role, Map<String, String> options, Mode mode, String qdisc) {
+        return null;
+    }
+
+    /**
+     * One sentence when this host cannot do what the options ask in this mode (e.g. a send strategy the kernel does
+     * not support), else null; such a configuration is skipped when the scenario says {@code unavailable: skip}.
+     */
+    default String hostProblem(Role role, Map<String, String> options, Mode mode, String qdisc, Host host) {
+        return null;
+    }
+
     /** Whether it can write an NSS key log in this role (the runner asks the server, else the client). */
     default boolean writesKeyLog(Role role) {
         return true;

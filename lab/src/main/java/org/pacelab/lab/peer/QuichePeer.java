@@ -69,7 +69,7 @@ public final class QuichePeer implements Peer {
 
     @Override
     public String version(Role role, Host host, PacelabLauncher pacelab) {
-        return "quiche via io.netty:netty-codec-native-quic " + NettyVersion.of();
+        return "quiche via io.netty:netty-codec-native-quic " + ClasspathVersions.maven("io.netty", "netty-codec-native-quic");
     }
 
     private static String subcommand(Role role) {
@@ -105,20 +105,5 @@ public final class QuichePeer implements Peer {
     @Override
     public ClientOutcome clientOutcome(ClientSetup c, Path stdout) throws IOException {
         return PacelabPeer.clientLogOutcome(c);
-    }
-
-    /** The Netty QUIC codec's version, from its jar's manifest when it is on the class path. */
-    static final class NettyVersion {
-        private NettyVersion() {}
-
-        static String of() {
-            try {
-                Class<?> c = Class.forName("io.netty.handler.codec.quic.Quic");
-                String v = c.getPackage().getImplementationVersion();
-                return v == null ? "(version unknown)" : v;
-            } catch (ClassNotFoundException e) {
-                return "(not on the class path)";
-            }
-        }
     }
 }

@@ -122,14 +122,14 @@ public final class CampaignPlanner {
                             + mode.value().word() + " mode; it runs in " + words(p.modes()) + modeHint(p, mode.value()));
                     continue;
                 }
+                // a configuration that cannot run here is still checked for what the scenario says wrongly
                 String why = unavailable(impl, mode.value(), server, client);
                 if (why != null) {
                     unavailable(mode.at(), impl.name().value() + " (" + mode.value().word() + ")", why);
-                    continue;
                 }
                 for (Map<Axis, Located<String>> point : grid(applicable)) {
-                    Configuration c = configuration(impl, mode, server, client, point, base, nameModes);
-                    if (c == null) {
+                    Configuration c = configuration(impl, mode, server, client, point, base, nameModes, why == null);
+                    if (c == null || why != null) {
                         continue;
                     }
                     Location previous = names.putIfAbsent(c.name(), impl.at());
@@ -383,7 +383,7 @@ public final class CampaignPlanner {
     // ---- one configuration ----------------------------------------------------------------------------------
 
     private Configuration configuration(Implementation impl, Located<Mode> mode, Peer server, Peer client,
-                                        Map<Axis, Located<String>> point, LinkSpec base, boolean nameModes) {
+                                        Map<Axis, Located<String>> point, LinkSpec base, boolean nameModes, boolean checkHost) {
         Map<String, Located<String>> so = new LinkedHashMap<>();
         Map<String, Located<String>> co = new LinkedHashMap<>();
         impl.options().forEach((k, v) -> {
@@ -446,13 +446,29 @@ public final class CampaignPlanner {
                         + "; valid values: " + String.join(", ", QDISCS));
                 return null;
             }
-            if (!qdiscPossible(q, qdisc, mode, impl)) {
+            if (mode.value() == Mode.RELAY && !qdisc.equals("none")) {
+                problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in relay mode: it would replace the qdisc of the host's "
+                        + "loopback device for every program; use mode: netns (root, and a kernel with " + qdisc + ") or mode: sim, "
+                        + "where " + qdisc + " is modelled");
                 return null;
             }
         }
         boolean ok = checkValues(server, Role.SERVER, so, impl) & checkValues(client, Role.CLIENT, co, impl);
         if (base == null || !ok) {
             return null;
+        }
+        if (!modePossible(server, Role.SERVER, so, mode, qdisc, impl) | !modePossible(client, Role.CLIENT, co, mode, qdisc, impl)) {
+            return null;
+        }
+        if (checkHost) {
+            String why = hostLimit(server, Role.SERVER, so, mode.value(), qdisc);
+            if (why == null) {
+                why = hostLimit(client, Role.CLIENT, co, mode.value(), qdisc);
+            }
+            if (why != null) {
+                unavailable(mode.at(), name + (nameModes ? "" : " (" + mode.value().word() + ")"), why);
+                return null;
+            }
         }
         DirectionSpec d = direction("link.down", base.down(), down);
         DirectionSpec u = direction("link.up", base.up(), up);
@@ -492,23 +508,29 @@ public final class CampaignPlanner {
                 clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout, dc);
     }
 
-    private boolean qdiscPossible(Located<String> q, String qdisc, Located<Mode> mode, Implementation impl) {
-        if (qdisc.equals("none") || mode.value() == Mode.SIM) {
+    /** Why this host cannot run the configuration (a qdisc the kernel lacks, a send strategy it cannot do), or null. */
+    private String hostLimit(Peer p, Role role, Map<String, Located<String>> options, Mode mode, String qdisc) {
+        if (role == Role.SERVER && mode == Mode.NETNS && !qdisc.equals("none")) {
+            Host.QdiscSupport support = ctx.host().qdisc(qdisc);
+            if (!support.available()) {
+                return "qdisc " + qdisc + " is not possible in netns mode here: " + support.detail() + "; mode: sim models it";
+            }
+        }
+        String why = p.hostProblem(role, values(options), mode, qdisc, ctx.host());
+        return why == null ? null : p.name() + " (" + role.word() + "): " + why;
+    }
+
+    private boolean modePossible(Peer p, Role role, Map<String, Located<String>> options, Located<Mode> mode, String qdisc,
+                                 Implementation impl) {
+        String why = p.modeProblem(role, values(options), mode.value(), qdisc);
+        if (why == null) {
             return true;
         }
-        if (mode.value() == Mode.RELAY) {
-            problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in relay mode: it would replace the qdisc of the host's "
-                    + "loopback device for every program; use mode: netns (root, and a kernel with " + qdisc + ") or mode: sim, "
-                    + "where " + qdisc + " is modelled");
-            return false;
-        }
-        Host.QdiscSupport support = ctx.host().qdisc(qdisc);
-        if (!support.available()) {
-            problems.add(q.at(), "qdisc: " + qdisc + " is not possible in netns mode here: " + support.detail()
-                    + "; use mode: sim, where " + qdisc + " is modelled");
-            return false;
-        }
-        return true;
+        // the sentence starts with the option it is about ("txtime needs ...")
+        Location at = options.entrySet().stream().filter(e -> why.startsWith(e.getKey() + " ")).map(e -> e.getValue().at())
+                .findFirst().orElse(options.isEmpty() ? impl.at() : options.values().iterator().next().at());
+        problems.add(at, "implementation " + impl.name().value() + ", " + p.name() + " (" + role.word() + "): " + why);
+        return false;
     }
 
     private boolean checkValues(Peer p, Role role, Map<String, Located<String>> options, Implementation impl) {

@@ -146,6 +146,9 @@ public final class CampaignRunner {
                 EmulatedRunExecutor exec = new EmulatedRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
                 DcRunExecutor dcExec = new DcRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
                 for (RunSpec r : emulated) {
+                    if (supervisor.closed()) {
+                        break;
+                    }
                     if (attempt(r, store, progress, dir -> {
                         List<String> paths = DocumentRoot.prepare(layout.documentRoot(), r.configuration().transfer());
                         return r.configuration().dc() != null ? dcExec.run(r, dir, paths) : exec.run(r, dir, paths);
@@ -182,7 +185,7 @@ public final class CampaignRunner {
             throws StoreException, InterruptedException {
         String label = r.configuration().name() + " #" + r.repetition();
         int attempts = store.attempts(r.key());
-        for (int tries = 0; tries <= settings.retries(); tries++) {
+        for (int tries = 0; tries <= settings.retries() && !supervisor.closed(); tries++) {
             int attempt = ++attempts;
             Path dir = layout.runDir(r);
             Instant started = Instant.now();
@@ -367,7 +370,7 @@ public final class CampaignRunner {
 
     private void interrupted() {
         List<ChildProcess> live = supervisor.live();
-        supervisor.stopAll(3_000);
+        supervisor.shutdown(3_000);
         if (host.isRoot() && live.stream().anyMatch(c -> c.name().equals("netns lab"))) {
             removeNamespaces();
         }

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class ProcessSupervisor {
     private final Path registry;
     private final List<ChildProcess> live = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    private boolean closed;
 
     public ProcessSupervisor(Path registry) {
         this.registry = registry;
@@ -33,14 +35,20 @@ public final class ProcessSupervisor {
                 .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().putAll(environment);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            throw new IOException(name + ": cannot start '" + command.getFirst() + "': " + e.getMessage(), e);
+        ChildProcess c;
+        synchronized (lock) {
+            if (closed) {
+                throw new IOException(name + ": not started, the runner is stopping");
+            }
+            Process p;
+            try {
+                p = pb.start();
+            } catch (IOException e) {
+                throw new IOException(name + ": cannot start '" + command.getFirst() + "': " + e.getMessage(), e);
+            }
+            c = new ChildProcess(name, p, stdout, stderr, System.nanoTime());
+            live.add(c);
         }
-        ChildProcess c = new ChildProcess(name, p, stdout, stderr, System.nanoTime());
-        live.add(c);
         writeRegistry();
         return c;
     }
@@ -74,10 +82,24 @@ public final class ProcessSupervisor {
         writeRegistry();
     }
 
-    /** Stops every live child (on failure, at the end, and from the Ctrl-C hook). */
+    /** Stops every live child (on failure and at the end). */
     public void stopAll(long graceMillis) {
         for (ChildProcess c : List.copyOf(live)) {
             stop(c, graceMillis);
+        }
+    }
+
+    /** Refuses to start anything more and stops every live child (the Ctrl-C / SIGTERM hook). */
+    public void shutdown(long graceMillis) {
+        synchronized (lock) {
+            closed = true;
+        }
+        stopAll(graceMillis);
+    }
+
+    public boolean closed() {
+        synchronized (lock) {
+            return closed;
         }
     }
 

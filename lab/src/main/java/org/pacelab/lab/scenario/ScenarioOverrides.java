@@ -29,4 +29,19 @@ public final class ScenarioOverrides {
                 s.linkUp(), new Located<>(t, s.transfer().at()), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(),
                 s.timeoutNs(), s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc());
     }
+
+    /** The scenario with only the named implementations ({@code pacelab run --only a,b}). */
+    public static Scenario only(Scenario s, List<String> names) throws ScenarioException {
+        List<String> known = s.implementations().stream().map(i -> i.name().value()).toList();
+        for (String n : names) {
+            if (!known.contains(n)) {
+                throw new ScenarioException(List.of("--only: " + s.source() + " has no implementation named '" + n + "'"
+                        + Suggestions.didYouMean(n, known) + "; its implementations: " + String.join(", ", known)));
+            }
+        }
+        List<Implementation> kept = s.implementations().stream().filter(i -> names.contains(i.name().value())).toList();
+        return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
+                s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(), kept, s.sweep(),
+                s.collect(), s.skipUnavailable(), s.dc());
+    }
 }

@@ -23,6 +23,14 @@ class PeersTest {
     @TempDir
     Path tmp;
 
+    private static Map<String, String> ordered(String... kv) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
     private ServerSetup server(Map<String, String> options) {
         return new ServerSetup(tmp, "127.0.0.1", 4434, tmp.resolve("www"), tmp.resolve("cert.pem"), tmp.resolve("key.pem"),
                 tmp.resolve("keys.log"), tmp.resolve("qlog"), options);
@@ -66,8 +74,9 @@ class PeersTest {
         assertNull(p.combinationProblem(Role.SERVER, Map.of("cc", "cubic", "rollback", "quiche", "send", "hybrid")));
         assertTrue(p.combinationProblem(Role.SERVER, Map.of("cc", "newreno", "rollback", "quiche")).contains("--rollback quiche"));
         PeerOption send = p.options(Role.SERVER).stream().filter(o -> o.name().equals("send")).findFirst().orElseThrow();
-        assertEquals("send: 'hybird' is not valid (did you mean 'hybrid'?); valid values: park, park-tight, hybrid, spin",
-                send.problem("hybird"));
+        assertEquals("send: 'hybird' is not a send strategy; valid values are park, park-tight, hybrid, spin", send.problem("hybird"));
+        Launch l = p.server(server(ordered("gso", "16", "txtime", "on", "gro", "off")), PACELAB);
+        assertEquals(List.of("--gso", "16", "--txtime"), l.command().subList(l.command().size() - 3, l.command().size()));
     }
 
     @Test
@@ -107,6 +116,8 @@ class PeersTest {
         assertEquals(List.of(List.of("sysctl", "-q", "-w", "net.ipv4.tcp_congestion_control=reno")), l.before());
         assertEquals(new Readiness.TcpListening(4434), l.readiness());
         assertEquals("daemon off;", l.command().getLast());
+        assertFalse(new NginxPeer().writesKeyLog(Role.SERVER));
+        assertTrue(new CurlPeer().writesKeyLog(Role.CLIENT));
     }
 
     @Test
@@ -150,7 +161,7 @@ class PeersTest {
         assertTrue(q.availability(Role.SERVER, new FakeHost(), withPeers).usable());
         assertEquals("this build has no 'pacelab peer kwik-server'",
                 new KwikPeer().availability(Role.SERVER, new FakeHost(), withPeers).reason());
-        Launch s = q.server(server(Map.of("cc", "bbr", "gso", "8")), withPeers);
+        Launch s = q.server(server(ordered("cc", "bbr", "gso", "8")), withPeers);
         assertEquals(List.of("pl", "peer", "quiche-server", "--listen", "127.0.0.1:4434", "--root", tmp.resolve("www").toString(),
                 "--cert", tmp.resolve("cert.pem").toString(), "--key", tmp.resolve("key.pem").toString(),
                 "--qlog-dir", tmp.resolve("qlog").toString(), "--keylog", tmp.resolve("keys.log").toString(),

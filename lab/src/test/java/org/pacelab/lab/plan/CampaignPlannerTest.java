@@ -101,7 +101,7 @@ class CampaignPlannerTest {
 
     @Test
     void nothingRunnableIsAnError() {
-        String m = Plans.refusal("unavailable: skip\nmode: sim\nimplementations: [pacelab]\n", ALL);
+        String m = Plans.refusal("unavailable: skip\nmode: sim\nimplementations: [pacelab]\n", ALL, "the simulator is not in this build");
         assertTrue(m.startsWith("test.yaml: no configuration of this scenario can run here:"), m);
         assertTrue(m.contains("pacelab (sim): skipped: the simulator is not in this build"), m);
     }
@@ -117,10 +117,56 @@ class CampaignPlannerTest {
     void fqInNetnsModeNeedsTheKernelsQdisc() throws ScenarioException {
         String yaml = "mode: netns\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: {qdisc: fq}}\n";
         String m = Plans.refusal(yaml, ALL);
-        assertEquals("test.yaml:3:66: qdisc: fq is not possible in netns mode here: this kernel (6.18-test) has no fq qdisc; "
-                + "use mode: sim, where fq is modelled", m);
+        assertEquals("test.yaml:1:7: p (netns): qdisc fq is not possible in netns mode here: this kernel (6.18-test) has no fq qdisc; "
+                + "mode: sim models it (or set 'unavailable: skip' to leave it out)", m);
+        CampaignPlan skipped = Plans.plan("unavailable: skip\nmode: [netns, sim]\nimplementations:\n"
+                + "  - {name: p, server: pacelab, client: pacelab, server-options: {qdisc: fq, txtime: on}}\n", ALL);
+        assertEquals(List.of("p (sim)"), skipped.configurations().stream().map(Configuration::name).toList());
+        assertEquals(List.of("p (netns): skipped: qdisc fq is not possible in netns mode here: this kernel (6.18-test) has no fq "
+                + "qdisc; mode: sim models it"), skipped.skipped());
         FakeHost withFq = FakeHost.everything().qdisc("fq", true, "the kernel has the fq qdisc");
         assertEquals("fq", Plans.plan(yaml, withFq).configurations().getFirst().qdisc());
+    }
+
+    @Test
+    void txtimeInRelayModeIsAnImpossibleCombination() {
+        String m = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {pacer: interval, "
+                + "txtime: on}}\n", ALL);
+        assertEquals("test.yaml:2:91: implementation p, pacelab (server): txtime needs an fq or etf qdisc on the sender's egress, and "
+                + "relay mode sends over the host's loopback device, where pacelab installs none; use mode: netns with server-options "
+                + "{qdisc: fq}, or mode: sim", m);
+    }
+
+    @Test
+    void sendPathOptionsAreCheckedTogether() {
+        String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{paced-gso: on}}\n", ALL);
+        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --gso 2 or more"), m);
+        String v = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {gso: 99}}\n", ALL);
+        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: 1 (off) to 64"), v);
+    }
+
+    @Test
+    void sendPathOptionsBecomeFlags() throws ScenarioException {
+        CampaignPlan p = Plans.plan("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{gso: 16, txtime: on, paced-gso: on, qdisc: fq}}\n", ALL, null);
+        Configuration c = p.configurations().getFirst();
+        assertEquals("fq", c.qdisc());
+        assertEquals(Map.of("gso", "16", "txtime", "on", "paced-gso", "on"), c.serverOptions());
+    }
+
+    @Test
+    void simModeChecksOptionsWithTheSimulatorsOwnRules() {
+        String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{txtime: on}}\n", ALL);
+        assertTrue(m.endsWith("implementation p, pacelab (server): txtime needs --qdisc fq or etf: pfifo ignores send times"), m);
+        String c = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, client-options: "
+                + "{gso: 4}}\n", ALL);
+        assertTrue(c.contains("pacelab (client): gso is not modelled by the simulator for the client; in sim mode the client takes "
+                + "send, the congestion options (shared with the server)"), c);
+        String r = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {fq-quantum: 3028}}\n",
+                ALL);
+        assertTrue(r.endsWith("fq-quantum is a parameter of the simulator's host model; it works in mode: sim only"), r);
     }
 
     @Test

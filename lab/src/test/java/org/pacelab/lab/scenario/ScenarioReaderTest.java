@@ -160,6 +160,12 @@ class ScenarioReaderTest {
         Scenario r = ScenarioOverrides.withRepetitions(s, 4);
         assertEquals(List.of(3L, 4L, 5L, 6L), r.seeds());
         assertEquals(1 << 20, ScenarioOverrides.withSize(s, 1 << 20).transfer().value().bytesPerStream());
+        Scenario two = ScenarioReader.parse("s.yaml", "implementations: [pacelab, ngtcp2]\n");
+        assertEquals(List.of("ngtcp2"), ScenarioOverrides.only(two, List.of("ngtcp2")).implementations().stream()
+                .map(i -> i.name().value()).toList());
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioOverrides.only(two, List.of("ngtpc2")));
+        assertEquals("--only: s.yaml has no implementation named 'ngtpc2' (did you mean 'ngtcp2'?); its implementations: pacelab, ngtcp2",
+                e.getMessage());
         Scenario explicit = ScenarioReader.parse("s.yaml", "seeds: [9, 2]\nimplementations: [pacelab]\n");
         assertThrows(ScenarioException.class, () -> ScenarioOverrides.withRepetitions(explicit, 3));
     }

@@ -19,7 +19,7 @@ public final class Plans {
     private Plans() {}
 
     public static CampaignPlan plan(String yaml, Host host) throws ScenarioException {
-        return plan(yaml, host, "the simulator is not in this build");
+        return plan(yaml, host, null);
     }
 
     public static CampaignPlan plan(String yaml, Host host, String simMissing) throws ScenarioException {
@@ -30,8 +30,13 @@ public final class Plans {
 
     /** The single problem sentence of a refused scenario. */
     public static String refusal(String yaml, Host host) {
+        return refusal(yaml, host, null);
+    }
+
+    /** The problem sentences of a refused scenario, planned as if the simulator were missing for {@code simMissing}. */
+    public static String refusal(String yaml, Host host, String simMissing) {
         try {
-            plan(yaml, host);
+            plan(yaml, host, simMissing);
         } catch (ScenarioException e) {
             return e.getMessage();
         }

@@ -37,6 +37,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     private final JsonGenerator json;
     private final long baseNanos;
     private final boolean logFrames;
+    private final StringBuilder millis = new StringBuilder(24);
 
     /**
      * @param out             where records go (the caller opened it; {@link #close()} closes it)
@@ -107,7 +108,14 @@ public final class QlogJsonSeqWriter implements QlogSink {
         long rel = t - baseNanos;
         String sign = rel < 0 ? "-" : "";
         long abs = Math.abs(rel);
-        json.writeNumber(sign + (abs / 1_000_000) + "." + String.format("%06d", abs % 1_000_000));
+        long frac = abs % 1_000_000;
+        StringBuilder b = millis;
+        b.setLength(0);
+        b.append(sign).append(abs / 1_000_000).append('.');
+        for (long p = 100_000; p > frac && p > 1; p /= 10) {
+            b.append('0');
+        }
+        json.writeNumber(b.append(frac).toString());
     }
 
     private static String packetType(PacketType t) {

@@ -34,7 +34,6 @@ import tech.kwik.agent15.engine.TlsServerEngine;
 import tech.kwik.agent15.engine.TlsStatusEventHandler;
 import tech.kwik.agent15.engine.impl.TlsClientEngineImpl;
 import tech.kwik.agent15.engine.impl.TlsServerEngineImpl;
-import tech.kwik.agent15.engine.impl.TlsSessionRegistryImpl;
 import tech.kwik.agent15.extension.ApplicationLayerProtocolNegotiationExtension;
 import tech.kwik.agent15.extension.Extension;
 import tech.kwik.agent15.handshake.CertificateMessage;
@@ -114,7 +113,7 @@ public final class TlsHandshake {
         } else {
             X509Certificate leaf = config.certificateChain().get(0);
             TlsServerEngineImpl server = new TlsServerEngineImpl(config.certificateChain(), config.privateKey(),
-                    signatureSchemes(leaf), new ServerSender(), status, new TlsSessionRegistryImpl());
+                    signatureSchemes(leaf), new ServerSender(), status, NoResumption.INSTANCE);
             server.addSupportedCiphers(toAgent15(config.cipherSuites()));
             this.engine = server;
         }

@@ -1,0 +1,19 @@
+# Host set-up shared by scripts/pacing-acceptance.sh and scripts/pacing-bench.sh (sourced, not run).
+#
+# On a shared two-core machine other processes delay every thread of the three JVMs by milliseconds. These
+# defaults keep the measurement about pacing: no garbage collection during a 100 MiB run (a young generation of
+# 512 MiB, touched at start), the sender's event loop SCHED_FIFO above the emulator's relay thread above the
+# receiver. Override any of them through the environment.
+export JAVA_TOOL_OPTIONS="${PACELAB_BENCH_JVM-"-Xms640m -Xmn512m -XX:+AlwaysPreTouch"}"
+export PACELAB_EMULATE_OPTS="${PACELAB_EMULATE_OPTS-"--realtime"}"
+export PACELAB_CLIENT_OPTS="${PACELAB_CLIENT_OPTS-"--realtime --realtime-priority 5"}"
+read -r -a pacelab_server_host <<< "${PACELAB_SERVER_HOST_OPTS-"--realtime --realtime-priority 30"}"
+
+# Waits (at most PACELAB_LOAD_WAIT seconds, default 0) while the 1-minute load average exceeds PACELAB_MAX_LOAD.
+pacelab_wait_for_quiet() {
+  local max="${PACELAB_MAX_LOAD:-}" waited=0 limit="${PACELAB_LOAD_WAIT:-0}"
+  [[ -z "$max" ]] && return 0
+  while awk -v m="$max" '{exit !($1 > m)}' /proc/loadavg && (( waited < limit )); do
+    sleep 10; waited=$((waited + 10))
+  done
+}

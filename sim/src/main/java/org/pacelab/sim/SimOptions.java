@@ -1,0 +1,205 @@
+package org.pacelab.sim;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.pacelab.net.spec.LinkSpec;
+import org.pacelab.net.spec.LinkSpecParser;
+import org.pacelab.net.spec.SpecException;
+import org.pacelab.net.spec.Units;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.sim.host.HostConfig;
+import org.pacelab.sim.host.HostTiming;
+import org.pacelab.sim.host.QdiscConfig;
+import org.pacelab.sim.host.SendPathConfig;
+
+/**
+ * Builds a {@link SimScenario} from options named as on the command line ({@code --preset quic-steps --size
+ * 100MiB --cc cubic --pacer interval --gso 16 --qdisc fq --txtime ...}), as scenario files and {@code pacelab sim}
+ * give them: keys with their leading dashes, values as text, flags with an empty value (or on/off). Every bad key
+ * or value raises {@link IllegalArgumentException} with one sentence naming the option and the valid choices.
+ */
+public final class SimOptions {
+    public static final List<String> LINK = List.of("--preset", "--down", "--up", "--seed");
+    public static final List<String> TRANSFER = List.of("--size", "--streams", "--alpn", "--timeout");
+    public static final List<String> QUIC = List.of("--ciphers", "--max-udp-payload", "--idle-timeout", "--key-update",
+            "--ack-threshold");
+    public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
+            "--pacing-lookahead", "--recv-batch", "--qdisc", "--fq-quantum", "--fq-initial-quantum", "--fq-horizon",
+            "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send");
+    public static final List<String> OUTPUT = List.of("--snaplen", "--analyze", "--client-qlog");
+    /** Every option name accepted, in documentation order. */
+    public static final List<String> NAMES;
+
+    static {
+        List<String> all = new ArrayList<>();
+        all.addAll(LINK);
+        all.addAll(TRANSFER);
+        all.addAll(QUIC);
+        all.addAll(CongestionConfig.OPTION_NAMES);
+        all.addAll(HOST);
+        all.addAll(OUTPUT);
+        NAMES = List.copyOf(all);
+    }
+
+    /** tc-etf's example delta (man tc-etf). */
+    public static final long DEFAULT_ETF_DELTA = 300_000L;
+
+    private SimOptions() {}
+
+    /** @throws IllegalArgumentException one sentence naming the option and what is valid */
+    public static SimScenario parse(Map<String, String> options, Path outputDir) {
+        Set<String> known = new LinkedHashSet<>(NAMES);
+        for (String k : options.keySet()) {
+            if (!known.contains(k)) {
+                throw new IllegalArgumentException("'" + k + "' is not a simulation option; valid: " + String.join(", ", NAMES));
+            }
+        }
+        Map<String, String> o = new LinkedHashMap<>(options);
+        SimScenario s = SimScenario.defaults(outputDir);
+        try {
+            LinkSpec link = LinkSpecParser.parse(o.getOrDefault("--preset", "quic-steps"), o.get("--down"), o.get("--up"));
+            s = s.withLink(link);
+            if (o.containsKey("--size") || o.containsKey("--streams")) {
+                s = s.withTransfer(o.containsKey("--size") ? Units.parseSize("--size", o.get("--size").toLowerCase(Locale.ROOT))
+                        : s.transferBytes(), o.containsKey("--streams") ? integer("--streams", o.get("--streams")) : s.streams());
+            }
+            if (o.containsKey("--timeout")) {
+                s = s.withTimeout(Units.parseDuration("--timeout", o.get("--timeout")));
+            }
+            long idle = o.containsKey("--idle-timeout") ? Units.parseDuration("--idle-timeout", o.get("--idle-timeout"))
+                    : s.idleTimeout();
+            long bufferBytes = o.containsKey("--udp-buffer")
+                    ? Units.parseSize("--udp-buffer", o.get("--udp-buffer").toLowerCase(Locale.ROOT)) : 32L << 20;
+            HostTiming timing = o.containsKey("--host-model") ? hostModel(o.get("--host-model")) : HostTiming.defaults();
+            HostConfig server = new HostConfig(o.getOrDefault("--send", "park"), sendPath(o), qdisc(o), timing, bufferBytes);
+            HostConfig client = HostConfig.defaults().withTiming(timing).withUdpBuffer(bufferBytes)
+                    .withSend(o.getOrDefault("--client-send", "park"));
+            s = new SimScenario(s.link(), o.containsKey("--seed") ? longValue("--seed", o.get("--seed")) : s.seed(),
+                    s.transferBytes(), s.streams(), o.getOrDefault("--alpn", "h3"),
+                    CongestionConfig.fromOptions(o), ciphers(o.get("--ciphers")),
+                    o.containsKey("--max-udp-payload") ? integer("--max-udp-payload", o.get("--max-udp-payload")) : s.maxUdpPayload(),
+                    idle, o.containsKey("--key-update") ? longValue("--key-update", o.get("--key-update")) : 0,
+                    server, client, outputDir,
+                    o.containsKey("--snaplen") ? integer("--snaplen", o.get("--snaplen")) : 0,
+                    s.timeout(), s.serverAddress(), s.clientAddress(), !o.containsKey("--analyze") || flag("--analyze", o.get("--analyze")),
+                    o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
+                    o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2);
+            return s;
+        } catch (SpecException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private static SendPathConfig sendPath(Map<String, String> o) throws SpecException {
+        boolean txtime = o.containsKey("--txtime") && flag("--txtime", o.get("--txtime"));
+        boolean pacedGso = o.containsKey("--paced-gso") && flag("--paced-gso", o.get("--paced-gso"));
+        long lookahead = o.containsKey("--pacing-lookahead") ? Units.parseDuration("--pacing-lookahead", o.get("--pacing-lookahead"))
+                : txtime ? SendPathConfig.DEFAULT_TXTIME_LOOKAHEAD : 0;
+        return new SendPathConfig(o.containsKey("--gso") ? integer("--gso", o.get("--gso")) : 1,
+                o.containsKey("--sendmmsg") ? integer("--sendmmsg", o.get("--sendmmsg")) : 1,
+                txtime, pacedGso, lookahead, o.containsKey("--recv-batch") ? integer("--recv-batch", o.get("--recv-batch")) : 1);
+    }
+
+    private static QdiscConfig qdisc(Map<String, String> o) throws SpecException {
+        String name = o.getOrDefault("--qdisc", "pfifo").trim().toLowerCase(Locale.ROOT);
+        List<String> fqOptions = List.of("--fq-quantum", "--fq-initial-quantum", "--fq-horizon", "--fq-flow-limit", "--fq-timer-slack");
+        for (String k : fqOptions) {
+            if (o.containsKey(k) && !name.equals("fq")) {
+                throw new IllegalArgumentException(k + " applies to --qdisc fq only (the qdisc is " + name + ")");
+            }
+        }
+        if (o.containsKey("--etf-delta") && !name.equals("etf")) {
+            throw new IllegalArgumentException("--etf-delta applies to --qdisc etf only (the qdisc is " + name + ")");
+        }
+        return switch (name) {
+            case "pfifo" -> new QdiscConfig.Pfifo();
+            case "fq" -> {
+                QdiscConfig.Fq d = QdiscConfig.Fq.linuxDefaults();
+                yield new QdiscConfig.Fq(
+                        o.containsKey("--fq-quantum") ? sizeInt("--fq-quantum", o.get("--fq-quantum")) : d.quantumBytes(),
+                        o.containsKey("--fq-initial-quantum") ? sizeInt("--fq-initial-quantum", o.get("--fq-initial-quantum")) : d.initialQuantumBytes(),
+                        o.containsKey("--fq-horizon") ? Units.parseDuration("--fq-horizon", o.get("--fq-horizon")) : d.horizonNanos(),
+                        o.containsKey("--fq-flow-limit") ? integer("--fq-flow-limit", o.get("--fq-flow-limit")) : d.flowLimit(),
+                        o.containsKey("--fq-timer-slack") ? Units.parseDuration("--fq-timer-slack", o.get("--fq-timer-slack")) : d.timerSlackNanos());
+            }
+            case "etf" -> new QdiscConfig.Etf(o.containsKey("--etf-delta")
+                    ? Units.parseDuration("--etf-delta", o.get("--etf-delta")) : DEFAULT_ETF_DELTA);
+            default -> throw new IllegalArgumentException("--qdisc: '" + o.get("--qdisc") + "' is not a modelled qdisc; valid: "
+                    + String.join(", ", QdiscConfig.NAMES));
+        };
+    }
+
+    private static HostTiming hostModel(String file) {
+        HostTiming named = HostTiming.named(file);
+        if (named != null) {
+            return named;
+        }
+        if (!java.nio.file.Files.isRegularFile(Path.of(file))) {
+            throw new IllegalArgumentException("--host-model: " + file + " is neither a bundled model (" + String.join(", ",
+                    HostTiming.NAMES) + ") nor a file (write one with 'pacelab sim calibrate --out FILE')");
+        }
+        try {
+            return HostTiming.load(Path.of(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--host-model: " + e.getMessage(), e);
+        }
+    }
+
+    static List<CipherSuite> ciphers(String list) {
+        if (list == null) {
+            return org.pacelab.quic.tls.TlsConfig.ALL_SUITES;
+        }
+        List<CipherSuite> out = new ArrayList<>();
+        for (String c : list.split(",")) {
+            out.add(switch (c.trim().toLowerCase(Locale.ROOT)) {
+                case "aes128", "aes-128-gcm", "tls_aes_128_gcm_sha256" -> CipherSuite.AES_128_GCM_SHA256;
+                case "aes256", "aes-256-gcm", "tls_aes_256_gcm_sha384" -> CipherSuite.AES_256_GCM_SHA384;
+                case "chacha20", "chacha20-poly1305", "tls_chacha20_poly1305_sha256" -> CipherSuite.CHACHA20_POLY1305_SHA256;
+                default -> throw new IllegalArgumentException("--ciphers: '" + c + "' is not a cipher suite; valid: aes128, aes256, chacha20");
+            });
+        }
+        return out;
+    }
+
+    private static boolean flag(String key, String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "", "on", "true", "yes" -> true;
+            case "off", "false", "no" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + value + "' is not a switch value; valid: on, off");
+        };
+    }
+
+    private static int integer(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": '" + value + "' is not a whole number");
+        }
+    }
+
+    private static long longValue(String key, String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": '" + value + "' is not a whole number");
+        }
+    }
+
+    private static int sizeInt(String key, String value) throws SpecException {
+        long v = Units.parseSize(key, value.toLowerCase(Locale.ROOT));
+        if (v > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(key + ": " + value + " is too large");
+        }
+        return (int) v;
+    }
+}

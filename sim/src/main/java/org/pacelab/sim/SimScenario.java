@@ -1,0 +1,157 @@
+package org.pacelab.sim;
+
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.pacelab.net.spec.LinkSpec;
+import org.pacelab.net.spec.Presets;
+import org.pacelab.net.spec.SpecException;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.tls.TlsConfig;
+import org.pacelab.sim.host.HostConfig;
+
+/**
+ * One simulated run: the link, the transfer, both endpoints' QUIC settings and hosts, the seed and where the
+ * outputs go. {@link SimOptions#parse} builds one from the same option names as {@code pacelab server / client /
+ * emulate}; the runner may also build one directly.
+ *
+ * @param link              the link (a preset with overrides)
+ * @param seed              the one seed every random draw of the run derives from
+ * @param transferBytes     size of each download ({@code /bytes/N})
+ * @param streams           downloads requested concurrently over the connection
+ * @param alpn              {@code h3} or {@code hq-interop}
+ * @param congestion        congestion control and pacing of both endpoints (the server's is the one studied)
+ * @param ciphers           TLS cipher suites offered by the client, in preference order
+ * @param maxUdpPayload     largest UDP payload either endpoint sends
+ * @param idleTimeout       idle timeout of both endpoints, ns
+ * @param keyUpdateInterval the server initiates a key update after this many packets (0 = never)
+ * @param server            the server's host
+ * @param client            the client's host
+ * @param outputDir         where the run's files go
+ * @param snaplen           bytes of each packet kept in the tap (0 = all)
+ * @param timeout           virtual time after which the client gives up, ns
+ * @param serverAddress     the server's IPv4 address and port (tap, qlog, event log)
+ * @param clientAddress     the client's IPv4 address and port
+ * @param analyze           run the analyzer afterwards (summary.json, packets.csv, timeline.csv)
+ * @param clientQlog        also write the client's qlog (the analyzer reads only the server's)
+ * @param ackThreshold      ack-eliciting packets the client receives before it acknowledges at once (RFC 9000
+ *                          §13.2.2 recommends 2; stacks that decimate acknowledgements use more)
+ */
+public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
+                          CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
+                          long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
+                          long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
+                          boolean analyze, boolean clientQlog, int ackThreshold) {
+    public static final List<String> ALPNS = List.of("h3", "hq-interop");
+    /** The addresses of pacelab's namespace lab, so simulated and netns captures look alike. */
+    public static final InetSocketAddress DEFAULT_SERVER = new InetSocketAddress("10.77.1.1", 4433);
+    public static final InetSocketAddress DEFAULT_CLIENT = new InetSocketAddress("10.77.2.1", 50000);
+
+    public SimScenario {
+        Objects.requireNonNull(link, "link");
+        Objects.requireNonNull(congestion, "congestion");
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(outputDir, "outputDir");
+        if (transferBytes < 0) {
+            throw new IllegalArgumentException("--size: must be >= 0 bytes, got " + transferBytes);
+        }
+        if (streams < 1 || streams > 1000) {
+            throw new IllegalArgumentException("--streams: " + streams + " is out of range; valid: 1 to 1000");
+        }
+        alpn = alpn == null ? "" : alpn.toLowerCase(Locale.ROOT);
+        if (!ALPNS.contains(alpn)) {
+            throw new IllegalArgumentException("--alpn: '" + alpn + "' is not supported; valid: " + String.join(", ", ALPNS));
+        }
+        if (ciphers == null || ciphers.isEmpty()) {
+            throw new IllegalArgumentException("--ciphers: at least one cipher suite is needed; valid: aes128, aes256, chacha20");
+        }
+        ciphers = List.copyOf(ciphers);
+        if (maxUdpPayload < 1200 || maxUdpPayload > 65527) {
+            throw new IllegalArgumentException("--max-udp-payload: " + maxUdpPayload + " is out of range; valid: 1200 to 65527");
+        }
+        if (idleTimeout < 0 || keyUpdateInterval < 0 || snaplen < 0) {
+            throw new IllegalArgumentException("--idle-timeout, --key-update and --snaplen must not be negative");
+        }
+        if (timeout <= 0) {
+            throw new IllegalArgumentException("--timeout: must be positive, e.g. 300s");
+        }
+        if (ackThreshold < 1 || ackThreshold > 1000) {
+            throw new IllegalArgumentException("--ack-threshold: " + ackThreshold + " is out of range; valid: 1 to 1000 packets");
+        }
+        for (InetSocketAddress a : new InetSocketAddress[] {serverAddress, clientAddress}) {
+            if (a == null || !(a.getAddress() instanceof Inet4Address)) {
+                throw new IllegalArgumentException("the simulated endpoints need IPv4 addresses, got " + a);
+            }
+        }
+    }
+
+    /**
+     * The defaults: quic-steps, seed 1, 100 MiB over h3 in one stream, CUBIC with the interval pacer, the io
+     * runtime's host on both ends, analysis on.
+     */
+    public static SimScenario defaults(Path outputDir) {
+        return defaults(outputDir, HostConfig.defaults());
+    }
+
+    /** The defaults with {@code host} as both endpoints' host. */
+    public static SimScenario defaults(Path outputDir, HostConfig host) {
+        try {
+            return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
+                    TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2);
+        } catch (SpecException e) {
+            throw new IllegalStateException("the quic-steps preset is missing", e);
+        }
+    }
+
+    public SimScenario withLink(LinkSpec l) {
+        return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withSeed(long s) {
+        return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withTransfer(long bytes, int n) {
+        return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withCongestion(CongestionConfig c) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withHosts(HostConfig s, HostConfig c) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withOutputDir(Path dir) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withAnalyze(boolean a) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold);
+    }
+
+    public SimScenario withClientQlog(boolean q) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold);
+    }
+
+    public SimScenario withTimeout(long t) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+    }
+}

@@ -1,0 +1,55 @@
+package org.pacelab.sim.host;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.pacelab.io.runtime.Connections;
+import org.pacelab.quic.conn.ServerEndpoint;
+
+/** A server's connections: a {@link ServerEndpoint} as the event loop sees it (the server never finishes). */
+public final class EndpointConnections implements Connections {
+    private final ServerEndpoint endpoint;
+    private final List<Peer> peers = new ArrayList<>();
+    private int lastSize = -1;
+
+    public EndpointConnections(ServerEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+        endpoint.receive(datagram, from, now, replies::send);
+    }
+
+    @Override
+    public Collection<Peer> active() {
+        if (endpoint.connections().size() != lastSize) {
+            peers.clear();
+            for (ServerEndpoint.Entry e : endpoint.connections()) {
+                peers.add(new Peer(e.connection, e.peer));
+            }
+            lastSize = peers.size();
+        }
+        return peers;
+    }
+
+    @Override
+    public void sweep() {
+        if (!endpoint.removeClosed().isEmpty()) {
+            lastSize = -1;
+        }
+    }
+
+    @Override
+    public boolean finished() {
+        return false;
+    }
+
+    /** Whether the endpoint holds no connection any more. */
+    public boolean idle() {
+        return endpoint.connections().isEmpty();
+    }
+}

@@ -1,0 +1,85 @@
+package org.pacelab.sim.output;
+
+import java.io.BufferedWriter;
+import java.io.FilterWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Function;
+
+import org.pacelab.quic.qlog.QlogJsonSeqWriter;
+import org.pacelab.quic.qlog.QlogSink;
+
+/**
+ * One JSON-SEQ qlog per connection, named like {@link org.pacelab.io.log.QlogDirectory} names them
+ * ({@code <role>-<original DCID>.sqlog}) and written by the same {@link QlogJsonSeqWriter}, with the virtual
+ * epoch as {@code reference_time} and virtual time 0 as its base. Files are written as {@code .part} and renamed
+ * by {@link #closeAll()}. The writer flushes after every record (right for a live process that may be killed);
+ * here per-record flushes are swallowed and the file is written in large blocks.
+ */
+public final class QlogFiles implements Function<byte[], QlogSink> {
+    private record Open(QlogSink sink, Writer writer, Path part, Path file) {}
+
+    private final Path dir;
+    private final String role;
+    private final List<Open> open = new ArrayList<>();
+
+    public QlogFiles(Path dir, String role) throws IOException {
+        this.dir = Files.createDirectories(dir);
+        this.role = role;
+    }
+
+    @Override
+    public QlogSink apply(byte[] odcid) {
+        String hex = HexFormat.of().formatHex(odcid);
+        Path file = dir.resolve(role + "-" + hex + ".sqlog");
+        Path part = dir.resolve(role + "-" + hex + ".sqlog.part");
+        try {
+            Writer w = new FilterWriter(new BufferedWriter(Files.newBufferedWriter(part, StandardCharsets.UTF_8), 1 << 20)) {
+                @Override
+                public void flush() {
+                    // per-record flushes would cost a system call each; close() writes everything
+                }
+            };
+            QlogSink sink = new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid,
+                    VirtualEpoch.epochMillis(), 0, true);
+            open.add(new Open(sink, w, part, file));
+            return sink;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create qlog file " + part, e);
+        }
+    }
+
+    /** The finished files (after {@link #closeAll()}). */
+    public List<Path> files() {
+        return open.stream().map(Open::file).toList();
+    }
+
+    /** Closes every qlog (also those whose connection has not closed) and renames it into place. */
+    public void closeAll() throws IOException {
+        for (Open o : open) {
+            o.sink().close();
+            o.writer().close();
+            Files.move(o.part(), o.file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** Deletes the partial files (the run failed). */
+    public void discard() {
+        for (Open o : open) {
+            try {
+                o.writer().close();
+                Files.deleteIfExists(o.part());
+            } catch (IOException | UncheckedIOException e) {
+                // nothing else depends on a partial qlog
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package org.pacelab.sim.output;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.pacelab.analysis.AnalysisOptions;
+import org.pacelab.analysis.CaptureAnalyzer;
+import org.pacelab.analysis.RunResult;
+import org.pacelab.analysis.summary.SummaryField;
+import org.pacelab.analysis.summary.SummaryJson;
+import org.pacelab.analysis.table.TimelineCsv;
+
+/**
+ * Runs the analyzer on a simulated run's files, as {@code pacelab analyze tap.pcapng --keylog keys.log --qlog
+ * SERVER_QLOG --events events.bin --client-log client.json --out DIR} would, writing summary.json, packets.csv and
+ * timeline.csv into the run directory. The summary names the capture relative to that directory, so identical runs
+ * in different directories have identical summaries.
+ */
+public final class RunSummary {
+    private RunSummary() {}
+
+    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog) throws IOException {
+        AnalysisOptions options = new AnalysisOptions(files.tap(), files.keyLog(), serverQlog, files.events(),
+                files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets());
+        Path name = files.dir().toAbsolutePath().normalize().getFileName();
+        RunResult result = CaptureAnalyzer.analyze(options, name == null ? "run" : name.toString());
+        result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());
+        SummaryJson.write(result.summary(), files.summary());
+        if (result.timeline() != null) {
+            TimelineCsv.write(result.timeline(), files.timeline());
+        }
+        return result;
+    }
+}
