@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 import org.HdrHistogram.Histogram;
 
@@ -39,9 +41,19 @@ public final class DcRunAnalysis {
      */
     public static Result analyze(Path eventLog, DcSpec spec, long binNanos, long skipNanos, long windowNanos)
             throws IOException, EventLogReader.EventLogFormatException, SpecException {
+        return analyze(eventLog, spec, binNanos, skipNanos, windowNanos, description -> true);
+    }
+
+    /**
+     * As above, counting only the flows whose FLOW description {@code counted} accepts (in namespace mode the
+     * middlebox also sees traffic that belongs to no client/server pair, e.g. ICMPv6 neighbour discovery).
+     */
+    public static Result analyze(Path eventLog, DcSpec spec, long binNanos, long skipNanos, long windowNanos,
+                                 Predicate<String> counted)
+            throws IOException, EventLogReader.EventLogFormatException, SpecException {
         DcTimeline timeline = new DcTimeline(binNanos);
         EventLogReader.Result log = EventLogReader.read(eventLog, timeline::add);
-        DcRunData data = data(timeline, log.flows(), spec);
+        DcRunData data = data(timeline, log.flows(), spec, id -> counted.test(log.flows().getOrDefault(id, "")));
         return new Result(data, DcRunMetrics.compute(data, skipNanos, windowNanos));
     }
 
@@ -50,9 +62,15 @@ public final class DcRunAnalysis {
      * Flows are ordered dual-connected first, then path a's, then path b's (by flow id within each).
      */
     public static DcRunData data(DcTimeline t, Map<Integer, String> flowDescriptions, DcSpec spec) throws SpecException {
+        return data(t, flowDescriptions, spec, id -> true);
+    }
+
+    private static DcRunData data(DcTimeline t, Map<Integer, String> flowDescriptions, DcSpec spec, IntPredicate counted)
+            throws SpecException {
         boolean dc = t.dualConnectivity() || spec != null;
         List<DcRunData.Flow> flows = new ArrayList<>();
         for (int id : t.flows()) {
+            if (!counted.test(id)) continue;
             String mode = modeOf(flowDescriptions.get(id), dc);
             List<long[]> perPath = new ArrayList<>();
             perPath.add(t.pathBytes(DcPath.A, id));

@@ -160,7 +160,10 @@ final class DcRunExecutor {
                     throw new RunFailedException("the emulator exited with status " + exit + ": " + e.tail());
                 }
             }
-            return analyze(dir, dc, wall, bytes);
+            String serverAddr = serverAddress;
+            int[] ports = serverPorts;
+            return analyze(dir, dc, wall, bytes, description -> java.util.Arrays.stream(ports)
+                    .anyMatch(p -> description.contains(" " + serverAddr + ":" + p + " ")));
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {
@@ -251,10 +254,12 @@ final class DcRunExecutor {
         return ns == null ? command : ns.wrap(role, command);
     }
 
-    private AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes) throws RunFailedException {
+    /** {@code pair} tells the flows of the run's client/server pairs (by their server address) from other traffic. */
+    private AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes, java.util.function.Predicate<String> pair)
+            throws RunFailedException {
         Path events = dir.resolve(RunFiles.EVENTS);
         try {
-            DcRunAnalysis.Result r = DcRunAnalysis.analyze(events, dc.spec(), BIN_NS, 0, FAIRNESS_WINDOW_NS);
+            DcRunAnalysis.Result r = DcRunAnalysis.analyze(events, dc.spec(), BIN_NS, 0, FAIRNESS_WINDOW_NS, pair);
             DcRunReport.write(r.data(), r.summary(), dir, PLOT_BIN_NS);
             Summary s = DcSummaries.of(r.summary());
             SummaryJson.write(s, dir.resolve(RunFiles.SUMMARY));
