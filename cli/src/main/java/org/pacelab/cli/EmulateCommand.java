@@ -3,9 +3,15 @@ package org.pacelab.cli;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcSpec;
+import org.pacelab.net.dc.DcSpecParser;
 import org.pacelab.net.relay.RelayConfig;
+import org.pacelab.net.relay.RelayRoute;
 import org.pacelab.net.relay.UdpRelay;
 import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.LinkSpecParser;
@@ -21,8 +27,13 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Relays UDP between clients and a server through the link model (no privileges needed).",
                 "Clients send to --listen; each client address gets its own socket toward --to.",
                 "Link specs are whitespace-separated key=value fields over the preset, e.g. "
-                        + "--down \"rate=40mbit delay=20ms queue=143p\"; keys: " + LinkSpecParser.KEYS + "."},
-        footer = {"", "Presets: quic-steps (QUIC Steps study: tbf 40 Mbit/s + netem 20 ms sharing a 143-packet limit; uplink 20 ms),",
+                        + "--down \"rate=40mbit delay=20ms queue=143p\"; keys: " + LinkSpecParser.KEYS + ".",
+                "Dual connectivity (--dc): two downlink paths behind a splitter and a reordering receiver, one uplink, e.g. "
+                        + "--dc \"batch=100 ratio=9:1\" --path-a \"rate=40mbit\" --path-b \"rate=8mbit delay=30ms\"; "
+                        + "--dc keys: " + DcSpecParser.KEYS + "."},
+        footer = {"", "Several client/server pairs share the link with --route LISTEN=SERVER[@MODE] (repeatable); with --dc, "
+                + "MODE dc splits that route's flows as --dc says (default), a or b keeps them on one path.",
+                "Presets: quic-steps (QUIC Steps study: tbf 40 Mbit/s + netem 20 ms sharing a 143-packet limit; uplink 20 ms),",
                 "interop-simple-p2p (QUIC Interop Runner ns-3 simple-p2p: 10 Mbit/s, 15 ms, 25-packet queue), none.",
                 "Stops cleanly on Ctrl-C or SIGTERM and prints counters and timing."})
 public final class EmulateCommand implements java.util.concurrent.Callable<Integer> {
@@ -44,6 +55,26 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Option(names = "--up", paramLabel = "SPEC", description = "Overrides for the client-to-server direction.")
     String up;
+
+    @Option(names = "--dc", paramLabel = "SPEC",
+            description = "Dual connectivity: split the downlink over two paths (split, batch, ratio, t-reordering, "
+                    + "reordering, sn, wire, a.KEY, b.KEY, up.KEY); replaces --preset and --down.")
+    String dc;
+
+    @Option(names = "--path-a", paramLabel = "SPEC", description = "With --dc: link fields of path a (default: "
+            + "rate=20mbit queue=100p delay=10ms jitter=normal:cov=0.1).")
+    String pathA;
+
+    @Option(names = "--path-b", paramLabel = "SPEC", description = "With --dc: link fields of path b (same default).")
+    String pathB;
+
+    @Option(names = "--path", paramLabel = "MODE", defaultValue = "dc",
+            description = "With --dc: how the flows of --listen use the paths: dc (both, as --dc says; default), a or b.")
+    String path;
+
+    @Option(names = "--route", paramLabel = "LISTEN=SERVER[@MODE]", converter = RouteConverter.class,
+            description = "Another listening address and its server, sharing the link (repeatable); MODE dc, a or b.")
+    List<RelayRoute> routes = new ArrayList<>();
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of every random stream (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -78,10 +109,22 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Override
     public Integer call() throws Exception {
-        LinkSpec link;
+        LinkSpec link = null;
+        DcSpec dcSpec = null;
         long bufferBytes, spinNanos, durationNanos;
+        var parsed = spec.commandLine().getParseResult();
         try {
-            link = LinkSpecParser.parse(preset, down, up);
+            if (dc != null) {
+                if (parsed.hasMatchedOption("--preset")) throw new SpecException("--preset does not apply with --dc; the "
+                        + "paths are --path-a and --path-b (or a.KEY=, b.KEY= in --dc) and the uplink is --up");
+                if (down != null) throw new SpecException("--down does not apply with --dc; give the two downlink paths with "
+                        + "--path-a and --path-b");
+                dcSpec = DcSpecParser.parse(dc, pathA, pathB, up);
+            } else {
+                if (pathA != null || pathB != null) throw new SpecException((pathA != null ? "--path-a" : "--path-b")
+                        + " needs --dc (a dual-connectivity link); for one path use --down");
+                link = LinkSpecParser.parse(preset, down, up);
+            }
             bufferBytes = Units.parseSize("--buffer", buffer);
             spinNanos = Units.parseDuration("--spin", spin);
             durationNanos = duration == null ? 0 : Units.parseDuration("--duration", duration);
@@ -92,12 +135,35 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         if (snaplen < 0) return usageError("--snaplen: " + snaplen + " is negative; give 0 (all) or a byte count");
         if (maxFlows < 1) return usageError("--max-flows: must be at least 1");
         var out = spec.commandLine().getOut();
-        out.println("link down: " + link.down().format());
-        out.println("link up:   " + link.up().format());
+        if (dcSpec != null) {
+            out.println("dc:        " + dcSpec.format());
+            out.println("path a:    " + dcSpec.a().format());
+            out.println("path b:    " + dcSpec.b().format());
+            out.println("link up:   " + dcSpec.up().format());
+        } else {
+            out.println("link down: " + link.down().format());
+            out.println("link up:   " + link.up().format());
+        }
+        DcFlowMode primary;
+        try {
+            primary = DcFlowMode.parse("--path", path);
+        } catch (SpecException e) {
+            return usageError(e.getMessage());
+        }
+        if (dcSpec == null && primary != DcFlowMode.DUAL) return usageError("--path " + path + " needs --dc (a dual-connectivity link)");
+        List<RelayRoute> all = new ArrayList<>();
+        all.add(new RelayRoute(listen, to, primary));
+        all.addAll(routes);
+        if (dcSpec == null) {
+            for (RelayRoute r : routes) {
+                if (r.mode() != DcFlowMode.DUAL) return usageError("--route " + fmt(r.listen()) + ": @" + r.mode().label()
+                        + " needs --dc (a dual-connectivity link)");
+            }
+        }
         if (printSpec) return 0;
         UdpRelay relay;
         try {
-            relay = new UdpRelay(new RelayConfig(listen, to, link, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
+            relay = new UdpRelay(new RelayConfig(all, link, dcSpec, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
                     maxFlows, 1_000_000, realtime));
         } catch (SpecException e) {
             return usageError(e.getMessage());
@@ -105,8 +171,12 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
             spec.commandLine().getErr().println("pacelab emulate: " + e.getMessage());
             return 1;
         }
-        out.printf("relaying %s -> %s (UDP buffers: asked %d bytes, kernel granted %d)%n", fmt(listen), fmt(to),
-                bufferBytes, relay.grantedBuffer() / 2);
+        for (int i = 0; i < all.size(); i++) {
+            RelayRoute r = all.get(i);
+            out.printf("relaying %s -> %s%s%n", fmt(relay.listenAddress(i)), fmt(r.server()),
+                    dcSpec == null ? "" : " (" + (r.mode() == DcFlowMode.DUAL ? "both paths" : "path " + r.mode().label()) + ")");
+        }
+        out.printf("UDP buffers: asked %d bytes, kernel granted %d%n", bufferBytes, relay.grantedBuffer() / 2);
         out.flush();
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

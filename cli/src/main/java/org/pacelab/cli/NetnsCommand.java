@@ -3,10 +3,15 @@ package org.pacelab.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcSpec;
+import org.pacelab.net.dc.DcSpecParser;
 import org.pacelab.net.netns.KernelQdisc;
 import org.pacelab.net.netns.NetnsException;
 import org.pacelab.net.netns.NetnsLab;
@@ -45,6 +50,13 @@ public final class NetnsCommand implements Runnable {
         @Spec CommandSpec spec;
         @Option(names = "--preset", defaultValue = "quic-steps", description = "Link preset (default: ${DEFAULT-VALUE}).") String preset;
         @Option(names = "--down", paramLabel = "SPEC", description = "Overrides for server to client.") String down;
+        @Option(names = "--dc", paramLabel = "SPEC", description = "Dual connectivity: two downlink paths, splitter and "
+                + "reordering receiver (keys as in 'pacelab emulate --dc'); replaces --preset and --down.") String dc;
+        @Option(names = "--path-a", paramLabel = "SPEC", description = "With --dc: link fields of path a.") String pathA;
+        @Option(names = "--path-b", paramLabel = "SPEC", description = "With --dc: link fields of path b.") String pathB;
+        @Option(names = "--port-path", paramLabel = "PORT=MODE", description = "With --dc: flows whose server-side port is "
+                + "PORT use MODE: dc (both paths, default), a or b (repeatable).")
+        List<String> portPaths = new ArrayList<>();
         @Option(names = "--up", paramLabel = "SPEC", description = "Overrides for client to server.") String up;
         @Option(names = "--seed", defaultValue = "1") long seed;
         @Option(names = "--tap", paramLabel = "FILE", description = "pcapng tap at the server's side.") Path tap;
@@ -58,11 +70,40 @@ public final class NetnsCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            LinkSpec link;
+            LinkSpec link = null;
+            DcSpec dcSpec = null;
+            Map<Integer, DcFlowMode> modes = new HashMap<>();
             long spinNanos;
             List<String> kernelDirs = new ArrayList<>();
             try {
-                link = LinkSpecParser.parse(preset, down, up);
+                if (dc != null) {
+                    if (spec.commandLine().getParseResult().hasMatchedOption("--preset")) {
+                        throw new SpecException("--preset does not apply with --dc; the paths are --path-a and --path-b "
+                                + "and the uplink is --up");
+                    }
+                    if (down != null) throw new SpecException("--down does not apply with --dc; give the two downlink paths "
+                            + "with --path-a and --path-b");
+                    if (!kernelQdisc.isEmpty()) throw new SpecException("--kernel-qdisc does not apply with --dc; the paths "
+                            + "are always modelled in user space");
+                    dcSpec = DcSpecParser.parse(dc, pathA, pathB, up);
+                    for (String pp : portPaths) {
+                        int eq = pp.indexOf('=');
+                        int port;
+                        try {
+                            port = eq > 0 ? Integer.parseInt(pp.substring(0, eq)) : -1;
+                        } catch (NumberFormatException e) {
+                            port = -1;
+                        }
+                        if (port < 1 || port > 65535) throw new SpecException("--port-path: '" + pp + "' is not PORT=MODE "
+                                + "with a port from 1 to 65535, e.g. 5202=a");
+                        modes.put(port, DcFlowMode.parse("--port-path " + port, pp.substring(eq + 1)));
+                    }
+                } else {
+                    if (pathA != null || pathB != null || !portPaths.isEmpty()) {
+                        throw new SpecException("--path-a, --path-b and --port-path need --dc (a dual-connectivity link)");
+                    }
+                    link = LinkSpecParser.parse(preset, down, up);
+                }
                 spinNanos = Units.parseDuration("--spin", spin);
                 for (String k : kernelQdisc) kernelDirs.add(KernelQdisc.parseDirection(k));
                 NetnsLab.requireRoot();
@@ -81,7 +122,7 @@ public final class NetnsCommand implements Runnable {
             Thread hook = null;
             try {
                 for (String d : kernelDirs) link = KernelQdisc.install(link, d);
-                box = new TunMiddlebox(tuns, link, seed, tap, snaplen, log, spinNanos, 1_000_000);
+                box = new TunMiddlebox(tuns, link, dcSpec, modes, seed, tap, snaplen, log, spinNanos, 1_000_000);
                 NetnsLab.writePidFile();
                 TunMiddlebox b = box;
                 hook = new Thread(() -> {
@@ -89,8 +130,17 @@ public final class NetnsCommand implements Runnable {
                     try { finished.await(15, TimeUnit.SECONDS); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
                 });
                 Runtime.getRuntime().addShutdownHook(hook);
-                out.println("link down: " + link.down().format() + (kernelDirs.contains("down") ? " (rate limit: kernel tbf)" : ""));
-                out.println("link up:   " + link.up().format() + (kernelDirs.contains("up") ? " (rate limit: kernel tbf)" : ""));
+                if (dcSpec != null) {
+                    out.println("dc:        " + dcSpec.format());
+                    out.println("path a:    " + dcSpec.a().format());
+                    out.println("path b:    " + dcSpec.b().format());
+                    out.println("link up:   " + dcSpec.up().format());
+                    modes.forEach((port, mode) -> out.println("port " + port + ": " + (mode == DcFlowMode.DUAL ? "both paths"
+                            : "path " + mode.label())));
+                } else {
+                    out.println("link down: " + link.down().format() + (kernelDirs.contains("down") ? " (rate limit: kernel tbf)" : ""));
+                    out.println("link up:   " + link.up().format() + (kernelDirs.contains("up") ? " (rate limit: kernel tbf)" : ""));
+                }
                 out.printf("ready: server %s / %s in %s, client %s / %s in %s; run commands with 'pacelab netns run --ns "
                                 + "server|client -- CMD', stop with Ctrl-C or 'pacelab netns down'%n",
                         NetnsLab.SERVER_V4, NetnsLab.SERVER_V6, NetnsLab.SERVER_NS, NetnsLab.CLIENT_V4, NetnsLab.CLIENT_V6,

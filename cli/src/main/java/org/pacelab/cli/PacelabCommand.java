@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,
+                DcCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -124,6 +124,10 @@ public final class ReportCommand implements Callable<Integer> {
             CampaignReport.Written w = CampaignReport.write(store, out != null ? out : layout.report(), PeerRegistry.standard());
             o.print(ReportTable.text(w.report().aggregates()));
             o.println("report: " + w.report().html());
+            if (w.dc() != null) {
+                o.print(w.dc().text());
+                o.println("dual-connectivity report: " + w.dc().html());
+            }
             w.report().figuresNotDrawn().forEach((name, why) -> o.println("figure " + name + " not drawn: " + why));
             if (format != null) {
                 Path dir = exportDir != null ? exportDir : campaign.resolve("export");

@@ -158,6 +158,10 @@ public final class RunCommand implements Callable<Integer> {
                 stdout.print(ReportTable.text(w.report().aggregates()));
                 stdout.println();
                 stdout.println("report: " + w.report().html());
+                if (w.dc() != null) {
+                    stdout.print(w.dc().text());
+                    stdout.println("dual-connectivity report: " + w.dc().html());
+                }
                 w.report().figuresNotDrawn().forEach((name, why) -> stdout.println("figure " + name + " not drawn: " + why));
             } catch (StoreException | IOException e) {
                 err.println("pacelab run: the report could not be written: " + e.getMessage());

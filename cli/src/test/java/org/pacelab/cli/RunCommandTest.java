@@ -30,7 +30,8 @@ class RunCommandTest {
     void typoedKey() throws Exception {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
-                        + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable");
+                        + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
+                        + "flows");
     }
 
     @Test

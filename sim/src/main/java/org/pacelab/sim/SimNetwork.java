@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.Link;
-import org.pacelab.net.link.LinkDirection;
+import org.pacelab.net.link.PacketChannel;
 import org.pacelab.net.link.Packet;
 import org.pacelab.net.link.PacketSink;
 import org.pacelab.sim.engine.Actor;
@@ -39,7 +39,7 @@ final class SimNetwork implements Actor {
 
     /** A NIC puts {@code packet} on the link at {@code time}. */
     void transmit(Direction direction, Packet packet, long time) {
-        LinkDirection d = link.direction(direction);
+        PacketChannel d = link.direction(direction);
         d.advanceTo(time, direction == Direction.DOWN ? toClient : toServer);
         d.offer(packet, time);
     }

@@ -11,9 +11,9 @@ import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.ui.RectangleEdge;
 
 /** One look for every figure: white background, light grid, the Okabe–Ito colour-blind-safe palette. */
-final class ChartStyle {
-    static final int WIDTH = 900;
-    static final int HEIGHT = 480;
+public final class ChartStyle {
+    public static final int WIDTH = 900;
+    public static final int HEIGHT = 480;
     private static final Color[] PALETTE = {
             new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
             new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0xF0E442),
@@ -24,11 +24,11 @@ final class ChartStyle {
 
     private ChartStyle() {}
 
-    static Color colour(int series) {
+    public static Color colour(int series) {
         return PALETTE[series % PALETTE.length];
     }
 
-    static JFreeChart apply(JFreeChart chart) {
+    public static JFreeChart apply(JFreeChart chart) {
         chart.setBackgroundPaint(Color.WHITE);
         chart.setPadding(new org.jfree.chart.ui.RectangleInsets(4, 4, 4, 28)); // room for the last tick label
         chart.getTitle().setFont(TITLE);

@@ -11,13 +11,13 @@ import org.jfree.svg.SVGGraphics2D;
 import org.pacelab.analysis.io.AtomicFiles;
 
 /** Writes a chart as PNG and SVG (JFreeSVG) and returns the SVG element for inlining in HTML. */
-final class FigureFiles {
+public final class FigureFiles {
     private FigureFiles() {}
 
     /** The files of one figure and its SVG markup. */
-    record Figure(Path png, Path svg, String svgElement) {}
+    public record Figure(Path png, Path svg, String svgElement) {}
 
-    static Figure write(JFreeChart chart, Path dir, String baseName) throws IOException {
+    public static Figure write(JFreeChart chart, Path dir, String baseName) throws IOException {
         Path png = dir.resolve(baseName + ".png");
         Path svg = dir.resolve(baseName + ".svg");
         AtomicFiles.write(png, out -> ChartUtils.writeChartAsPNG(out, chart, ChartStyle.WIDTH, ChartStyle.HEIGHT));

@@ -51,7 +51,7 @@ public final class CampaignPlanner {
     static final long DEFAULT_TIMEOUT_FLOOR_NS = 60_000_000_000L;
     static final long UNSHAPED_RATE_FOR_TIMEOUT = 100_000_000L;
 
-    private enum AxisKind { BOTH, SERVER, CLIENT, LINK_DOWN, LINK_UP, SIZE, STREAMS }
+    private enum AxisKind { BOTH, SERVER, CLIENT, LINK_DOWN, LINK_UP, SIZE, STREAMS, DC }
 
     private record Axis(SweepAxis sweep, AxisKind kind, String field) {
         String label() {
@@ -63,6 +63,7 @@ public final class CampaignPlanner {
                 case LINK_UP -> "up." + field;
                 case SIZE -> "size";
                 case STREAMS -> "streams";
+                case DC -> field;
             };
         }
     }
@@ -184,6 +185,9 @@ public final class CampaignPlanner {
 
     /** Why the implementation cannot run in this mode on this host, or null. */
     private String unavailable(Implementation impl, Mode mode, Peer server, Peer client) {
+        if (scenario.dc() != null && mode == Mode.SIM) {
+            return "dual-connectivity scenarios (link.dc) run in relay and netns mode; the simulator does not run them";
+        }
         if (mode == Mode.NETNS && !ctx.host().isRoot()) {
             return "netns mode needs root (network namespaces and TUN devices); run as root or use mode: relay";
         }
@@ -287,6 +291,12 @@ public final class CampaignPlanner {
                     continue;
                 }
                 a = new Axis(s, down ? AxisKind.LINK_DOWN : AxisKind.LINK_UP, field);
+            } else if (key.startsWith("link.dc.")) {
+                String field = key.substring("link.dc.".length());
+                if (!DcPlanning.checkSweep(s, field, scenario, problems)) {
+                    continue;
+                }
+                a = new Axis(s, AxisKind.DC, field);
             } else if (key.equals("transfer.size")) {
                 for (Located<String> v : s.values()) {
                     sizeOf(v);
@@ -307,7 +317,8 @@ public final class CampaignPlanner {
                 }
             } else if (key.contains(".")) {
                 problems.add(s.key().at(), "sweep: unknown key '" + key + "'; sweep a peer option (cc, server.cc, client.cc), "
-                        + "a link field (link.down.queue, link.up.delay), transfer.size or transfer.streams");
+                        + "a link field (link.down.queue, link.up.delay, link.dc.batch, link.dc.a.rate), transfer.size or "
+                        + "transfer.streams");
                 continue;
             } else {
                 if (!allOptions.contains(key)) {
@@ -390,6 +401,7 @@ public final class CampaignPlanner {
         Located<Long> size = new Located<>(scenario.transfer().value().bytesPerStream(), scenario.sizeAt());
         int streams = scenario.transfer().value().streams();
         Map<String, String> sweepPoint = new LinkedHashMap<>();
+        Map<String, Located<String>> dcPoint = new LinkedHashMap<>();
         StringBuilder name = new StringBuilder(impl.name().value());
         for (Map.Entry<Axis, Located<String>> e : point.entrySet()) {
             Axis a = e.getKey();
@@ -415,6 +427,7 @@ public final class CampaignPlanner {
                     Integer n = streamsOf(v);
                     streams = n == null ? streams : n;
                 }
+                case DC -> dcPoint.put(a.field, v);
             }
             if (a.sweep.values().size() > 1) {
                 name.append(' ').append(a.label()).append('=').append(v.value());
@@ -463,6 +476,18 @@ public final class CampaignPlanner {
             return null;
         }
         LinkSpec link = new LinkSpec(scenario.preset().value(), d, u);
+        DcSetup dc = null;
+        if (scenario.dc() != null) {
+            dc = DcPlanning.setup(scenario, dcPoint, up, this::resolve, problems);
+            if (dc == null) {
+                return null;
+            }
+            link = new LinkSpec("dc", dc.spec().a(), dc.spec().up());
+            if (dc.durationNs() > 0) {
+                size = new Located<>(DcPlanning.DURATION_RUN_BYTES, size.at());
+                streams = 1;
+            }
+        }
         Transfer transfer = new Transfer(size.value(), streams);
         Map<String, String> serverOptions = values(so);
         Map<String, String> clientOptions = values(co);
@@ -471,10 +496,16 @@ public final class CampaignPlanner {
         String identity = "server=" + server.name() + ";client=" + client.name() + ";mode=" + mode.value().word()
                 + ";so=" + new TreeMap<>(serverOptions) + ";co=" + new TreeMap<>(clientOptions) + ";qdisc=" + qdisc
                 + ";down=" + d.format() + ";up=" + u.format() + ";bytes=" + transfer.bytesPerStream() + ";streams=" + streams;
+        if (dc != null) {
+            identity += ";dc=" + dc.spec().format() + ";a=" + dc.spec().a().format() + ";b=" + dc.spec().b().format()
+                    + ";dcup=" + dc.spec().up().format() + ";flows=" + dc.flowWords() + ";duration=" + dc.durationNs();
+            downText = DcPlanning.describe(dc);
+        }
         String id = slug(name.toString()) + "-" + hash(identity);
-        long timeout = scenario.timeoutNs() > 0 ? scenario.timeoutNs() : defaultTimeout(d, transfer);
+        long timeout = scenario.timeoutNs() > 0 ? scenario.timeoutNs()
+                : dc != null ? DcPlanning.defaultTimeout(dc, transfer) : defaultTimeout(d, transfer);
         return new Configuration(name.toString(), id, impl.name().value(), mode.value(), server, client, serverOptions,
-                clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout);
+                clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout, dc);
     }
 
     /** Why this host cannot run the configuration (a qdisc the kernel lacks, a send strategy it cannot do), or null. */

@@ -16,14 +16,24 @@ import org.pacelab.net.spec.LinkSpec;
  * @param qdisc         the server host's qdisc: none, fq or etf
  * @param linkDown      the preset's downlink overrides as {@code key=value} fields (what {@code --down} takes)
  * @param timeoutNs     how long one run may take, wall clock
+ * @param dc            the dual-connectivity link and its client/server pairs, or null for one pair over {@code link}
  */
 public record Configuration(String name, String id, String implementation, Mode mode, Peer server, Peer client,
                             Map<String, String> serverOptions, Map<String, String> clientOptions, String qdisc,
                             String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
-                            Map<String, String> sweepPoint, long timeoutNs) {
+                            Map<String, String> sweepPoint, long timeoutNs, DcSetup dc) {
     public Configuration {
         serverOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverOptions));
         clientOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clientOptions));
         sweepPoint = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sweepPoint));
+    }
+
+    /** One client/server pair over a single-path link. */
+    public Configuration(String name, String id, String implementation, Mode mode, Peer server, Peer client,
+                         Map<String, String> serverOptions, Map<String, String> clientOptions, String qdisc,
+                         String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
+                         Map<String, String> sweepPoint, long timeoutNs) {
+        this(name, id, implementation, mode, server, client, serverOptions, clientOptions, qdisc, preset, linkDown, linkUp,
+                link, transfer, sweepPoint, timeoutNs, null);
     }
 }

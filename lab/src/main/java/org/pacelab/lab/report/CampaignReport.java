@@ -26,8 +26,12 @@ public final class CampaignReport {
 
     private CampaignReport() {}
 
-    /** The report and the lines a terminal shows (the table is the report's). */
-    public record Written(ReportGenerator.Report report, String title) {}
+    /**
+     * The report and the lines a terminal shows (the table is the report's).
+     *
+     * @param dc the dual-connectivity report ({@link DcCampaignReport#HTML}), or null when the campaign has no such runs
+     */
+    public record Written(ReportGenerator.Report report, String title, DcCampaignReport.Written dc) {}
 
     public static Written write(ResultStore store, Path outDir, PeerRegistry peers) throws StoreException, IOException {
         Map<String, String> info = store.campaignInfo();
@@ -69,6 +73,7 @@ public final class CampaignReport {
         if (env != null) {
             notes.add("Environment: " + env.replaceAll("\\s+", " "));
         }
-        return new Written(ReportGenerator.write(outDir, title, notes, runs), title);
+        ReportGenerator.Report report = ReportGenerator.write(outDir, title, notes, runs);
+        return new Written(report, title, DcCampaignReport.writeIfAny(store, configs, outDir, title, notes));
     }
 }

@@ -144,12 +144,15 @@ public final class CampaignRunner {
                 List<RunSpec> emulated = todo.stream().filter(r -> r.configuration().mode() != Mode.SIM).toList();
                 runSimulated(sims, store, progress, failures, now);
                 EmulatedRunExecutor exec = new EmulatedRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
+                DcRunExecutor dcExec = new DcRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
                 for (RunSpec r : emulated) {
                     if (supervisor.closed()) {
                         break;
                     }
-                    if (attempt(r, store, progress, dir -> exec.run(r, dir, DocumentRoot.prepare(layout.documentRoot(),
-                            r.configuration().transfer())), failures)) {
+                    if (attempt(r, store, progress, dir -> {
+                        List<String> paths = DocumentRoot.prepare(layout.documentRoot(), r.configuration().transfer());
+                        return r.configuration().dc() != null ? dcExec.run(r, dir, paths) : exec.run(r, dir, paths);
+                    }, failures)) {
                         now[0]++;
                     }
                 }
@@ -317,6 +320,10 @@ public final class CampaignRunner {
         for (RunSpec r : runs) {
             Configuration c = r.configuration();
             long rate = c.link().down().rateBps() > 0 ? c.link().down().rateBps() : 1_000_000_000L;
+            if (c.dc() != null && c.dc().durationNs() > 0) {
+                sum += c.dc().durationNs() / 1e9 + 10;
+                continue;
+            }
             sum += c.mode() == Mode.SIM ? 2 : 8.0 * c.transfer().totalBytes() / rate + 6;
         }
         return runs.isEmpty() ? 0 : sum / runs.size();
@@ -385,6 +392,8 @@ public final class CampaignRunner {
 
     private static String brief(Summary s) {
         List<String> parts = new ArrayList<>();
+        add(parts, s, SummaryField.JFI, "jfi %s");
+        add(parts, s, SummaryField.DC_FLOW_MBPS, "dc flow %s Mbit/s");
         add(parts, s, SummaryField.GOODPUT_WIRE_MBPS, "goodput %s Mbit/s");
         add(parts, s, SummaryField.DROPS, "drops %s");
         add(parts, s, SummaryField.PTL_LE2_SHARE, "ptl<=2 %s");

@@ -151,7 +151,7 @@ final class EmulatedRunExecutor {
         }
     }
 
-    private static void runSetupCommand(List<String> command, Path dir) throws RunFailedException, IOException, InterruptedException {
+    static void runSetupCommand(List<String> command, Path dir) throws RunFailedException, IOException, InterruptedException {
         Path log = dir.resolve("setup.log");
         Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

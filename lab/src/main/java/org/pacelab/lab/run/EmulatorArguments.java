@@ -12,9 +12,14 @@ final class EmulatorArguments {
     private EmulatorArguments() {}
 
     static List<String> of(Configuration c, long seed, Path dir, Collect collect) {
-        List<String> a = new ArrayList<>(List.of("--preset", c.preset()));
-        if (!c.linkDown().isEmpty()) {
-            a.addAll(List.of("--down", c.linkDown()));
+        List<String> a = new ArrayList<>();
+        if (c.dc() != null) {
+            a.addAll(c.dc().emulatorArguments()); // the two paths replace --preset and --down; the event log is required
+        } else {
+            a.addAll(List.of("--preset", c.preset()));
+            if (!c.linkDown().isEmpty()) {
+                a.addAll(List.of("--down", c.linkDown()));
+            }
         }
         if (!c.linkUp().isEmpty()) {
             a.addAll(List.of("--up", c.linkUp()));
@@ -23,7 +28,7 @@ final class EmulatorArguments {
         if (collect.tap()) {
             a.addAll(List.of("--tap", dir.resolve(RunFiles.TAP).toString()));
         }
-        if (collect.events()) {
+        if (collect.events() || c.dc() != null) {
             a.addAll(List.of("--log", dir.resolve(RunFiles.EVENTS).toString()));
         }
         return a;

@@ -35,9 +35,17 @@ final class NetnsTopology implements Topology {
 
     static NetnsTopology start(ProcessSupervisor supervisor, PacelabLauncher pacelab, Configuration c, long seed, Path dir,
                                Collect collect, long readyTimeoutNs) throws IOException, RunFailedException, InterruptedException {
+        return start(supervisor, pacelab, c, seed, dir, collect, readyTimeoutNs, List.of());
+    }
+
+    /** With more {@code pacelab netns up} options (e.g. {@code --port-path} for dual connectivity). */
+    static NetnsTopology start(ProcessSupervisor supervisor, PacelabLauncher pacelab, Configuration c, long seed, Path dir,
+                               Collect collect, long readyTimeoutNs, List<String> extra)
+            throws IOException, RunFailedException, InterruptedException {
         waitForOtherLab();
         List<String> args = new ArrayList<>(List.of("netns", "up"));
         args.addAll(EmulatorArguments.of(c, seed, dir, collect));
+        args.addAll(extra);
         Path out = RunFiles.log(dir, "emulator", "out");
         ChildProcess lab = supervisor.start("netns lab", pacelab.command(args), Map.of(), dir, out, RunFiles.log(dir, "emulator", "err"));
         NetnsTopology t = new NetnsTopology(supervisor, lab);

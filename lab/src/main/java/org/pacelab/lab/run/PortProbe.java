@@ -47,6 +47,38 @@ public final class PortProbe {
         return false;
     }
 
+    /**
+     * Whether the process has opened a UDP or TCP socket (a client that started talking): one of its descriptors is a
+     * socket listed in its network namespace's UDP or TCP tables.
+     */
+    public static boolean hasInternetSocket(long pid) {
+        java.util.Set<String> inodes = new java.util.HashSet<>();
+        try (var fds = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : fds) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) inodes.add(target.substring(8, target.length() - 1));
+                } catch (IOException gone) {
+                    // the descriptor was closed meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        if (inodes.isEmpty()) return false;
+        for (String t : List.of("udp", "udp6", "tcp", "tcp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", t))) {
+                    String[] f = line.strip().split("\\s+");
+                    if (f.length > 9 && inodes.contains(f[9])) return true;
+                }
+            } catch (IOException e) {
+                // no such table
+            }
+        }
+        return false;
+    }
+
     /** A UDP port on 127.0.0.1 that is free now (and a TCP one of the same number, for servers of either kind). */
     public static int freePort() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {

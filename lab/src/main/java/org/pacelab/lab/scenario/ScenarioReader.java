@@ -75,6 +75,7 @@ public final class ScenarioReader {
             down = direction(link, "down");
             up = direction(link, "up");
         }
+        YamlNode.Entry dcEntry = link == null ? null : link.entries().get("dc");
 
         long size = DEFAULT_SIZE;
         int streams = 1;
@@ -98,6 +99,10 @@ public final class ScenarioReader {
                 streams = (int) integer(transfer, "streams", 1, 1, 1000);
             }
         }
+
+        DcScenario dc = new DcScenarioReader(problems).read(dcEntry, top.entries().get("flows"),
+                transfer == null ? null : transfer.entries().get("duration"), transfer != null && transfer.entries().containsKey("size"),
+                link);
 
         Long base = top.entries().containsKey("seed") ? integer(top, "seed", 1, 0, Long.MAX_VALUE / 2) : null;
         List<Long> explicitSeeds = seeds(top);
@@ -150,7 +155,7 @@ public final class ScenarioReader {
         problems.throwIfAny();
         return new Scenario(source, text, name, description, reproduces, modes, preset, down, up,
                 new Located<>(new Transfer(size, streams), transferAt), sizeAt, streamsAt, repetitions, seeds, timeout,
-                implementations, sweep, collect, skip);
+                implementations, sweep, collect, skip, dc);
     }
 
     private String defaultName() {

@@ -341,6 +341,37 @@ public final class ResultStore implements AutoCloseable {
         return List.copyOf(out.values());
     }
 
+    /**
+     * What a configuration varied and how it was linked, for reports that plot against a swept parameter.
+     *
+     * @param sweep    the configuration's sweep point (key to value, in the scenario's order)
+     * @param linkDown the downlink as the configuration gave it
+     */
+    public record ConfigurationPoint(String implementation, Map<String, String> sweep, String linkDown) {}
+
+    /** The sweep point, implementation and downlink of a configuration; null if it is not in the store. */
+    public synchronized ConfigurationPoint point(String configId) throws StoreException {
+        try (PreparedStatement p = db.prepareStatement("SELECT implementation, sweep, link_down FROM configurations WHERE config_id = ?")) {
+            p.setString(1, configId);
+            try (ResultSet r = p.executeQuery()) {
+                if (!r.next()) {
+                    return null;
+                }
+                Map<String, String> sweep = new LinkedHashMap<>();
+                String text = r.getString(2);
+                if (text != null && !text.isBlank()) {
+                    JSON.readTree(text).properties().forEach(e -> sweep.put(e.getKey(), e.getValue().asText()));
+                }
+                return new ConfigurationPoint(r.getString(1), sweep, r.getString(3));
+            }
+        } catch (SQLException e) {
+            throw fail("read configuration " + configId, e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new StoreException(file + ": configuration " + configId + " has an unreadable sweep point: "
+                    + e.getOriginalMessage(), e);
+        }
+    }
+
     /** The runs of these configurations, rebuilt for the analysis report: summary, distributions, timeline. */
     public synchronized List<ConfigurationRuns> reportInput(List<StoredConfiguration> configurations) throws StoreException {
         List<ConfigurationRuns> out = new ArrayList<>();

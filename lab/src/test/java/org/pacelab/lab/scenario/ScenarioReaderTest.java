@@ -88,7 +88,7 @@ class ScenarioReaderTest {
     @Test
     void typoInsideASectionNamesTheSection() {
         String m = problem("link:\n  presett: quic-steps\nimplementations: [pacelab]\n");
-        assertEquals("s.yaml:2:3: unknown key 'presett' in link (did you mean 'preset'?); valid keys: preset, down, up", m);
+        assertEquals("s.yaml:2:3: unknown key 'presett' in link (did you mean 'preset'?); valid keys: preset, down, up, dc", m);
     }
 
     @Test

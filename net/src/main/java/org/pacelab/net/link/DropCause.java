@@ -10,7 +10,11 @@ public enum DropCause {
     /** Larger than the token bucket can ever hold (Linux tbf drops such packets too). */
     OVERSIZE(3),
     /** A trace that does not repeat has ended: no delivery opportunity is left. */
-    TRACE_ENDED(4);
+    TRACE_ENDED(4),
+    /** Dual connectivity: the reordering receiver had already received this COUNT (e.g. the other path's copy). */
+    DUPLICATE(5),
+    /** Dual connectivity: the COUNT was below RX_DELIV and never received: the reordering timer had given up on it. */
+    OUTDATED(6);
 
     private final int code;
 

@@ -17,7 +17,22 @@ public enum EventType {
     /** The packet's payload was corrupted (one bit flipped). */
     CORRUPT(7),
     /** A duplicate of the packet was created (it follows the original through the rest of the link). */
-    DUPLICATE(8);
+    DUPLICATE(8),
+    /**
+     * Dual connectivity: the reordering receiver stored the packet out of order (a gap before it); it is released
+     * later by {@link #REORDER_RELEASE}. The queue field counts the packets it holds.
+     */
+    REORDER_HOLD(9),
+    /** Dual connectivity: the reordering receiver handed the packet to the client (in order, or after a timeout). */
+    REORDER_RELEASE(10),
+    /** Dual connectivity: the reordering receiver discarded the packet; the cause says why. */
+    REORDER_DISCARD(11),
+    /**
+     * Dual connectivity: the reordering timer (t-Reordering) of a flow expired and the receiver gave up waiting for
+     * the missing packets. The packet id field holds RX_REORD (the COUNT that started the timer); the size field is 1
+     * and carries no meaning.
+     */
+    REORDER_TIMEOUT(12);
 
     private final int code;
 
@@ -25,7 +40,12 @@ public enum EventType {
 
     public int code() { return code; }
 
-    private static final EventType[] BY_CODE = new EventType[9];
+    /** Whether this is an event of a dual-connectivity reordering receiver (its queue field counts held packets). */
+    public boolean reordering() { return code >= REORDER_HOLD_CODE && code <= REORDER_TIMEOUT_CODE; }
+
+    private static final int REORDER_HOLD_CODE = 9, REORDER_TIMEOUT_CODE = 12;
+
+    private static final EventType[] BY_CODE = new EventType[13];
     static { for (EventType t : values()) BY_CODE[t.code] = t; }
 
     /** The type with this on-disk code, or {@code null}. */

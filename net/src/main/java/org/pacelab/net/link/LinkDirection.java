@@ -13,8 +13,9 @@ import java.util.random.RandomGenerator;
  * <p>Events at the same time are processed downstream first (delay line, then rate limiter, then wire), so a
  * departure frees its place in the queue before an arrival at the same instant is judged.
  */
-public final class LinkDirection {
+public final class LinkDirection implements PacketChannel {
     private final Direction direction;
+    private final int path;
     private final DirectionModel model;
     private final WireModel wire;
     private final BottleneckQueue queue = new BottleneckQueue();
@@ -25,10 +26,22 @@ public final class LinkDirection {
     private long now = Long.MIN_VALUE;
 
     public LinkDirection(Direction direction, DirectionModel model, RandomStreams random, LinkObserver observer) {
+        this(direction, 0, direction.label(), model, random, observer);
+    }
+
+    /**
+     * A direction that is one of several parallel paths (dual connectivity).
+     *
+     * @param path         the path's index, passed to {@link LinkObserver#onPathEvent} (0 for a single-path link)
+     * @param streamPrefix prefix of this direction's random stream names ("down" gives "down/loss", "down/jitter", ...)
+     */
+    public LinkDirection(Direction direction, int path, String streamPrefix, DirectionModel model, RandomStreams random,
+                         LinkObserver observer) {
         this.direction = direction;
+        this.path = path;
         this.model = model;
         this.wire = model.wireBitsPerSecond() > 0 ? new WireModel(model.wireBitsPerSecond(), model.wireFramingBytes()) : null;
-        String d = direction.label();
+        String d = streamPrefix;
         this.delayLine = new DelayLine(model.delayNanos(), model.jitter(), model.reorder(), random.stream(d + "/jitter"));
         this.lossRng = random.stream(d + "/loss");
         this.corruptRng = random.stream(d + "/corrupt");
@@ -40,7 +53,10 @@ public final class LinkDirection {
 
     public DirectionModel model() { return model; }
 
-    /** A packet arrives (the sender emitted it) at {@code time}; deliveries due before it must be drained first. */
+    /** The path index given to observers (0 unless this is one of several parallel paths). */
+    public int path() { return path; }
+
+    @Override
     public void offer(Packet packet, long time) {
         checkTime(time);
         emit(EventType.ARRIVAL, packet, time, DropCause.NONE);
@@ -51,7 +67,7 @@ public final class LinkDirection {
         }
     }
 
-    /** The earliest time at which something inside happens, or {@link Long#MAX_VALUE} when idle. */
+    @Override
     public long nextEventTime() {
         long t = delayLine.nextDue();
         t = Math.min(t, headDeparture);
@@ -59,7 +75,7 @@ public final class LinkDirection {
         return t;
     }
 
-    /** Processes every internal event due at or before {@code time}, delivering packets to {@code out}. */
+    @Override
     public void advanceTo(long time, PacketSink out) {
         checkTime(time);
         while (true) {
@@ -85,7 +101,7 @@ public final class LinkDirection {
         return queue.packets() + (model.sharedLimit() ? delayLine.packets() : 0);
     }
 
-    /** Packets anywhere inside the direction. */
+    @Override
     public int packetsInside() {
         return queue.packets() + delayLine.packets() + (wire == null ? 0 : wire.packets());
     }
@@ -157,6 +173,6 @@ public final class LinkDirection {
     }
 
     private void emit(EventType type, Packet p, long t, DropCause cause) {
-        observer.onEvent(type, direction.index(), p, t, cause, queuedPackets());
+        observer.onPathEvent(type, direction.index(), path, p, t, cause, queuedPackets());
     }
 }

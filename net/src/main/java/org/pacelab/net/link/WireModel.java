@@ -9,7 +9,7 @@ import java.util.ArrayDeque;
  * 8, header 14, FCS 4, inter-frame gap 12: 38 bytes by default). Unbounded: the host's socket buffer, not the
  * wire, is where a real sender would block.
  */
-final class WireModel {
+public final class WireModel {
     public static final int ETHERNET_FRAMING_BYTES = 38;
     private record InFlight(Packet packet, long done) { }
 
@@ -18,21 +18,24 @@ final class WireModel {
     private final ArrayDeque<InFlight> fifo = new ArrayDeque<>();
     private long busyUntil = Long.MIN_VALUE;
 
-    WireModel(long bitsPerSecond, int framingBytes) {
+    public WireModel(long bitsPerSecond, int framingBytes) {
         this.byteTime = new ByteTime(bitsPerSecond);
         this.framingBytes = framingBytes;
     }
 
-    void add(Packet p, long now) {
+    /** The sender emits {@code p} at {@code now}; it is on the wire until {@link #nextDone()} says otherwise. */
+    public void add(Packet p, long now) {
         long start = Math.max(now, busyUntil);
         if (start > busyUntil) byteTime.reset();
         busyUntil = start + byteTime.nanosFor(p.size() + (long) framingBytes);
         fifo.addLast(new InFlight(p, busyUntil));
     }
 
-    long nextDone() { InFlight f = fifo.peekFirst(); return f == null ? Long.MAX_VALUE : f.done; }
+    /** When the packet at the head finishes serializing, or {@link Long#MAX_VALUE} when the wire is idle. */
+    public long nextDone() { InFlight f = fifo.peekFirst(); return f == null ? Long.MAX_VALUE : f.done; }
 
-    Packet remove() { return fifo.removeFirst().packet; }
+    /** Takes the packet at the head (call when {@link #nextDone()} is due). */
+    public Packet remove() { return fifo.removeFirst().packet; }
 
-    int packets() { return fifo.size(); }
+    public int packets() { return fifo.size(); }
 }

@@ -16,15 +16,22 @@ package org.pacelab.net.log;
  *   8  8  packet id (a duplicate keeps its original's id)
  *  16  4  flow id
  *  20  4  size in bytes (FLOW records: length of the text that follows)
- *  24  1  type: 1 ARRIVAL, 2 TAP, 3 ENQUEUE, 4 DEQUEUE, 5 DROP, 6 DELIVER, 7 CORRUPT, 8 DUPLICATE, 16 FLOW
+ *  24  1  type: 1 ARRIVAL, 2 TAP, 3 ENQUEUE, 4 DEQUEUE, 5 DROP, 6 DELIVER, 7 CORRUPT, 8 DUPLICATE,
+ *           9 REORDER_HOLD, 10 REORDER_RELEASE, 11 REORDER_DISCARD, 12 REORDER_TIMEOUT (dual connectivity), 16 FLOW
  *  25  1  direction: 0 down (server to client), 1 up
- *  26  1  drop cause: 0 none, 1 loss, 2 queue full, 3 oversize, 4 trace ended
- *  27  1  reserved (0)
- *  28  4  packets counted against the queue limit after the event
+ *  26  1  drop cause: 0 none, 1 loss, 2 queue full, 3 oversize, 4 trace ended; with REORDER_DISCARD:
+ *           5 duplicate (already received), 6 outdated (below RX_DELIV, given up by the reordering timer)
+ *  27  1  path: 0 on a single-path link (files written before dual connectivity have 0 here); on a
+ *           dual-connectivity downlink 0 = path a, 1 = path b, 255 = the downlink as a whole (ARRIVAL, TAP,
+ *           REORDER_TIMEOUT)
+ *  28  4  packets counted against the queue limit after the event (reordering events: packets the flow's
+ *           reordering receiver holds after the event)
  * a FLOW record is followed by `size` bytes of UTF-8 text describing the flow, e.g.
  *   "udp 127.0.0.1:4433 127.0.0.1:50312" (server address first).
  * </pre>
- * A file cut short by a crash ends with at most one incomplete record, which readers ignore.
+ * A file cut short by a crash ends with at most one incomplete record, which readers ignore. On a
+ * dual-connectivity downlink, DELIVER means "reached the client's reordering receiver"; what the client got is
+ * REORDER_RELEASE (every packet that is not discarded gets exactly one).
  */
 public final class EventLogFormat {
     private EventLogFormat() {}

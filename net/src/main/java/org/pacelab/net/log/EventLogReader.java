@@ -60,7 +60,8 @@ public final class EventLogReader {
             if (n < rec.length) return new Result(epoch, seed, records, flows, n);
             long time = r.getLong(0), id = r.getLong(8);
             int flow = r.getInt(16), size = r.getInt(20);
-            int typeCode = rec[24] & 0xff, dir = rec[25] & 0xff, causeCode = rec[26] & 0xff, queue = r.getInt(28);
+            int typeCode = rec[24] & 0xff, dir = rec[25] & 0xff, causeCode = rec[26] & 0xff, path = rec[27] & 0xff;
+            int queue = r.getInt(28);
             if (typeCode == EventLogFormat.TYPE_FLOW) {
                 if (size < 0 || size > 65536) {
                     throw new EventLogFormatException(name + ": byte offset " + offset + ": flow description length "
@@ -78,10 +79,10 @@ public final class EventLogReader {
             DropCause cause = DropCause.ofCode(causeCode);
             if (type == null || direction == null || cause == null) {
                 throw new EventLogFormatException(name + ": byte offset " + offset + ": record has type " + typeCode
-                        + ", direction " + dir + ", cause " + causeCode + "; valid are types 1-8 and 16, directions 0-1, "
-                        + "causes 0-4");
+                        + ", direction " + dir + ", cause " + causeCode + "; valid are types 1-12 and 16, directions 0-1, "
+                        + "causes 0-6");
             }
-            sink.accept(new LogEvent(time, id, flow, size, type, direction, cause, queue));
+            sink.accept(new LogEvent(time, id, flow, size, type, direction, cause, path, queue));
             records++;
             offset += rec.length;
         }

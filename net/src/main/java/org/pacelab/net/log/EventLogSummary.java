@@ -18,7 +18,7 @@ public final class EventLogSummary {
         int d = e.direction().index();
         byType[d][e.type().code()]++;
         if (e.type() == EventType.DROP) dropsByCause[d][e.cause().code()]++;
-        maxQueue[d] = Math.max(maxQueue[d], e.queuePackets());
+        if (!e.type().reordering()) maxQueue[d] = Math.max(maxQueue[d], e.queuePackets());
     }
 
     public long count(Direction d, EventType t) { return byType[d.index()][t.code()]; }

@@ -39,9 +39,14 @@ public final class EventLogWriter implements LinkObserver, AutoCloseable {
 
     @Override
     public void onEvent(EventType type, int direction, Packet p, long time, DropCause cause, int queuePackets) {
+        onPathEvent(type, direction, 0, p, time, cause, queuePackets);
+    }
+
+    @Override
+    public void onPathEvent(EventType type, int direction, int path, Packet p, long time, DropCause cause, int queuePackets) {
         ensure(EventLogFormat.RECORD_BYTES);
         buf.putLong(time).putLong(p.id()).putInt(p.flow()).putInt(p.size()).put((byte) type.code())
-                .put((byte) direction).put((byte) cause.code()).put((byte) 0).putInt(queuePackets);
+                .put((byte) direction).put((byte) cause.code()).put((byte) path).putInt(queuePackets);
     }
 
     /** Records what a flow id stands for (e.g. its 5-tuple). */

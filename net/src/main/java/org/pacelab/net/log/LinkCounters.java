@@ -18,7 +18,7 @@ public final class LinkCounters implements LinkObserver {
         events[direction][type.code()]++;
         if (type == EventType.DROP) drops[direction][cause.code()]++;
         if (type == EventType.DELIVER) deliveredBytes[direction] += p.size();
-        if (queuePackets > maxQueue[direction]) maxQueue[direction] = queuePackets;
+        if (!type.reordering() && queuePackets > maxQueue[direction]) maxQueue[direction] = queuePackets;
     }
 
     public long count(Direction d, EventType t) { return events[d.index()][t.code()]; }

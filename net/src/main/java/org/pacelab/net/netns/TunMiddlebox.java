@@ -7,6 +7,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.pacelab.net.dc.DcFactory;
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcReport;
+import org.pacelab.net.dc.DcSpec;
+import org.pacelab.net.dc.DcTimeline;
+import org.pacelab.net.dc.DualConnectivityDownlink;
 import org.pacelab.net.driver.DriverStats;
 import org.pacelab.net.driver.ModelClock;
 import org.pacelab.net.driver.RealTimeDriver;
@@ -43,14 +49,31 @@ public final class TunMiddlebox implements AutoCloseable {
     private final PcapngWriter tap;
     private final RealTimeDriver driver;
     private final Map<IpFlowKey, Integer> flows = new HashMap<>();
+    private final DualConnectivityDownlink dc;
+    private final DcTimeline dcTotals;
+    private final Map<Integer, DcFlowMode> serverPortModes;
     private final int maxInside;
     private volatile boolean stopping;
     private long nextId;
 
     public TunMiddlebox(NetnsLab.Tuns tuns, LinkSpec spec, long seed, Path tapFile, int snaplen, Path eventLog, long spinNanos,
                         int maxInside) throws IOException, SpecException {
+        this(tuns, spec, null, Map.of(), seed, tapFile, snaplen, eventLog, spinNanos, maxInside);
+    }
+
+    /**
+     * A middlebox over a single-path link ({@code spec}) or a dual-connectivity link ({@code dc}; {@code spec} null).
+     *
+     * @param serverPortModes on a dual-connectivity link, how flows whose server-side port is the key use the paths;
+     *                        other flows are split as {@code dc} says
+     */
+    public TunMiddlebox(NetnsLab.Tuns tuns, LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed,
+                        Path tapFile, int snaplen, Path eventLog, long spinNanos, int maxInside)
+            throws IOException, SpecException {
+        if ((spec == null) == (dc == null)) throw new IllegalArgumentException("give either a link or a dual-connectivity link");
         this.tuns = tuns;
         this.maxInside = maxInside;
+        this.serverPortModes = Map.copyOf(serverPortModes);
         EventLogWriter lg = null;
         PcapngWriter tp = null;
         try {
@@ -66,7 +89,15 @@ public final class TunMiddlebox implements AutoCloseable {
         if (log != null) obs = LinkObserver.both(obs, log);
         if (tap != null) obs = LinkObserver.both(obs, this::tapEvent);
         try {
-            this.link = LinkFactory.build(spec, seed, 0, obs);
+            if (dc != null) {
+                dcTotals = new DcTimeline(1_000_000_000L);
+                this.link = DcFactory.build(dc, seed, 0, LinkObserver.both(obs, dcTotals));
+                this.dc = (DualConnectivityDownlink) link.down();
+            } else {
+                dcTotals = null;
+                this.link = LinkFactory.build(spec, seed, 0, obs);
+                this.dc = null;
+            }
         } catch (SpecException | RuntimeException e) {
             if (lg != null) lg.discard();
             if (tp != null) tp.discard();
@@ -110,7 +141,9 @@ public final class TunMiddlebox implements AutoCloseable {
             int flow = flows.computeIfAbsent(key, k -> {
                 int id = flows.size() + 1;
                 stats.flows++;
-                if (log != null) log.describeFlow(id, arrival, k.describe());
+                DcFlowMode mode = this.serverPortModes.getOrDefault(k.serverPort(), DcFlowMode.DUAL);
+                if (dc != null) dc.assign(id, mode);
+                if (log != null) log.describeFlow(id, arrival, k.describe() + (dc != null ? " path=" + mode.label() : ""));
                 return id;
             });
             driver.advance(arrival);
@@ -144,7 +177,9 @@ public final class TunMiddlebox implements AutoCloseable {
         if (tap != null) tap.flush();
     }
 
-    public String report() { return counters.format() + stats.format(); }
+    public String report() {
+        return counters.format() + (dc == null ? "" : DcReport.format(dc, dcTotals)) + stats.format();
+    }
 
     @Override
     public void close() throws IOException {

@@ -2,14 +2,17 @@ package org.pacelab.net.relay;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.spec.LinkSpec;
 
 /**
  * What the UDP relay runs.
  *
- * @param listen       address clients send to
- * @param server       the server's address
- * @param link         the link between them
+ * @param routes       listening addresses and the servers behind them (at least one)
+ * @param link         the link between clients and servers, or null when {@code dc} is given
+ * @param dc           a dual-connectivity link (two downlink paths, one uplink), or null for {@code link}
  * @param seed         scenario seed
  * @param tap          pcapng capture at the server's side (null: none)
  * @param snaplen      bytes kept per captured packet (0: all)
@@ -20,6 +23,24 @@ import org.pacelab.net.spec.LinkSpec;
  * @param maxInside    packets the link may hold before the relay drops new arrivals (bounds memory)
  * @param realtime     run the driving thread SCHED_FIFO (root)
  */
-public record RelayConfig(InetSocketAddress listen, InetSocketAddress server, LinkSpec link, long seed, Path tap,
-                          int snaplen, Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside,
-                          boolean realtime) { }
+public record RelayConfig(List<RelayRoute> routes, LinkSpec link, DcSpec dc, long seed, Path tap, int snaplen,
+                          Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime) {
+    public RelayConfig {
+        routes = List.copyOf(routes);
+        if (routes.isEmpty()) throw new IllegalArgumentException("the relay needs at least one route");
+        if ((link == null) == (dc == null)) throw new IllegalArgumentException("give either a link or a dual-connectivity link");
+    }
+
+    /** One route over a single-path link. */
+    public RelayConfig(InetSocketAddress listen, InetSocketAddress server, LinkSpec link, long seed, Path tap, int snaplen,
+                       Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime) {
+        this(List.of(new RelayRoute(listen, server, DcFlowMode.DUAL)), link, null, seed, tap, snaplen, eventLog, bufferBytes,
+                spinNanos, maxFlows, maxInside, realtime);
+    }
+
+    /** The first route's listening address. */
+    public InetSocketAddress listen() { return routes.get(0).listen(); }
+
+    /** The first route's server. */
+    public InetSocketAddress server() { return routes.get(0).server(); }
+}

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pacelab.net.dc.DcFactory;
+import org.pacelab.net.dc.DcSpecParser;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
@@ -50,7 +52,35 @@ class EventLogTest {
         EventLogReader.Result r = EventLogReader.read(file, events::add);
         assertEquals(123L, r.epochNanosOfTimeZero());
         assertEquals(7L, r.seed());
-        assertEquals(new LogEvent(0, 0, 1, 1386, EventType.ARRIVAL, Direction.DOWN, DropCause.NONE, 0), events.get(0));
+        assertEquals(new LogEvent(0, 0, 1, 1386, EventType.ARRIVAL, Direction.DOWN, DropCause.NONE, 0, 0), events.get(0));
+    }
+
+    @Test
+    void dualConnectivityEventsCarryTheirPath(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("dc.bin");
+        try (EventLogWriter log = new EventLogWriter(file, 0, 1)) {
+            Link link = DcFactory.build(DcSpecParser.parse("batch=1 wire=off b.loss=100% t-reordering=10ms", null, null,
+                    null), 1, 0, log);
+            for (int i = 0; i < 3; i++) {
+                long t = i * 1_000_000L;
+                link.down().advanceTo(t, (p, tt) -> { });
+                link.down().offer(new Packet(i, 1, 1000, null), t);
+            }
+            link.down().advanceTo(Long.MAX_VALUE - 1, (p, t) -> { });
+        }
+        List<LogEvent> events = new ArrayList<>();
+        EventLogReader.read(file, events::add);
+        // packet 1 went to path b and was lost; packet 2 (path a) was held until the 10 ms timer released it
+        assertEquals(List.of(0, 0), events.stream().filter(e -> e.type() == EventType.ENQUEUE).map(LogEvent::path).toList());
+        assertEquals(List.of(1), events.stream().filter(e -> e.type() == EventType.DROP).map(LogEvent::path).toList());
+        assertEquals(List.of(LinkObserver.NO_PATH, LinkObserver.NO_PATH, LinkObserver.NO_PATH),
+                events.stream().filter(e -> e.type() == EventType.TAP).map(LogEvent::path).toList());
+        assertEquals(List.of(2L), events.stream().filter(e -> e.type() == EventType.REORDER_HOLD).map(LogEvent::packetId).toList());
+        LogEvent timeout = events.stream().filter(e -> e.type() == EventType.REORDER_TIMEOUT).findFirst().orElseThrow();
+        assertEquals(3, timeout.packetId()); // RX_REORD
+        assertEquals(1, timeout.queuePackets());
+        assertEquals(List.of(0L, 2L), events.stream().filter(e -> e.type() == EventType.REORDER_RELEASE)
+                .map(LogEvent::packetId).toList());
     }
 
     @Test

@@ -1,0 +1,23 @@
+package org.pacelab.net.dc;
+
+/**
+ * The client-side PDCP-like reordering receiver's configuration (3GPP TS 38.323).
+ *
+ * @param snBits             PDCP SN size in bits, 12 or 18 (pdcp-SN-SizeDL, TS 38.331); the reordering window is
+ *                           2^(snBits − 1) COUNTs (TS 38.323 §7.2 Window_Size)
+ * @param tReorderingNanos   the t-Reordering timer (§7.3); 0 releases a gap at once
+ * @param outOfOrderDelivery deliver every packet as soon as it arrives (TS 38.323 §5.2.2.1 outOfOrderDelivery)
+ *                           and only discard duplicates
+ */
+public record ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfOrderDelivery) {
+    /** The study's receiver: 200 ms timer, in-order delivery; 18-bit SNs (the NR DRB size with the larger window). */
+    public static final ReorderingConfig DEFAULT = new ReorderingConfig(18, 200_000_000L, false);
+
+    public ReorderingConfig {
+        if (snBits != 12 && snBits != 18) throw new IllegalArgumentException("PDCP SN size must be 12 or 18 bits");
+        if (tReorderingNanos < 0) throw new IllegalArgumentException("t-Reordering must not be negative");
+    }
+
+    /** Window_Size of TS 38.323 §7.2. */
+    public long windowSize() { return 1L << (snBits - 1); }
+}
