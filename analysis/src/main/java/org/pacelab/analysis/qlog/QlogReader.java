@@ -1,9 +1,9 @@
 package org.pacelab.analysis.qlog;
 
-import java.io.FilterReader;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,14 +16,26 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 /**
  * Reads qlog leniently: JSON-SEQ (RFC 7464 record separators, qlog 0.3/0.4 as pacelab, ngtcp2 and quiche write
  * it), newline-delimited JSON, and the whole-file JSON form ({@code traces[].events[]}, events as objects or as
  * draft-02 arrays described by {@code event_fields}). Events are taken from their name's suffix, so
- * {@code transport:packet_sent} and {@code quic:packet_sent} both count. Records are parsed one at a time.
+ * {@code transport:packet_sent} and {@code quic:packet_sent} both count.
+ *
+ * <p>Records are streamed one at a time with Jackson's token parser: of an event's {@code data} only the fields
+ * pacelab uses are kept ({@link EventData}) and the rest, such as frame lists, is skipped without building a tree.
+ * Header records and the whole-file form's {@code traces} are small or rare and are read as trees.
  */
 public final class QlogReader {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -52,11 +64,11 @@ public final class QlogReader {
     /** Reads every trace of a file (JSON-SEQ files hold one). */
     public static List<QlogTrace> read(Path file) throws IOException {
         List<TraceBuilder> traces = new ArrayList<>();
-        try (Reader r = new RecordSeparatorAsSpace(Files.newBufferedReader(file, StandardCharsets.UTF_8));
-             JsonParser p = MAPPER.createParser(r)) {
+        try (InputStream in = new RecordSeparatorAsSpace(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+             JsonParser p = MAPPER.createParser(in)) {
             TraceBuilder seq = null;
+            RootRecord record = new RootRecord();
             while (true) {
-                JsonNode record;
                 long line = p.currentLocation().getLineNr();
                 try {
                     JsonToken t = p.nextToken();
@@ -64,8 +76,12 @@ public final class QlogReader {
                         break;
                     }
                     line = p.currentLocation().getLineNr();
-                    record = MAPPER.readTree(p);
-                } catch (JsonParseException | com.fasterxml.jackson.databind.JsonMappingException e) {
+                    if (t != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    record.read(p);
+                } catch (JsonParseException | DatabindException e) {
                     String note = file.getFileName() + ":" + line + ": unreadable JSON record ("
                             + e.getOriginalMessage() + "); the records before it are used";
                     if (seq == null) {
@@ -75,26 +91,26 @@ public final class QlogReader {
                     seq.notes.add(note);
                     break;
                 }
-                if (record == null || !record.isObject()) {
-                    continue;
-                }
-                if (record.has("traces") && record.get("traces").isArray()) {
-                    for (JsonNode trace : record.get("traces")) {
+                JsonNode tracesNode = record.other("traces");
+                if (tracesNode != null && tracesNode.isArray()) {
+                    for (JsonNode trace : tracesNode) {
                         TraceBuilder b = new TraceBuilder(file);
                         b.header(trace);
                         readJsonEvents(trace, b);
                         traces.add(b);
                     }
-                } else if (record.has("qlog_format") || record.has("qlog_version") || record.has("trace")) {
+                } else if (record.other("qlog_format") != null || record.other("qlog_version") != null
+                        || record.other("trace") != null) {
                     seq = new TraceBuilder(file);
-                    seq.header(record.has("trace") ? record.get("trace") : record);
+                    JsonNode trace = record.other("trace");
+                    seq.header(trace != null ? trace : record.others());
                     traces.add(seq);
                 } else {
                     if (seq == null) {
                         seq = new TraceBuilder(file);
                         traces.add(seq);
                     }
-                    seq.event(record, null);
+                    seq.event(record.name(), record.time(), record.data());
                 }
             }
         }
@@ -105,7 +121,7 @@ public final class QlogReader {
         return out;
     }
 
-    private static void readJsonEvents(JsonNode trace, TraceBuilder b) {
+    private static void readJsonEvents(JsonNode trace, TraceBuilder b) throws IOException {
         JsonNode events = trace.get("events");
         if (events == null || !events.isArray()) {
             return;
@@ -115,14 +131,261 @@ public final class QlogReader {
         if (ef != null && ef.isArray()) {
             ef.forEach(f -> fields.add(f.asText()));
         }
+        EventData scratch = new EventData();
         for (JsonNode e : events) {
-            b.event(e, fields);
+            if (e.isArray() && !fields.isEmpty()) {
+                String category = "";
+                String type = "";
+                double time = Double.NaN;
+                JsonNode data = null;
+                for (int i = 0; i < fields.size() && i < e.size(); i++) {
+                    switch (fields.get(i)) {
+                        case "relative_time", "time", "delta_time" -> time = e.get(i).asDouble(Double.NaN);
+                        case "category" -> category = e.get(i).asText();
+                        case "event", "event_type" -> type = e.get(i).asText();
+                        case "data" -> data = e.get(i);
+                        default -> { }
+                    }
+                }
+                b.event(category + ":" + type, time, dataOf(data, scratch));
+            } else if (e.isObject()) {
+                b.event(nameOf(e.get("name"), e.get("category"), e.get("event")),
+                        e.path("time").asDouble(Double.NaN), dataOf(e.get("data"), scratch));
+            } else {
+                b.unnamed++;
+            }
         }
     }
 
-    /** Turns RS (0x1e) into a space so that the JSON parser reads JSON-SEQ as a sequence of root values. */
-    private static final class RecordSeparatorAsSpace extends FilterReader {
-        RecordSeparatorAsSpace(Reader in) {
+    /** The used fields of a {@code data} tree, or null when it is absent or not an object. */
+    private static EventData dataOf(JsonNode data, EventData scratch) throws IOException {
+        if (data == null || !data.isObject()) {
+            return null;
+        }
+        try (JsonParser p = MAPPER.treeAsTokens(data)) {
+            p.nextToken();
+            scratch.read(p);
+        }
+        return scratch;
+    }
+
+    /** An event's name, or {@code category:event} when it has none. */
+    private static String nameOf(JsonNode name, JsonNode category, JsonNode event) {
+        String n = name == null ? "" : name.asText("");
+        if (n.isEmpty()) {
+            n = (category == null ? "" : category.asText("")) + ":" + (event == null ? "" : event.asText(""));
+        }
+        return n;
+    }
+
+    /**
+     * The current scalar as the node a tree reader would build (the common types without a detour through the
+     * mapper); objects and arrays are read as trees.
+     */
+    private static JsonNode leaf(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_STRING -> TextNode.valueOf(p.getText());
+            case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
+                case INT -> IntNode.valueOf(p.getIntValue());
+                case LONG -> LongNode.valueOf(p.getLongValue());
+                default -> MAPPER.readTree(p);
+            };
+            case VALUE_NUMBER_FLOAT -> p.getNumberType() == JsonParser.NumberType.DOUBLE
+                    ? DoubleNode.valueOf(p.getDoubleValue()) : MAPPER.readTree(p);
+            case VALUE_TRUE -> BooleanNode.TRUE;
+            case VALUE_FALSE -> BooleanNode.FALSE;
+            case VALUE_NULL -> NullNode.instance;
+            default -> MAPPER.readTree(p);
+        };
+    }
+
+    /** A number token's value, NaN for anything else (whose children are skipped). */
+    private static double number(JsonParser p) throws IOException {
+        if (p.currentToken().isNumeric()) {
+            return p.getDoubleValue();
+        }
+        p.skipChildren();
+        return Double.NaN;
+    }
+
+    /**
+     * One top-level record: an event's {@code name}, {@code category}, {@code event}, {@code time} and
+     * {@code data}; any other field is kept as a tree (headers and the whole-file form). Reused between records.
+     */
+    private static final class RootRecord {
+        private JsonNode name;
+        private JsonNode category;
+        private JsonNode event;
+        private JsonNode time;
+        private boolean dataIsObject;
+        private final EventData data = new EventData();
+        private ObjectNode others;
+
+        /** Reads the object whose START_OBJECT is the current token, up to its END_OBJECT. */
+        void read(JsonParser p) throws IOException {
+            name = null;
+            category = null;
+            event = null;
+            time = null;
+            dataIsObject = false;
+            others = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "name" -> name = leaf(p);
+                    case "category" -> category = leaf(p);
+                    case "event" -> event = leaf(p);
+                    case "time" -> time = leaf(p);
+                    case "data" -> {
+                        dataIsObject = value == JsonToken.START_OBJECT;
+                        if (dataIsObject) {
+                            data.read(p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    default -> others().set(field, MAPPER.readTree(p));
+                }
+            }
+        }
+
+        ObjectNode others() {
+            if (others == null) {
+                others = MAPPER.createObjectNode();
+            }
+            return others;
+        }
+
+        JsonNode other(String field) {
+            return others == null ? null : others.get(field);
+        }
+
+        String name() {
+            return nameOf(name, category, event);
+        }
+
+        double time() {
+            return time == null ? Double.NaN : time.asDouble(Double.NaN);
+        }
+
+        EventData data() {
+            return dataIsObject ? data : null;
+        }
+    }
+
+    /**
+     * The fields of an event's {@code data} object that pacelab uses, whatever the event (a record's fields may
+     * come in any order, so the name may follow the data). A repeated key replaces the earlier value, as in a tree.
+     */
+    static final class EventData {
+        private static final CongestionTimeline.Column[] COLUMNS = CongestionTimeline.Column.values();
+        JsonNode headerPacketType;
+        JsonNode headerPacketNumber;
+        JsonNode headerPacketSize;
+        JsonNode packetType;
+        JsonNode rawLength;
+        double sendAtTime;
+        final double[] metrics = new double[COLUMNS.length];
+        String originalDestinationConnectionId;
+
+        /** Reads the object whose START_OBJECT is the current token, up to its END_OBJECT. */
+        void read(JsonParser p) throws IOException {
+            headerPacketType = null;
+            headerPacketNumber = null;
+            headerPacketSize = null;
+            packetType = null;
+            rawLength = null;
+            sendAtTime = Double.NaN;
+            java.util.Arrays.fill(metrics, Double.NaN);
+            originalDestinationConnectionId = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "header" -> header(p, value);
+                    case "raw" -> raw(p, value);
+                    case "packet_type" -> packetType = leaf(p);
+                    case "send_at_time" -> sendAtTime = number(p);
+                    case "congestion_window" -> metric(p, CongestionTimeline.Column.CONGESTION_WINDOW);
+                    case "bytes_in_flight" -> metric(p, CongestionTimeline.Column.BYTES_IN_FLIGHT);
+                    case "pacing_rate" -> metric(p, CongestionTimeline.Column.PACING_RATE_BPS);
+                    case "smoothed_rtt" -> metric(p, CongestionTimeline.Column.SMOOTHED_RTT_MS);
+                    case "min_rtt" -> metric(p, CongestionTimeline.Column.MIN_RTT_MS);
+                    case "latest_rtt" -> metric(p, CongestionTimeline.Column.LATEST_RTT_MS);
+                    case "ssthresh" -> metric(p, CongestionTimeline.Column.SSTHRESH);
+                    case "original_destination_connection_id" -> originalDestinationConnectionId =
+                            value == JsonToken.VALUE_STRING ? p.getText() : skipped(p);
+                    default -> p.skipChildren();
+                }
+            }
+        }
+
+        private void metric(JsonParser p, CongestionTimeline.Column c) throws IOException {
+            metrics[c.ordinal()] = number(p);
+        }
+
+        private void header(JsonParser p, JsonToken value) throws IOException {
+            headerPacketType = null;
+            headerPacketNumber = null;
+            headerPacketSize = null;
+            if (value != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                return;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "packet_type" -> headerPacketType = leaf(p);
+                    case "packet_number" -> headerPacketNumber = leaf(p);
+                    case "packet_size" -> headerPacketSize = leaf(p);
+                    default -> p.skipChildren();
+                }
+            }
+        }
+
+        private void raw(JsonParser p, JsonToken value) throws IOException {
+            rawLength = null;
+            if (value != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                return;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                if (field.equals("length")) {
+                    rawLength = leaf(p);
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+
+        private static String skipped(JsonParser p) throws IOException {
+            p.skipChildren();
+            return null;
+        }
+
+        /** The packet type: the header's, else the data's own {@code packet_type}, else "". */
+        String packetTypeText() {
+            String fallback = packetType == null ? "" : packetType.asText("");
+            return headerPacketType == null ? fallback : headerPacketType.asText(fallback);
+        }
+
+        /** The raw length, else the header's {@code packet_size}, else 0. */
+        int size() {
+            int fallback = headerPacketSize == null ? 0 : headerPacketSize.asInt(0);
+            return rawLength == null ? fallback : rawLength.asInt(fallback);
+        }
+    }
+
+    /**
+     * Turns RS (0x1e) into a space so that the JSON parser reads JSON-SEQ as a sequence of root values. Works on
+     * the UTF-8 bytes: a byte below 0x80 is always a whole character in UTF-8.
+     */
+    private static final class RecordSeparatorAsSpace extends FilterInputStream {
+        RecordSeparatorAsSpace(InputStream in) {
             super(in);
         }
 
@@ -133,7 +396,7 @@ public final class QlogReader {
         }
 
         @Override
-        public int read(char[] buf, int off, int len) throws IOException {
+        public int read(byte[] buf, int off, int len) throws IOException {
             int n = super.read(buf, off, len);
             for (int i = off; i < off + n; i++) {
                 if (buf[i] == 0x1e) {
@@ -194,43 +457,21 @@ public final class QlogReader {
         }
 
         void addId(JsonNode n) {
-            if (n.isTextual() && !n.textValue().isEmpty()) {
-                ids.add(n.textValue().toLowerCase(Locale.ROOT));
+            if (n.isTextual()) {
+                addId(n.textValue());
             }
         }
 
-        void event(JsonNode e, List<String> arrayFields) {
-            String name;
-            double time;
-            JsonNode data;
-            if (e.isArray() && arrayFields != null && !arrayFields.isEmpty()) {
-                String category = "";
-                String type = "";
-                time = Double.NaN;
-                data = null;
-                for (int i = 0; i < arrayFields.size() && i < e.size(); i++) {
-                    switch (arrayFields.get(i)) {
-                        case "relative_time", "time", "delta_time" -> time = e.get(i).asDouble(Double.NaN);
-                        case "category" -> category = e.get(i).asText();
-                        case "event", "event_type" -> type = e.get(i).asText();
-                        case "data" -> data = e.get(i);
-                        default -> { }
-                    }
-                }
-                name = category + ":" + type;
-            } else if (e.isObject()) {
-                name = e.path("name").asText("");
-                if (name.isEmpty()) {
-                    name = e.path("category").asText("") + ":" + e.path("event").asText("");
-                }
-                time = e.path("time").asDouble(Double.NaN);
-                data = e.get("data");
-            } else {
-                unnamed++;
-                return;
+        void addId(String id) {
+            if (id != null && !id.isEmpty()) {
+                ids.add(id.toLowerCase(Locale.ROOT));
             }
+        }
+
+        /** One event; {@code data} is null when the event has no data object. */
+        void event(String name, double time, EventData data) {
             events++;
-            if (data == null || !data.isObject() || Double.isNaN(time)) {
+            if (data == null || Double.isNaN(time)) {
                 return;
             }
             double t = timeOf(time);
@@ -243,7 +484,7 @@ public final class QlogReader {
                 case "packet_sent" -> packetSent(t, data);
                 case "metrics_updated", "recovery_metrics_updated" -> metricsUpdated(t, data);
                 case "packet_lost" -> packetsLost++;
-                case "parameters_set" -> addId(data.path("original_destination_connection_id"));
+                case "parameters_set" -> addId(data.originalDestinationConnectionId);
                 default -> { }
             }
         }
@@ -257,19 +498,17 @@ public final class QlogReader {
             };
         }
 
-        void packetSent(double t, JsonNode data) {
+        void packetSent(double t, EventData data) {
             packetsSent++;
-            JsonNode header = data.path("header");
-            if (!isOneRtt(header.path("packet_type").asText(data.path("packet_type").asText("")))) {
+            if (!isOneRtt(data.packetTypeText())) {
                 return;
             }
-            JsonNode pn = header.path("packet_number");
-            if (!pn.canConvertToLong()) {
+            JsonNode pn = data.headerPacketNumber;
+            if (pn == null || !pn.canConvertToLong()) {
                 return;
             }
-            int size = data.path("raw").path("length").asInt(header.path("packet_size").asInt(0));
-            JsonNode sendAt = data.get("send_at_time");
-            double sendAtMs = sendAt != null && sendAt.isNumber() ? sendAt.doubleValue() : Double.NaN;
+            int size = data.size();
+            double sendAtMs = data.sendAtTime;
             if (!Double.isNaN(sendAtMs) && timeFormat.equals("absolute") && !Double.isNaN(referenceMs)) {
                 sendAtMs -= referenceMs;
             }
@@ -277,24 +516,24 @@ public final class QlogReader {
         }
 
         static boolean isOneRtt(String type) {
-            String n = type.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+            String lower = type.toLowerCase(Locale.ROOT);
+            StringBuilder b = new StringBuilder(lower.length());
+            for (int i = 0; i < lower.length(); i++) { // letters and digits only: "1-RTT", "one_rtt", "short header"
+                char c = lower.charAt(i);
+                if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+                    b.append(c);
+                }
+            }
+            String n = b.toString();
             return n.equals("1rtt") || n.equals("onertt") || n.equals("short") || n.equals("shortheader");
         }
 
-        void metricsUpdated(double t, JsonNode data) {
+        void metricsUpdated(double t, EventData data) {
             boolean any = false;
             for (int c = 0; c < COLUMNS.length; c++) {
-                JsonNode v = switch (COLUMNS[c]) {
-                    case CONGESTION_WINDOW -> data.get("congestion_window");
-                    case BYTES_IN_FLIGHT -> data.get("bytes_in_flight");
-                    case PACING_RATE_BPS -> data.get("pacing_rate");
-                    case SMOOTHED_RTT_MS -> data.get("smoothed_rtt");
-                    case MIN_RTT_MS -> data.get("min_rtt");
-                    case LATEST_RTT_MS -> data.get("latest_rtt");
-                    case SSTHRESH -> data.get("ssthresh");
-                };
-                if (v != null && v.isNumber()) { // absent values keep their last known level
-                    metrics[c] = v.doubleValue();
+                double v = data.metrics[c];
+                if (!Double.isNaN(v)) { // absent values keep their last known level
+                    metrics[c] = v;
                     any = true;
                 }
             }

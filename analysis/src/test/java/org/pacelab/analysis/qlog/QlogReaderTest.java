@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +83,87 @@ class QlogReaderTest {
         assertEquals(5.0, t.sent().eventMs(1));
         assertEquals(99, t.sent().size(1));
         assertEquals(0.005, t.timeline().time(0), 1e-12); // the metrics event is at 10 ms, the trace's first event at 5 ms
+    }
+
+    @Test
+    void fieldsInAnyOrderFramesSkippedAndRepeatedKeysReplaceEarlierOnes() throws IOException {
+        Path f = Files.writeString(dir.resolve("d.sqlog"), RS
+                + "{\"trace\":{\"common_fields\":{\"reference_time\":100,\"time_format\":\"absolute\"},"
+                + "\"vantage_point\":{\"type\":\"Server\"}},\"qlog_version\":\"0.3\"}\n"
+                + RS + "{\"data\":{\"frames\":[{\"frame_type\":\"stream\",\"raw\":{\"length\":7},"
+                + "\"header\":{\"packet_number\":99}}],\"send_at_time\":104.5,\"raw\":{\"length\":1200},"
+                + "\"header\":{\"packet_number\":7,\"packet_type\":\"1RTT\"}},"
+                + "\"name\":\"quic:packet_sent\",\"time\":105}\n"
+                + RS + "{\"time\":106,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"initial\","
+                + "\"packet_number\":8},\"header\":{\"packet_type\":\"1RTT\",\"packet_number\":9}}}\n"
+                + RS + "{\"time\":107,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":5000,"
+                + "\"congestion_window\":\"lots\",\"ssthresh\":8000}}\n");
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertTrue(t.isServer());
+        assertTrue(t.sent().contains(7), "the data came before the event's name");
+        assertTrue(t.sent().contains(9));
+        assertFalse(t.sent().contains(99), "a frame's fields are not the packet's");
+        assertFalse(t.sent().contains(8), "the later header replaces the earlier one");
+        assertEquals(5.0, t.sent().eventMs(7), "absolute times are relative to reference_time");
+        assertEquals(4.5, t.sent().sendAtMs(7));
+        assertEquals(1200, t.sent().size(7));
+        assertEquals(0, t.sent().size(9), "no raw length and no packet_size");
+        assertEquals(1, t.timeline().size());
+        assertTrue(Double.isNaN(t.timeline().value(CongestionTimeline.Column.CONGESTION_WINDOW, 0)),
+                "the later, non-numeric congestion_window replaces the number");
+        assertEquals(8000, t.timeline().value(CongestionTimeline.Column.SSTHRESH, 0));
+    }
+
+    @Test
+    void newlineDelimitedEventsWithCategoryAndEventNamesAndTheOriginalDcidFromParameters() throws IOException {
+        Path f = Files.writeString(dir.resolve("e.qlog"),
+                "{\"qlog_format\":\"NDJSON\",\"vantage_point\":{\"type\":\"client\"},\"common_fields\":{\"group_id\":\"0A0B\"}}\n"
+                + "[1, 2, 3]\n"
+                + "{\"time\":\"1.5\",\"category\":\"transport\",\"event\":\"packet_sent\",\"data\":{\"packet_type\":\"one_rtt\","
+                + "\"header\":{\"packet_number\":4,\"packet_size\":321}}}\n"
+                + "{\"time\":2,\"name\":\"transport:parameters_set\",\"data\":{\"original_destination_connection_id\":\"CCDD\"}}\n"
+                + "{\"time\":3,\"name\":\"transport:packet_sent\",\"data\":\"not an object\"}\n");
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertEquals("client", t.vantagePoint());
+        assertEquals(Set.of("0a0b", "ccdd"), t.connectionIds());
+        assertTrue(t.sent().contains(4), "the data's own packet_type counts when the header has none");
+        assertEquals(1.5, t.sent().eventMs(4), "a numeric string is a time");
+        assertEquals(321, t.sent().size(4));
+        assertEquals(1, t.packetsSent(), "an event whose data is not an object is counted but not used");
+        assertEquals(3, t.events());
+        assertTrue(t.notes().isEmpty(), t.notes().toString());
+    }
+
+    @Test
+    void wholeFileJsonWithObjectEventsAndAnUnnamedOne() throws IOException {
+        Path f = Files.writeString(dir.resolve("g.json"), "{\"qlog_version\":\"draft-02\",\"traces\":[{"
+                + "\"vantage_point\":{\"type\":\"server\"},\"common_fields\":{\"ODCID\":\"EE\"},\"events\":["
+                + "{\"time\":1,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
+                + "\"packet_number\":2},\"raw\":{\"length\":1000},\"frames\":[{\"frame_type\":\"ping\"}]}},"
+                + "{\"time\":2,\"name\":\"recovery:packet_lost\",\"data\":{}}, 17]}]}");
+        List<QlogTrace> traces = QlogReader.read(f);
+        assertEquals(1, traces.size());
+        QlogTrace t = traces.getFirst();
+        assertEquals(Set.of("ee"), t.connectionIds());
+        assertEquals(1000, t.sent().size(2));
+        assertEquals(1, t.packetsLost());
+        assertEquals(2, t.events());
+        assertEquals(List.of("g.json: 1 event(s) without a name skipped"), t.notes());
+    }
+
+    @Test
+    void invalidUtf8EndsTheTraceWithANoteInsteadOfFailing() throws IOException {
+        byte[] good = (RS + "{\"qlog_version\":\"0.3\",\"trace\":{}}\n" + RS
+                + "{\"time\":1,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
+                + "\"packet_number\":1}}}\n" + RS + "{\"time\":2,\"name\":\"").getBytes(StandardCharsets.UTF_8);
+        byte[] bad = {(byte) 0xff, (byte) 0xfe, '"', '}', '\n'};
+        byte[] all = java.util.Arrays.copyOf(good, good.length + bad.length);
+        System.arraycopy(bad, 0, all, good.length, bad.length);
+        Path f = Files.write(dir.resolve("h.sqlog"), all);
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertTrue(t.sent().contains(1));
+        assertEquals(1, t.notes().size());
+        assertTrue(t.notes().getFirst().startsWith("h.sqlog:3: unreadable JSON record"), t.notes().getFirst());
     }
 
     @Test
