@@ -1,9 +1,8 @@
 package org.pacelab.io.log;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -15,6 +14,7 @@ import org.pacelab.quic.qlog.QlogSink;
 /**
  * Creates one JSON-SEQ qlog file per connection in a directory ({@code QLOGDIR}), named
  * {@code <role>-<original DCID>.sqlog}, with the wall-clock reference time taken when the connection starts.
+ * Every record is flushed to the file as it is written, so a process that is killed leaves whole records.
  */
 public final class QlogDirectory implements Function<byte[], QlogSink> {
     private final Path dir;
@@ -40,11 +40,11 @@ public final class QlogDirectory implements Function<byte[], QlogSink> {
         String hex = HexFormat.of().formatHex(odcid);
         Path file = dir.resolve(role + "-" + hex + ".sqlog");
         try {
-            BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+            OutputStream w = Files.newOutputStream(file); // the JSON generator buffers each record
             long baseNanos = System.nanoTime();
             java.time.Instant wall = java.time.Instant.now();
             double referenceMs = wall.getEpochSecond() * 1000.0 + wall.getNano() / 1e6;
-            return new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid, referenceMs, baseNanos, logFrames);
+            return new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid, referenceMs, baseNanos, logFrames, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create qlog file " + file, e);
         }

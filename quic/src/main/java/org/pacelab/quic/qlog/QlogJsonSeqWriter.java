@@ -1,8 +1,8 @@
 package org.pacelab.quic.qlog;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -27,35 +27,43 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * Writes qlog as JSON-SEQ (RFC 7464 records: RS, JSON text, LF) with the legacy 0.3 header fields and
  * {@code transport:}/{@code recovery:} event names, so qvis and pacelab's analyzer read it. Times are
  * milliseconds relative to {@code reference_time}, with nanosecond digits kept (3 decimals = µs resolution
- * is the minimum asked; we keep 6).
+ * is the minimum asked; we keep 6). Records are encoded by Jackson's UTF-8 generator straight into its byte
+ * buffer; the RS and LF framing goes through the same buffer (the generator's root-value separator, a space,
+ * follows each RS after the first record).
  */
 public final class QlogJsonSeqWriter implements QlogSink {
     private static final char RS = 0x1e;
+    private static final char LF = '\n';
     private static final HexFormat HEX = HexFormat.of();
 
-    private final Writer out;
+    private final OutputStream out;
     private final JsonGenerator json;
     private final long baseNanos;
     private final boolean logFrames;
+    private final boolean flushEachRecord;
     private final StringBuilder millis = new StringBuilder(24);
 
     /**
-     * @param out             where records go (the caller opened it; {@link #close()} closes it)
+     * @param out             where records go as UTF-8 (the caller opened it; {@link #close()} closes it)
      * @param vantagePoint    {@code client} or {@code server}
      * @param odcid           the original destination connection ID (group_id)
      * @param referenceTimeMs wall-clock time of {@code baseNanos}, ms since the epoch
      * @param baseNanos       the connection clock's value at {@code referenceTimeMs}
      * @param logFrames       include frame lists in packet events
+     * @param flushEachRecord  flush {@code out} after every record (a live process that may be killed keeps every
+     *                        record written); otherwise bytes reach {@code out} when the generator's buffer fills
+     *                        and on {@link #close()}
      */
-    public QlogJsonSeqWriter(Writer out, String title, String vantagePoint, byte[] odcid, double referenceTimeMs,
-                             long baseNanos, boolean logFrames) {
+    public QlogJsonSeqWriter(OutputStream out, String title, String vantagePoint, byte[] odcid, double referenceTimeMs,
+                             long baseNanos, boolean logFrames, boolean flushEachRecord) {
         this.out = out;
         this.baseNanos = baseNanos;
         this.logFrames = logFrames;
+        this.flushEachRecord = flushEachRecord;
         try {
-            this.json = new JsonFactory().createGenerator(out);
+            this.json = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
             json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-            out.write(RS);
+            json.writeRaw(RS);
             json.writeStartObject();
             json.writeStringField("qlog_version", "0.3");
             json.writeStringField("qlog_format", "JSON-SEQ");
@@ -84,7 +92,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     public boolean enabled() { return true; }
 
     private void begin(long now, String name) throws IOException {
-        out.write(RS);
+        json.writeRaw(RS);
         json.writeStartObject();
         json.writeFieldName("time");
         writeMillis(now);
@@ -99,8 +107,10 @@ public final class QlogJsonSeqWriter implements QlogSink {
     }
 
     private void endRecord() throws IOException {
-        json.flush();
-        out.write('\n');
+        json.writeRaw(LF);
+        if (flushEachRecord) {
+            json.flush();
+        }
     }
 
     private void writeMillis(long t) throws IOException {

@@ -3,7 +3,8 @@ package org.pacelab.quic.qlog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.StringWriter;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,14 +17,14 @@ class QlogJsonSeqWriterTest {
     /** Event times are ms relative to the base, written exactly from integer ns with 6 decimals. */
     @Test
     void timesAreExactMillisecondsWithSixDecimals() {
-        StringWriter out = new StringWriter();
-        QlogJsonSeqWriter w = new QlogJsonSeqWriter(out, "t", "server", new byte[] {1, 2}, 1000.0, 5_000_000_000L, false);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QlogJsonSeqWriter w = new QlogJsonSeqWriter(out, "t", "server", new byte[] {1, 2}, 1000.0, 5_000_000_000L, false, false);
         long[] times = {5_000_000_000L, 5_000_000_001L, 5_000_123_456L, 5_999_999_999L, 17_000_000_007L, 4_999_999_990L};
         for (long t : times) {
             w.packetSent(t, PacketType.ONE_RTT, 1, 1200, t + 1_000_000L, List.of());
         }
         w.close();
-        Matcher m = Pattern.compile("\"time\":(-?[0-9.]+),.*?\"send_at_time\":(-?[0-9.]+)").matcher(out.toString());
+        Matcher m = Pattern.compile("\"time\":(-?[0-9.]+),.*?\"send_at_time\":(-?[0-9.]+)").matcher(out.toString(StandardCharsets.UTF_8));
         String[][] expected = {{"0.000000", "1.000000"}, {"0.000001", "1.000001"}, {"0.123456", "1.123456"},
                 {"999.999999", "1000.999999"}, {"12000.000007", "12001.000007"}, {"-0.000010", "0.999990"}};
         for (String[] e : expected) {
@@ -31,5 +32,47 @@ class QlogJsonSeqWriterTest {
             assertEquals(e[0], m.group(1));
             assertEquals(e[1], m.group(2));
         }
+    }
+
+    /** RFC 7464 framing: each record is RS, a JSON text, LF; text is UTF-8. */
+    @Test
+    void recordsAreRsJsonLfInUtf8() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QlogJsonSeqWriter w = new QlogJsonSeqWriter(out, "t", "client", new byte[] {(byte) 0xab}, 1000.0, 0, false, false);
+        w.congestionStateUpdated(2_500_000L, "slow_start", "recovery");
+        w.connectionClosed(3_000_000L, true, 0, true, "fertig \u00fcber \u2713");
+        w.close();
+        String text = out.toString(StandardCharsets.UTF_8);
+        String[] records = text.split("\u001e", -1);
+        assertEquals(4, records.length, text);
+        assertEquals("", records[0]);
+        assertTrue(records[1].startsWith("{\"qlog_version\":\"0.3\""), records[1]);
+        assertTrue(records[1].contains("\"group_id\":\"ab\""), records[1]);
+        assertEquals(" {\"time\":2.500000,\"name\":\"recovery:congestion_state_updated\","
+                + "\"data\":{\"old\":\"slow_start\",\"new\":\"recovery\"}}\n", records[2]);
+        assertEquals(" {\"time\":3.000000,\"name\":\"connectivity:connection_closed\",\"data\":{\"owner\":\"local\","
+                + "\"application_code\":0,\"reason\":\"fertig \u00fcber \u2713\"}}\n", records[3]);
+        for (String r : List.of(records[1], records[2], records[3])) {
+            assertTrue(r.endsWith("}\n"), r);
+        }
+    }
+
+    /** A live process's qlog has every record in the stream as soon as it is written; a batch one on close. */
+    @Test
+    void recordsReachTheStreamPerRecordOnlyWhenAskedTo() {
+        ByteArrayOutputStream live = new ByteArrayOutputStream();
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        QlogJsonSeqWriter l = new QlogJsonSeqWriter(live, "t", "server", new byte[] {1}, 1000.0, 0, false, true);
+        QlogJsonSeqWriter b = new QlogJsonSeqWriter(batch, "t", "server", new byte[] {1}, 1000.0, 0, false, false);
+        int afterHeader = live.size();
+        assertTrue(afterHeader > 0);
+        l.packetLost(1_000_000L, PacketType.ONE_RTT, 7, "reordering_threshold");
+        b.packetLost(1_000_000L, PacketType.ONE_RTT, 7, "reordering_threshold");
+        assertTrue(live.size() > afterHeader);
+        assertTrue(live.toString(StandardCharsets.UTF_8).endsWith("\"trigger\":\"reordering_threshold\"}}\n"));
+        assertEquals(0, batch.size());
+        l.close();
+        b.close();
+        assertEquals(live.toString(StandardCharsets.UTF_8), batch.toString(StandardCharsets.UTF_8));
     }
 }

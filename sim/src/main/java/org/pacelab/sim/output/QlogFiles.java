@@ -1,11 +1,9 @@
 package org.pacelab.sim.output;
 
-import java.io.BufferedWriter;
-import java.io.FilterWriter;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,11 +19,11 @@ import org.pacelab.quic.qlog.QlogSink;
  * One JSON-SEQ qlog per connection, named like {@link org.pacelab.io.log.QlogDirectory} names them
  * ({@code <role>-<original DCID>.sqlog}) and written by the same {@link QlogJsonSeqWriter}, with the virtual
  * epoch as {@code reference_time} and virtual time 0 as its base. Files are written as {@code .part} and renamed
- * by {@link #closeAll()}. The writer flushes after every record (right for a live process that may be killed);
- * here per-record flushes are swallowed and the file is written in large blocks.
+ * by {@link #closeAll()}. Unlike a live process's qlog, records are not flushed one by one: the file is written
+ * in large blocks.
  */
 public final class QlogFiles implements Function<byte[], QlogSink> {
-    private record Open(QlogSink sink, Writer writer, Path part, Path file) {}
+    private record Open(QlogSink sink, OutputStream stream, Path part, Path file) {}
 
     private final Path dir;
     private final String role;
@@ -42,14 +40,9 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
         Path file = dir.resolve(role + "-" + hex + ".sqlog");
         Path part = dir.resolve(role + "-" + hex + ".sqlog.part");
         try {
-            Writer w = new FilterWriter(new BufferedWriter(Files.newBufferedWriter(part, StandardCharsets.UTF_8), 1 << 20)) {
-                @Override
-                public void flush() {
-                    // per-record flushes would cost a system call each; close() writes everything
-                }
-            };
+            OutputStream w = new BufferedOutputStream(Files.newOutputStream(part), 1 << 20);
             QlogSink sink = new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid,
-                    VirtualEpoch.epochMillis(), 0, true);
+                    VirtualEpoch.epochMillis(), 0, true, false);
             open.add(new Open(sink, w, part, file));
             return sink;
         } catch (IOException e) {
@@ -66,7 +59,7 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     public void closeAll() throws IOException {
         for (Open o : open) {
             o.sink().close();
-            o.writer().close();
+            o.stream().close();
             Files.move(o.part(), o.file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
     }
@@ -75,7 +68,7 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     public void discard() {
         for (Open o : open) {
             try {
-                o.writer().close();
+                o.stream().close();
                 Files.deleteIfExists(o.part());
             } catch (IOException | UncheckedIOException e) {
                 // nothing else depends on a partial qlog
