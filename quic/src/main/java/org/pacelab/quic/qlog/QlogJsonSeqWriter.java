@@ -22,6 +22,7 @@ import org.pacelab.quic.stream.StreamDataSent;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 
 /**
  * Writes qlog as JSON-SEQ (RFC 7464 records: RS, JSON text, LF) with the legacy 0.3 header fields and
@@ -35,13 +36,53 @@ public final class QlogJsonSeqWriter implements QlogSink {
     private static final char RS = 0x1e;
     private static final char LF = '\n';
     private static final HexFormat HEX = HexFormat.of();
+    // field and event names of the frequent events, encoded once (the generator copies their quoted UTF-8 bytes)
+    private static final SerializedString F_TIME = new SerializedString("time");
+    private static final SerializedString F_NAME = new SerializedString("name");
+    private static final SerializedString F_DATA = new SerializedString("data");
+    private static final SerializedString F_HEADER = new SerializedString("header");
+    private static final SerializedString F_PACKET_TYPE = new SerializedString("packet_type");
+    private static final SerializedString F_PACKET_NUMBER = new SerializedString("packet_number");
+    private static final SerializedString F_RAW = new SerializedString("raw");
+    private static final SerializedString F_LENGTH = new SerializedString("length");
+    private static final SerializedString F_SEND_AT_TIME = new SerializedString("send_at_time");
+    private static final SerializedString F_FRAMES = new SerializedString("frames");
+    private static final SerializedString F_FRAME_TYPE = new SerializedString("frame_type");
+    private static final SerializedString F_STREAM_ID = new SerializedString("stream_id");
+    private static final SerializedString F_OFFSET = new SerializedString("offset");
+    private static final SerializedString F_FIN = new SerializedString("fin");
+    private static final SerializedString F_ACKED_RANGES = new SerializedString("acked_ranges");
+    private static final SerializedString F_TRIGGER = new SerializedString("trigger");
+    private static final SerializedString F_MIN_RTT = new SerializedString("min_rtt");
+    private static final SerializedString F_SMOOTHED_RTT = new SerializedString("smoothed_rtt");
+    private static final SerializedString F_LATEST_RTT = new SerializedString("latest_rtt");
+    private static final SerializedString F_RTT_VARIANCE = new SerializedString("rtt_variance");
+    private static final SerializedString F_CONGESTION_WINDOW = new SerializedString("congestion_window");
+    private static final SerializedString F_BYTES_IN_FLIGHT = new SerializedString("bytes_in_flight");
+    private static final SerializedString F_SSTHRESH = new SerializedString("ssthresh");
+    private static final SerializedString F_PACING_RATE = new SerializedString("pacing_rate");
+    private static final SerializedString F_MAXIMUM = new SerializedString("maximum");
+    private static final SerializedString FRAME_STREAM = new SerializedString("stream");
+    private static final SerializedString FRAME_ACK = new SerializedString("ack");
+    private static final SerializedString FRAME_CRYPTO = new SerializedString("crypto");
+    private static final SerializedString FRAME_PADDING = new SerializedString("padding");
+    private static final SerializedString EVENT_CONNECTION_STARTED = new SerializedString("transport:connection_started");
+    private static final SerializedString EVENT_PARAMETERS_SET = new SerializedString("transport:parameters_set");
+    private static final SerializedString EVENT_PACKET_SENT = new SerializedString("transport:packet_sent");
+    private static final SerializedString EVENT_PACKET_RECEIVED = new SerializedString("transport:packet_received");
+    private static final SerializedString EVENT_PACKET_DROPPED = new SerializedString("transport:packet_dropped");
+    private static final SerializedString EVENT_PACKET_LOST = new SerializedString("recovery:packet_lost");
+    private static final SerializedString EVENT_METRICS_UPDATED = new SerializedString("recovery:metrics_updated");
+    private static final SerializedString EVENT_CONGESTION_STATE_UPDATED = new SerializedString("recovery:congestion_state_updated");
+    private static final SerializedString EVENT_KEY_UPDATED = new SerializedString("security:key_updated");
+    private static final SerializedString EVENT_CONNECTION_CLOSED = new SerializedString("connectivity:connection_closed");
 
     private final OutputStream out;
     private final JsonGenerator json;
     private final long baseNanos;
     private final boolean logFrames;
     private final boolean flushEachRecord;
-    private final StringBuilder millis = new StringBuilder(24);
+    private final char[] millis = new char[28];
 
     /**
      * @param out             where records go as UTF-8 (the caller opened it; {@link #close()} closes it)
@@ -71,7 +112,8 @@ public final class QlogJsonSeqWriter implements QlogSink {
             json.writeObjectFieldStart("trace");
             json.writeObjectFieldStart("vantage_point");
             json.writeStringField("type", vantagePoint);
-            json.writeStringField("name", "pacelab");
+            json.writeFieldName(F_NAME);
+            json.writeString("pacelab");
             json.writeEndObject();
             json.writeObjectFieldStart("common_fields");
             json.writeStringField("ODCID", HEX.formatHex(odcid));
@@ -91,13 +133,15 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public boolean enabled() { return true; }
 
-    private void begin(long now, String name) throws IOException {
+    private void begin(long now, SerializedString name) throws IOException {
         json.writeRaw(RS);
         json.writeStartObject();
-        json.writeFieldName("time");
+        json.writeFieldName(F_TIME);
         writeMillis(now);
-        json.writeStringField("name", name);
-        json.writeObjectFieldStart("data");
+        json.writeFieldName(F_NAME);
+        json.writeString(name);
+        json.writeFieldName(F_DATA);
+        json.writeStartObject();
     }
 
     private void end() throws IOException {
@@ -114,35 +158,51 @@ public final class QlogJsonSeqWriter implements QlogSink {
     }
 
     private void writeMillis(long t) throws IOException {
-        // ms with 6 decimals, written exactly from integer ns (no binary-float rounding)
+        // ms with 6 decimals, written exactly from integer ns (no binary-float rounding), digits from the right
         long rel = t - baseNanos;
-        String sign = rel < 0 ? "-" : "";
         long abs = Math.abs(rel);
         long frac = abs % 1_000_000;
-        StringBuilder b = millis;
-        b.setLength(0);
-        b.append(sign).append(abs / 1_000_000).append('.');
-        for (long p = 100_000; p > frac && p > 1; p /= 10) {
-            b.append('0');
+        long whole = abs / 1_000_000;
+        char[] b = millis;
+        int i = b.length;
+        for (int d = 0; d < 6; d++) {
+            b[--i] = (char) ('0' + frac % 10);
+            frac /= 10;
         }
-        json.writeNumber(b.append(frac).toString());
+        b[--i] = '.';
+        do {
+            b[--i] = (char) ('0' + whole % 10);
+            whole /= 10;
+        } while (whole != 0);
+        if (rel < 0) {
+            b[--i] = '-';
+        }
+        json.writeNumber(b, i, b.length - i);
     }
 
-    private static String packetType(PacketType t) {
-        return switch (t) {
-            case INITIAL -> "initial";
-            case HANDSHAKE -> "handshake";
-            case ZERO_RTT -> "0RTT";
-            case ONE_RTT -> "1RTT";
-            case RETRY -> "retry";
-            case VERSION_NEGOTIATION -> "version_negotiation";
-        };
+    private static final SerializedString[] PACKET_TYPES = new SerializedString[PacketType.values().length];
+
+    static {
+        for (PacketType t : PacketType.values()) {
+            PACKET_TYPES[t.ordinal()] = new SerializedString(switch (t) {
+                case INITIAL -> "initial";
+                case HANDSHAKE -> "handshake";
+                case ZERO_RTT -> "0RTT";
+                case ONE_RTT -> "1RTT";
+                case RETRY -> "retry";
+                case VERSION_NEGOTIATION -> "version_negotiation";
+            });
+        }
+    }
+
+    private static SerializedString packetType(PacketType t) {
+        return PACKET_TYPES[t.ordinal()];
     }
 
     @Override
     public void connectionStarted(long now, String localAddress, String remoteAddress, byte[] scid, byte[] dcid) {
         run(() -> {
-            begin(now, "transport:connection_started");
+            begin(now, EVENT_CONNECTION_STARTED);
             json.writeStringField("src_ip", localAddress);
             json.writeStringField("dst_ip", remoteAddress);
             json.writeStringField("src_cid", HEX.formatHex(scid));
@@ -154,7 +214,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void parametersSet(long now, boolean local, Map<String, Object> parameters) {
         run(() -> {
-            begin(now, "transport:parameters_set");
+            begin(now, EVENT_PARAMETERS_SET);
             json.writeStringField("owner", local ? "local" : "remote");
             for (Map.Entry<String, Object> e : parameters.entrySet()) {
                 Object v = e.getValue();
@@ -176,12 +236,14 @@ public final class QlogJsonSeqWriter implements QlogSink {
     public void packetSent(long now, PacketType type, long packetNumber, int length, long intendedSendTime,
                            List<Frame> frames) {
         run(() -> {
-            begin(now, "transport:packet_sent");
+            begin(now, EVENT_PACKET_SENT);
             header(type, packetNumber);
-            json.writeObjectFieldStart("raw");
-            json.writeNumberField("length", length);
+            json.writeFieldName(F_RAW);
+            json.writeStartObject();
+            json.writeFieldName(F_LENGTH);
+            json.writeNumber(length);
             json.writeEndObject();
-            json.writeFieldName("send_at_time");
+            json.writeFieldName(F_SEND_AT_TIME);
             writeMillis(intendedSendTime);
             frames(frames);
             end();
@@ -191,10 +253,12 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void packetReceived(long now, PacketType type, long packetNumber, int length, List<Frame> frames) {
         run(() -> {
-            begin(now, "transport:packet_received");
+            begin(now, EVENT_PACKET_RECEIVED);
             header(type, packetNumber);
-            json.writeObjectFieldStart("raw");
-            json.writeNumberField("length", length);
+            json.writeFieldName(F_RAW);
+            json.writeStartObject();
+            json.writeFieldName(F_LENGTH);
+            json.writeNumber(length);
             json.writeEndObject();
             frames(frames);
             end();
@@ -204,16 +268,21 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void packetDropped(long now, PacketType type, int length, String trigger) {
         run(() -> {
-            begin(now, "transport:packet_dropped");
+            begin(now, EVENT_PACKET_DROPPED);
             if (type != null) {
-                json.writeObjectFieldStart("header");
-                json.writeStringField("packet_type", packetType(type));
+                json.writeFieldName(F_HEADER);
+                json.writeStartObject();
+                json.writeFieldName(F_PACKET_TYPE);
+                json.writeString(packetType(type));
                 json.writeEndObject();
             }
-            json.writeObjectFieldStart("raw");
-            json.writeNumberField("length", length);
+            json.writeFieldName(F_RAW);
+            json.writeStartObject();
+            json.writeFieldName(F_LENGTH);
+            json.writeNumber(length);
             json.writeEndObject();
-            json.writeStringField("trigger", trigger);
+            json.writeFieldName(F_TRIGGER);
+            json.writeString(trigger);
             end();
         });
     }
@@ -221,9 +290,10 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void packetLost(long now, PacketType type, long packetNumber, String trigger) {
         run(() -> {
-            begin(now, "recovery:packet_lost");
+            begin(now, EVENT_PACKET_LOST);
             header(type, packetNumber);
-            json.writeStringField("trigger", trigger);
+            json.writeFieldName(F_TRIGGER);
+            json.writeString(trigger);
             end();
         });
     }
@@ -232,24 +302,28 @@ public final class QlogJsonSeqWriter implements QlogSink {
     public void metricsUpdated(long now, long minRtt, long smoothedRtt, long latestRtt, long rttVariance,
                                long congestionWindow, long bytesInFlight, long ssthresh, long pacingRateBitsPerSecond) {
         run(() -> {
-            begin(now, "recovery:metrics_updated");
+            begin(now, EVENT_METRICS_UPDATED);
             if (minRtt != Long.MAX_VALUE) {
-                json.writeFieldName("min_rtt");
+                json.writeFieldName(F_MIN_RTT);
                 json.writeNumber(minRtt / 1e6);
             }
-            json.writeFieldName("smoothed_rtt");
+            json.writeFieldName(F_SMOOTHED_RTT);
             json.writeNumber(smoothedRtt / 1e6);
-            json.writeFieldName("latest_rtt");
+            json.writeFieldName(F_LATEST_RTT);
             json.writeNumber(latestRtt / 1e6);
-            json.writeFieldName("rtt_variance");
+            json.writeFieldName(F_RTT_VARIANCE);
             json.writeNumber(rttVariance / 1e6);
-            json.writeNumberField("congestion_window", congestionWindow);
-            json.writeNumberField("bytes_in_flight", bytesInFlight);
+            json.writeFieldName(F_CONGESTION_WINDOW);
+            json.writeNumber(congestionWindow);
+            json.writeFieldName(F_BYTES_IN_FLIGHT);
+            json.writeNumber(bytesInFlight);
             if (ssthresh != Long.MAX_VALUE) {
-                json.writeNumberField("ssthresh", ssthresh);
+                json.writeFieldName(F_SSTHRESH);
+                json.writeNumber(ssthresh);
             }
             if (pacingRateBitsPerSecond > 0) {
-                json.writeNumberField("pacing_rate", pacingRateBitsPerSecond);
+                json.writeFieldName(F_PACING_RATE);
+                json.writeNumber(pacingRateBitsPerSecond);
             }
             end();
         });
@@ -258,7 +332,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void congestionStateUpdated(long now, String oldState, String newState) {
         run(() -> {
-            begin(now, "recovery:congestion_state_updated");
+            begin(now, EVENT_CONGESTION_STATE_UPDATED);
             json.writeStringField("old", oldState);
             json.writeStringField("new", newState);
             end();
@@ -268,10 +342,11 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void keyUpdated(long now, String keyType, long generation, String trigger) {
         run(() -> {
-            begin(now, "security:key_updated");
+            begin(now, EVENT_KEY_UPDATED);
             json.writeStringField("key_type", keyType);
             json.writeNumberField("generation", generation);
-            json.writeStringField("trigger", trigger);
+            json.writeFieldName(F_TRIGGER);
+            json.writeString(trigger);
             end();
         });
     }
@@ -279,7 +354,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     @Override
     public void connectionClosed(long now, boolean local, long errorCode, boolean application, String reason) {
         run(() -> {
-            begin(now, "connectivity:connection_closed");
+            begin(now, EVENT_CONNECTION_CLOSED);
             json.writeStringField("owner", local ? "local" : "remote");
             json.writeNumberField(application ? "application_code" : "connection_code", errorCode);
             json.writeStringField("reason", reason == null ? "" : reason);
@@ -288,9 +363,12 @@ public final class QlogJsonSeqWriter implements QlogSink {
     }
 
     private void header(PacketType type, long pn) throws IOException {
-        json.writeObjectFieldStart("header");
-        json.writeStringField("packet_type", packetType(type));
-        json.writeNumberField("packet_number", pn);
+        json.writeFieldName(F_HEADER);
+        json.writeStartObject();
+        json.writeFieldName(F_PACKET_TYPE);
+        json.writeString(packetType(type));
+        json.writeFieldName(F_PACKET_NUMBER);
+        json.writeNumber(pn);
         json.writeEndObject();
     }
 
@@ -298,27 +376,40 @@ public final class QlogJsonSeqWriter implements QlogSink {
         if (!logFrames || frames == null) {
             return;
         }
-        json.writeArrayFieldStart("frames");
+        json.writeFieldName(F_FRAMES);
+        json.writeStartArray();
         for (Frame f : frames) {
             json.writeStartObject();
             switch (f) {
                 case StreamFrame s -> {
-                    json.writeStringField("frame_type", "stream");
-                    json.writeNumberField("stream_id", s.streamId());
-                    json.writeNumberField("offset", s.offset());
-                    json.writeNumberField("length", s.data().length);
-                    json.writeBooleanField("fin", s.fin());
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString(FRAME_STREAM);
+                    json.writeFieldName(F_STREAM_ID);
+                    json.writeNumber(s.streamId());
+                    json.writeFieldName(F_OFFSET);
+                    json.writeNumber(s.offset());
+                    json.writeFieldName(F_LENGTH);
+                    json.writeNumber(s.data().length);
+                    json.writeFieldName(F_FIN);
+                    json.writeBoolean(s.fin());
                 }
                 case StreamDataSent s -> {
-                    json.writeStringField("frame_type", "stream");
-                    json.writeNumberField("stream_id", s.streamId());
-                    json.writeNumberField("offset", s.offset());
-                    json.writeNumberField("length", s.length());
-                    json.writeBooleanField("fin", s.fin());
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString(FRAME_STREAM);
+                    json.writeFieldName(F_STREAM_ID);
+                    json.writeNumber(s.streamId());
+                    json.writeFieldName(F_OFFSET);
+                    json.writeNumber(s.offset());
+                    json.writeFieldName(F_LENGTH);
+                    json.writeNumber(s.length());
+                    json.writeFieldName(F_FIN);
+                    json.writeBoolean(s.fin());
                 }
                 case AckFrame a -> {
-                    json.writeStringField("frame_type", "ack");
-                    json.writeArrayFieldStart("acked_ranges");
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString(FRAME_ACK);
+                    json.writeFieldName(F_ACKED_RANGES);
+                    json.writeStartArray();
                     for (int i = a.ranges().length - 2; i >= 0; i -= 2) {
                         json.writeStartArray();
                         json.writeNumber(a.ranges()[i + 1]);
@@ -328,25 +419,36 @@ public final class QlogJsonSeqWriter implements QlogSink {
                     json.writeEndArray();
                 }
                 case CryptoFrame c -> {
-                    json.writeStringField("frame_type", "crypto");
-                    json.writeNumberField("offset", c.offset());
-                    json.writeNumberField("length", c.data().length);
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString(FRAME_CRYPTO);
+                    json.writeFieldName(F_OFFSET);
+                    json.writeNumber(c.offset());
+                    json.writeFieldName(F_LENGTH);
+                    json.writeNumber(c.data().length);
                 }
                 case MaxDataFrame m -> {
-                    json.writeStringField("frame_type", "max_data");
-                    json.writeNumberField("maximum", m.max());
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString("max_data");
+                    json.writeFieldName(F_MAXIMUM);
+                    json.writeNumber(m.max());
                 }
                 case MaxStreamDataFrame m -> {
-                    json.writeStringField("frame_type", "max_stream_data");
-                    json.writeNumberField("stream_id", m.streamId());
-                    json.writeNumberField("maximum", m.max());
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString("max_stream_data");
+                    json.writeFieldName(F_STREAM_ID);
+                    json.writeNumber(m.streamId());
+                    json.writeFieldName(F_MAXIMUM);
+                    json.writeNumber(m.max());
                 }
                 case PaddingFrame p -> {
-                    json.writeStringField("frame_type", "padding");
-                    json.writeNumberField("length", p.length());
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString(FRAME_PADDING);
+                    json.writeFieldName(F_LENGTH);
+                    json.writeNumber(p.length());
                 }
                 case ConnectionCloseFrame c -> {
-                    json.writeStringField("frame_type", "connection_close");
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString("connection_close");
                     json.writeStringField("error_space", c.application() ? "application" : "transport");
                     json.writeNumberField("error_code", c.errorCode());
                     json.writeStringField("reason", c.reason());
