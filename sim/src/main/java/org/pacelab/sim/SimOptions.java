@@ -38,7 +38,7 @@ public final class SimOptions {
     public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
             "--pacing-lookahead", "--recv-batch", "--qdisc", "--fq-quantum", "--fq-initial-quantum", "--fq-horizon",
             "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send");
-    public static final List<String> OUTPUT = List.of("--snaplen", "--analyze", "--client-qlog");
+    public static final List<String> OUTPUT = List.of("--snaplen", "--tap", "--qlog", "--analyze", "--client-qlog");
     /** Every option name accepted, in documentation order. */
     public static final List<String> NAMES;
 
@@ -131,7 +131,8 @@ public final class SimOptions {
                     s.timeout(), s.serverAddress(), s.clientAddress(), !o.containsKey("--analyze") || flag("--analyze", o.get("--analyze")),
                     o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
                     o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2,
-                    s.dc(), s.flows(), s.duration());
+                    s.dc(), s.flows(), s.duration(), !o.containsKey("--tap") || flag("--tap", o.get("--tap")),
+                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")));
             return s;
         } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);

@@ -50,13 +50,16 @@ import org.pacelab.sim.host.HostConfig;
  *                          {@link #clientAddress(int)}
  * @param duration          virtual time each client downloads before it closes its connection, ns; 0 = until its
  *                          downloads of {@code transferBytes} have arrived
+ * @param tap               write the tap ({@code tap.pcapng}); a long multi-flow run measured from its event log
+ *                          may do without
+ * @param serverQlog        write the server's qlogs ({@code qlog/server-*.sqlog})
  */
 public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
                           CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
                           long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
                           long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
                           boolean analyze, boolean clientQlog, int ackThreshold, DcSpec dc, List<DcFlowMode> flows,
-                          long duration) {
+                          long duration, boolean tap, boolean serverQlog) {
     /** Client/server pairs at most (the clients' ports are consecutive). */
     public static final int MAX_FLOWS = 64;
     public static final List<String> ALPNS = List.of("h3", "hq-interop");
@@ -114,6 +117,9 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
             throw new IllegalArgumentException("the clients' ports " + clientAddress.getPort() + " to "
                     + (clientAddress.getPort() + flows.size() - 1) + " go past 65535");
         }
+        if (analyze && !tap && dc == null && flows.size() == 1) {
+            throw new IllegalArgumentException("--analyze reads the tap; it needs --tap on (or --analyze off)");
+        }
         if (duration < 0) {
             throw new IllegalArgumentException("--duration: must not be negative, e.g. 20s");
         }
@@ -146,7 +152,7 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         try {
             return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
                     TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
-                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0);
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true);
         } catch (SpecException e) {
             throw new IllegalStateException("the quic-steps preset is missing", e);
         }
@@ -155,58 +161,64 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
     /** A single-path link (replaces a dual-connectivity one). */
     public SimScenario withLink(LinkSpec l) {
         return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog);
     }
 
     /** A dual-connectivity link instead of the single-path one (null: back to {@link #link()}). */
     public SimScenario withDc(DcSpec d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog);
+    }
+
+    /** Which of the large outputs to write: the tap and the server's qlogs. */
+    public SimScenario withOutputs(boolean t, boolean q) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q);
     }
 
     /** The client/server pairs (one mode each) and how long each downloads (0 = its transfer's size). */
     public SimScenario withFlows(List<DcFlowMode> f, long d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog);
     }
 
     public SimScenario withSeed(long s) {
         return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withTransfer(long bytes, int n) {
         return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withCongestion(CongestionConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withHosts(HostConfig s, HostConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withOutputDir(Path dir) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withAnalyze(boolean a) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withClientQlog(boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withTimeout(long t) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration);
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 }

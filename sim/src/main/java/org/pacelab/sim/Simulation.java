@@ -136,10 +136,12 @@ public final class Simulation {
         QlogFiles serverQlogs = null;
         List<QlogFiles> clientQlogs = new ArrayList<>();
         try {
-            tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
+            LinkObserver observer = LinkObserver.both(linkCounters, events);
+            if (s.tap()) {
+                tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
+                observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
+            }
             serverQlogs = new QlogFiles(files.qlogDir(), "server");
-            LinkObserver observer = LinkObserver.both(LinkObserver.both(linkCounters, events),
-                    new TapRecorder(tap, s.serverAddress(), clientAddresses));
             Link link = link(s, observer);
             for (int i = 0; i < n; i++) {
                 String client = format(clientAddresses.get(i));
@@ -160,9 +162,13 @@ public final class Simulation {
             Certificates.Identity id = Identity.get();
             ConnectionConfig serverConfig = connectionConfig(s, TlsConfig.server(SimScenario.ALPNS, TlsConfig.ALL_SUITES,
                     id.chain(), id.key()), s.server().sendPath().pacingLookahead())
-                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys)
-                    // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
-                    .withQlog(timer == null ? serverQlogs : new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
+                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys);
+            if (timer != null) {
+                // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
+                serverConfig = serverConfig.withQlog(new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
+            } else if (s.serverQlog()) {
+                serverConfig = serverConfig.withQlog(serverQlogs);
+            }
             ContentSource content = SyntheticContent.only();
             Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
             handlers.put("h3", () -> new H3ServerHandler(content, r -> { }));
@@ -224,7 +230,9 @@ public final class Simulation {
             long end = engine.now();
 
             // outputs
-            tap.close();
+            if (tap != null) {
+                tap.close();
+            }
             events.close();
             serverQlogs.closeAll();
             for (QlogFiles q : clientQlogs) {

@@ -33,7 +33,8 @@ import org.pacelab.net.netns.NetnsLab;
 import org.pacelab.net.spec.SpecException;
 
 /**
- * One repetition of a dual-connectivity configuration: the emulator with the two-path link and one route per
+ * One repetition of a dual-connectivity configuration (relay and netns mode; sim mode runs in {@link CampaignRunner}
+ * and shares {@link #analyze}): the emulator with the two-path link and one route per
  * client/server pair (relay mode, all routes to one server process; in netns mode one server per pair, told apart by
  * server port), a client per pair (each in {@code flow-N/}), all clients started together and, for fixed-duration runs, stopped after the duration; then the
  * event log is turned into {@code dc-summary.json}, {@code dc-timeline.csv}, the figures and the run's summary
@@ -254,8 +255,12 @@ final class DcRunExecutor {
         return ns == null ? command : ns.wrap(role, command);
     }
 
-    /** {@code pair} tells the flows of the run's client/server pairs (by their server address) from other traffic. */
-    private AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes, java.util.function.Predicate<String> pair)
+    /**
+     * Measures a run from its event log (relay, namespace middlebox or simulator alike) into {@code dir}: the DC report
+     * files and the run summary. {@code pair} tells the flows of the run's client/server pairs (by their server
+     * address) from other traffic; {@code bytes} is what the clients received, 0 = take the flows' bytes.
+     */
+    static AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes, java.util.function.Predicate<String> pair)
             throws RunFailedException {
         Path events = dir.resolve(RunFiles.EVENTS);
         try {
