@@ -10,11 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.pacelab.analysis.dc.DcRunReport;
 import org.pacelab.analysis.summary.Summary;
-import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.lab.dc.DcRunAnalysis;
-import org.pacelab.lab.dc.DcSummaries;
+import org.pacelab.lab.dc.DcRunOutputs;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
@@ -42,9 +40,6 @@ import org.pacelab.net.spec.SpecException;
  * out.
  */
 final class DcRunExecutor {
-    static final long BIN_NS = 100_000_000L;
-    static final long FAIRNESS_WINDOW_NS = 10_000_000_000L;
-    private static final long PLOT_BIN_NS = 1_000_000_000L;
     private static final long SERVER_STOP_MILLIS = 5_000;
     private static final long EMULATOR_STOP_MILLIS = 30_000;
 
@@ -264,10 +259,9 @@ final class DcRunExecutor {
             throws RunFailedException {
         Path events = dir.resolve(RunFiles.EVENTS);
         try {
-            DcRunAnalysis.Result r = DcRunAnalysis.analyze(events, dc.spec(), BIN_NS, 0, FAIRNESS_WINDOW_NS, pair);
-            DcRunReport.write(r.data(), r.summary(), dir, PLOT_BIN_NS);
-            Summary s = DcSummaries.of(r.summary());
-            SummaryJson.write(s, dir.resolve(RunFiles.SUMMARY));
+            DcRunOutputs.Written w = DcRunOutputs.write(events, dir, dc.spec(), pair);
+            DcRunAnalysis.Result r = w.result();
+            Summary s = w.summary();
             long received = bytes;
             if (received == 0) {
                 for (var f : r.summary().flows()) received += f.bytes();
