@@ -73,7 +73,7 @@ final class TransportOptions {
     @Option(names = SendConfig.GSO, paramLabel = "N", description = "Datagrams per UDP GSO buffer (default: 1, no GSO).")
     String gso;
     @Option(names = SendConfig.GSO_SHRINK_ON_LOSS,
-            description = "Cut the GSO buffer by a quarter whenever the loss rate rose by 0.1 % (as quiche's server).")
+            description = "Cut the GSO buffer by a quarter whenever the loss rate rose by 0.1 %% (as quiche's server).")
     boolean gsoShrinkOnLoss;
     @Option(names = SendConfig.TXTIME,
             description = "Give every message its intended send time (SO_TXTIME); needs an fq or etf qdisc, checked at start.")
