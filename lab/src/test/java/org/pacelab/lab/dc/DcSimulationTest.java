@@ -71,15 +71,28 @@ class DcSimulationTest {
         }
     }
 
+    /**
+     * The pacer is the only difference. What holds for any seed: the split reorders with or without pacing (the dual-
+     * connected flow's packets are held), the single-path flows are never held, and the runs differ. Which way the held
+     * count and the fairness index move is not asserted: over 8 s it depends on the seed (see docs/architecture.md for
+     * 180 s runs).
+     */
     @Test
     void pacingAgainstNoPacingOnADualConnectivityLink(@TempDir Path dir) throws Exception {
         String dc = "batch=100 ratio=1:1";
         String path = "rate=10mbit delay=10ms queue=50p";
         DcRunSummary paced = fairnessRun(dir.resolve("interval"), dc, path, path, "--pacer", "interval");
         DcRunSummary unpaced = fairnessRun(dir.resolve("none"), dc, path, path, "--pacer", "none");
+        for (DcRunSummary run : java.util.List.of(paced, unpaced)) {
+            assertTrue(run.flows().getFirst().reordering().held() > 0, "the split reorders");
+            assertEquals(0, run.flows().get(1).reordering().held(), "a single-path flow is not held");
+            assertEquals(0, run.flows().get(2).reordering().held(), "a single-path flow is not held");
+        }
         DcRunData.Reordering p = paced.flows().getFirst().reordering();
         DcRunData.Reordering u = unpaced.flows().getFirst().reordering();
-        System.out.printf("held: paced %d, unpaced %d; JFI paced %.3f, unpaced %.3f%n", p.held(), u.held(), paced.jfi(), unpaced.jfi());
-        assertTrue(p.held() > 0 && u.held() > 0);
+        System.out.printf("held: paced %d, unpaced %d; timer expiries %d, %d; JFI paced %.3f, unpaced %.3f%n", p.held(),
+                u.held(), p.timerExpiries(), u.timerExpiries(), paced.jfi(), unpaced.jfi());
+        assertTrue(p.held() != u.held() || paced.flows().getFirst().bytes() != unpaced.flows().getFirst().bytes(),
+                "the pacer changes the run");
     }
 }
