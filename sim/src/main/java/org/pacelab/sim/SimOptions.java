@@ -102,7 +102,7 @@ public final class SimOptions {
             if (duration > 0 && !o.containsKey("--timeout")) {
                 s = s.withTimeout(Math.max(s.timeout(), duration + DEFAULT_DURATION_MARGIN));
             }
-            s = s.withFlows(o.containsKey("--flows") ? flows(o.get("--flows")) : s.flows(), duration);
+            s = s.withFlows(o.containsKey("--flows") ? flows(o.get("--flows"), s.dc() != null) : s.flows(), duration);
             if (duration > 0 && !o.containsKey("--size")) {
                 s = s.withTransfer(DURATION_RUN_BYTES, s.streams());
             }
@@ -144,9 +144,9 @@ public final class SimOptions {
 
     /**
      * {@code --flows dc,a,b}: one client/server pair per entry and how it uses the paths (dc, a, b), or a count N
-     * (N pairs: dc, a, b, dc, ...; the study's fairness setup is 3).
+     * (N pairs: on a dual-connectivity link dc, a, b, dc, ... — the study's fairness setup is 3; on one path all dc).
      */
-    static List<DcFlowMode> flows(String text) throws SpecException {
+    static List<DcFlowMode> flows(String text, boolean dc) throws SpecException {
         String t = text == null ? "" : text.strip();
         if (t.matches("\\d+")) {
             int n = integer("--flows", t);
@@ -156,7 +156,7 @@ public final class SimOptions {
             }
             List<DcFlowMode> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                out.add(DcFlowMode.values()[i % DcFlowMode.values().length]);
+                out.add(dc ? DcFlowMode.values()[i % DcFlowMode.values().length] : DcFlowMode.DUAL);
             }
             return out;
         }

@@ -112,6 +112,16 @@ class DualConnectivitySimulationTest {
     }
 
     @Test
+    void aCountOfFlowsIsTheFairnessSetupOnADcLinkAndPlainPairsOnOnePath(@TempDir Path dir) {
+        assertEquals(List.of(DcFlowMode.DUAL, DcFlowMode.PATH_A, DcFlowMode.PATH_B, DcFlowMode.DUAL),
+                scenario(dir, "--dc", "batch=10", "--flows", "4").flows());
+        SimScenario plain = scenario(dir, "--flows", "2");
+        assertEquals(List.of(DcFlowMode.DUAL, DcFlowMode.DUAL), plain.flows());
+        assertNull(plain.dc());
+        assertTrue(plain.multiFlowOrDc());
+    }
+
+    @Test
     void badFlowAndLinkOptionsAreOneClearSentence(@TempDir Path dir) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--flows", "dc,a"));
         assertTrue(e.getMessage().contains("need a dual-connectivity link (--dc)"), e.getMessage());
