@@ -3,11 +3,12 @@
 # On a shared two-core machine other processes delay every thread of the three JVMs by milliseconds. These
 # defaults keep the measurement about pacing: no garbage collection during a 100 MiB run (a young generation of
 # 512 MiB, touched at start), the sender's event loop SCHED_FIFO above the emulator's relay thread above the
-# receiver. Override any of them through the environment.
+# receiver, and a JIT warm-up of the sender (`pacelab server --warmup`: 200 MiB over loopback in the same JVM before it
+# listens; a cold sender's first seconds dominate the precision). Override any of them through the environment.
 export JAVA_TOOL_OPTIONS="${PACELAB_BENCH_JVM-"-Xms640m -Xmn512m -XX:+AlwaysPreTouch"}"
 export PACELAB_EMULATE_OPTS="${PACELAB_EMULATE_OPTS-"--realtime"}"
 export PACELAB_CLIENT_OPTS="${PACELAB_CLIENT_OPTS-"--realtime --realtime-priority 5"}"
-read -r -a pacelab_server_host <<< "${PACELAB_SERVER_HOST_OPTS-"--realtime --realtime-priority 30"}"
+read -r -a pacelab_server_host <<< "${PACELAB_SERVER_HOST_OPTS-"--realtime --realtime-priority 30 --warmup 200MiB"}"
 
 # Waits (at most PACELAB_LOAD_WAIT seconds, default 0) while the 1-minute load average exceeds PACELAB_MAX_LOAD.
 pacelab_wait_for_quiet() {

@@ -15,7 +15,6 @@ import org.pacelab.io.app.FileDownloadSink;
 import org.pacelab.io.runtime.ClientLog;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.peers.ClientTls;
-import org.pacelab.quic.content.DownloadOutput;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.DownloadSink;
@@ -87,7 +86,7 @@ final class PeerClientOptions {
     }
 
     DownloadSink sink() throws IOException {
-        return output != null ? new FileDownloadSink(output) : DISCARD;
+        return output != null ? new FileDownloadSink(output) : DownloadSink.DISCARD;
     }
 
     /** Prints one line per download (and the JSON log when asked); returns the exit code. */
@@ -107,17 +106,4 @@ final class PeerClientOptions {
     private static int port(URI u) {
         return u.getPort() < 0 ? 443 : u.getPort();
     }
-
-    private static final DownloadSink DISCARD = request -> new DownloadOutput() {
-        @Override
-        public void write(java.nio.ByteBuffer data) {
-            data.position(data.limit());
-        }
-
-        @Override
-        public void commit() {}
-
-        @Override
-        public void abort() {}
-    };
 }

@@ -9,10 +9,13 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.pacelab.io.app.ServerContent;
+import org.pacelab.io.log.QlogDirectory;
+import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.UnsupportedSendStrategyException;
 import org.pacelab.io.tls.Certificates;
+import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.SyntheticContent;
 import org.pacelab.quic.tls.TlsConfig;
@@ -52,6 +55,12 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print each request served.")
     boolean verbose;
 
+    @Option(names = "--warmup", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = {"Before listening, transfer this much over loopback to a client in this JVM with the same "
+                    + "congestion, pacing and send settings, so the measured transfer starts with compiled code "
+                    + "(e.g. 200MiB; default: 0, no warm-up)."})
+    long warmup;
+
     @Mixin
     TransportOptions transport = new TransportOptions();
 
@@ -79,10 +88,26 @@ public final class ServerCommand implements Callable<Integer> {
         TlsConfig tls = TlsConfig.server(alpn, transport.cipherSuites(), id.chain(), id.key());
         ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
         SendConfig send = transport.sendConfig();
+        ConnectionConfig config = transport.connectionConfig(tls, "server");
+        int udpBuffer = (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer);
+        if (warmup < 0) {
+            System.err.println("pacelab server: --warmup must be a size of 0 or more bytes, e.g. 200MiB.");
+            return 2;
+        }
+        if (warmup > 0) {
+            try {
+                JitWarmup.Result w = JitWarmup.run(config, config.qlog() instanceof QlogDirectory,
+                        send, udpBuffer, warmup, 120_000_000_000L);
+                System.err.println("pacelab server: " + w.describe());
+            } catch (UnsupportedSendStrategyException e) {
+                System.err.println("pacelab server: " + e.getMessage());
+                return 2;
+            }
+        }
         QuicServer server;
         try {
-            server = QuicServer.start(listen, transport.connectionConfig(tls, "server"), content, retry,
-                    (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), send,
+            server = QuicServer.start(listen, config, content, retry,
+                    udpBuffer, send,
                     r -> {
                         if (verbose) {
                             System.err.println(r.method() + " " + r.target() + " -> " + r.status() + " " + r.bodyBytes()

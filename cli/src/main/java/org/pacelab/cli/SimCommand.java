@@ -8,7 +8,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.pacelab.analysis.dc.DcRunReport;
 import org.pacelab.analysis.summary.SummaryText;
+import org.pacelab.lab.dc.DcRunOutputs;
+import org.pacelab.net.log.EventLogReader;
+import org.pacelab.net.spec.SpecException;
 import org.pacelab.sim.SimOptions;
 import org.pacelab.sim.SimResult;
 import org.pacelab.sim.SimScenario;
@@ -30,11 +34,18 @@ import picocli.CommandLine.Spec;
                 + "time: the real QUIC stack and HTTP/3 apps on modelled hosts (timer lateness, system-call costs, GSO, "
                 + "fq/etf qdiscs). Same seed and options, same bytes.",
                 "Writes DIR/tap.pcapng, DIR/events.bin, DIR/qlog/, DIR/keys.log, DIR/client.json, DIR/sim.json and the "
-                + "analyzer's DIR/summary.json, packets.csv, timeline.csv."},
+                + "analyzer's DIR/summary.json, packets.csv, timeline.csv.",
+                "Dual connectivity (--dc, as on 'pacelab emulate'): two downlink paths behind a splitter and a reordering "
+                + "receiver; --flows gives several client/server pairs sharing the link (dc, a, b), each with its own "
+                + "client (DIR/flow-N/client.json). Such runs are measured from the event log as relay runs are: "
+                + "DIR/summary.json (jfi, flow_mbps, path utilization, reordering), dc-summary.json, dc-timeline.csv, "
+                + "dc-report.html and figures."},
         footer = {"", "Example:",
                 "  pacelab sim --preset quic-steps --size 100MiB --cc cubic --pacer interval --seed 7 --out runs/cubic/7",
                 "  pacelab sim --size 10MiB --pacer none --gso 16 --out runs/gso16",
-                "  pacelab sim --size 10MiB --gso 16 --paced-gso --txtime --qdisc fq --out runs/paced-gso"},
+                "  pacelab sim --size 10MiB --gso 16 --paced-gso --txtime --qdisc fq --out runs/paced-gso",
+                "  pacelab sim --dc \"batch=100 ratio=1:1\" --path-a rate=20mbit --path-b rate=20mbit --flows dc,a,b "
+                + "--duration 30s --tap off --out runs/dc-fairness"},
         subcommands = {SimCalibrateCommand.class})
 public final class SimCommand implements Callable<Integer> {
     @Spec
@@ -49,6 +60,21 @@ public final class SimCommand implements Callable<Integer> {
     String down;
     @Option(names = "--up", paramLabel = "SPEC", description = "Overrides of the client-to-server direction.")
     String up;
+    @Option(names = "--dc", paramLabel = "SPEC", description = "Dual connectivity: split the downlink over two paths "
+            + "(split, batch, ratio, t-reordering, ...; the grammar of 'pacelab emulate --dc'); --preset and --down do not apply.")
+    String dc;
+    @Option(names = "--path-a", paramLabel = "SPEC", description = "With --dc: link fields of path a (default: rate=20mbit "
+            + "queue=100p delay=10ms jitter=normal:cov=0.1).")
+    String pathA;
+    @Option(names = "--path-b", paramLabel = "SPEC", description = "With --dc: link fields of path b (same default).")
+    String pathB;
+    @Option(names = "--flows", paramLabel = "MODES", description = "Client/server pairs sharing the link and how each uses "
+            + "the paths: a list of dc (both, as --dc says), a, b (e.g. dc,a,b: the study's fairness setup), or a count "
+            + "(default: dc, one pair).")
+    String flows;
+    @Option(names = "--duration", paramLabel = "TIME", description = "Each client downloads for this long of virtual time, "
+            + "then closes (default: until --size has arrived).")
+    String duration;
     @Option(names = "--seed", paramLabel = "N", description = "The run's seed; every random draw derives from it (default: 1).")
     String seed;
     @Option(names = "--size", paramLabel = "SIZE", description = "Bytes per download, e.g. 100MiB (default: 100MiB).")
@@ -86,6 +112,11 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--snaplen", paramLabel = "BYTES", description = "Bytes of each packet kept in the tap (default: all).")
     String snaplen;
+    @Option(names = "--tap", paramLabel = "on|off", description = "Write DIR/tap.pcapng (default: on; the analyzer of a "
+            + "single-path single-flow run needs it).")
+    String tap;
+    @Option(names = "--qlog", paramLabel = "on|off", description = "Write the server's qlogs into DIR/qlog (default: on).")
+    String qlog;
     @Option(names = "--client-qlog", description = "Also write the client's qlog.")
     boolean clientQlog;
     @Option(names = "--no-analyze", description = "Do not run the analyzer (no summary.json, packets.csv, timeline.csv).")
@@ -122,8 +153,24 @@ public final class SimCommand implements Callable<Integer> {
         }
         stdout.printf(Locale.ROOT, "%s; %.3f s of virtual time in %.3f s (%.1fx real time); goodput %.2f Mbit/s%n",
                 r.outcome(), r.virtualNanos() / 1e9, r.wallNanos() / 1e9, r.speedup(), r.goodputMbps());
+        if (r.flows().size() > 1) {
+            for (SimResult.FlowResult f : r.flows()) {
+                stdout.printf(Locale.ROOT, "  flow %d (%s) client %s:%d: %d body bytes, %.2f Mbit/s; %s%n", f.flow(),
+                        f.mode().label(), f.client().getAddress().getHostAddress(), f.client().getPort(), f.bodyBytes(),
+                        f.goodputMbps(), f.outcome());
+            }
+        }
         if (r.analysis() != null) {
             stdout.print(SummaryText.format(r.analysis().summary()));
+        }
+        if (scenario.multiFlowOrDc() && scenario.analyze()) {
+            try {
+                DcRunOutputs.Written w = DcRunOutputs.write(r.files().events(), out, scenario.dc(), description -> true);
+                stdout.print(DcRunReport.text(w.result().summary()));
+            } catch (IOException | EventLogReader.EventLogFormatException | SpecException e) {
+                err.println("pacelab sim: the analysis of " + r.files().events() + " failed: " + e.getMessage());
+                return 1;
+            }
         }
         stdout.println("files in " + out);
         stdout.flush();
@@ -136,6 +183,13 @@ public final class SimCommand implements Callable<Integer> {
         put(m, "--preset", preset);
         put(m, "--down", down);
         put(m, "--up", up);
+        put(m, "--dc", dc);
+        put(m, "--path-a", pathA);
+        put(m, "--path-b", pathB);
+        put(m, "--flows", flows);
+        put(m, "--duration", duration);
+        put(m, "--tap", tap);
+        put(m, "--qlog", qlog);
         put(m, "--seed", seed);
         put(m, "--size", size);
         put(m, "--streams", streams);

@@ -44,6 +44,49 @@ class SimCommandTest {
     }
 
     @Test
+    void aDualConnectivityFairnessRunIsMeasuredFromItsEventLog(@TempDir Path dir) throws Exception {
+        Run r = run("sim", "--dc", "batch=50 ratio=1:1", "--path-a", "rate=10mbit queue=50p", "--path-b",
+                "rate=10mbit queue=50p", "--flows", "dc,a,b", "--duration", "3s", "--tap", "off", "--qlog", "off",
+                "--out", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("all 3 flows downloaded for 3.0 s;"), r.out());
+        assertTrue(r.out().contains("flow 2 (a) client 10.77.2.1:50001: "), r.out());
+        assertTrue(r.out().contains("JFI "), r.out());
+        for (String f : new String[] {"events.bin", "keys.log", "flow-1/client.json", "flow-3/client.json", "sim.json",
+                "summary.json", "dc-summary.json", "dc-timeline.csv", "dc-report.html"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(f)), f);
+        }
+        assertTrue(Files.notExists(dir.resolve("tap.pcapng")));
+        String summary = Files.readString(dir.resolve("summary.json"));
+        assertTrue(summary.contains("\"jfi\"") && summary.contains("\"flow_mbps\" : \"dc="), summary);
+    }
+
+    @Test
+    void badDualConnectivityInputIsOneSentenceAndExitTwo(@TempDir Path dir) {
+        Run batch = run("sim", "--dc", "batch=x", "--out", dir.toString());
+        assertEquals(2, batch.code());
+        assertEquals("pacelab sim: --dc batch: 'x' is not a batch size; give a number of packets, e.g. 100", batch.err().strip());
+
+        Run flows = run("sim", "--flows", "dc,a", "--out", dir.toString());
+        assertEquals(2, flows.code());
+        assertTrue(flows.err().startsWith("pacelab sim: --flows: a and b (one path of two) need a dual-connectivity link"),
+                flows.err());
+
+        Run preset = run("sim", "--dc", "batch=10", "--preset", "quic-steps", "--out", dir.toString());
+        assertEquals(2, preset.code());
+        assertTrue(preset.err().startsWith("pacelab sim: --preset does not apply with --dc"), preset.err());
+
+        Run mode = run("sim", "--dc", "batch=10", "--flows", "dc,c", "--out", dir.toString());
+        assertEquals(2, mode.code());
+        assertTrue(mode.err().startsWith("pacelab sim: --flows: 'c' is not a flow mode"), mode.err());
+        assertEquals(1, mode.err().lines().count());
+
+        Run duration = run("sim", "--duration", "soon", "--out", dir.toString());
+        assertEquals(2, duration.code());
+        assertTrue(duration.err().startsWith("pacelab sim: --duration"), duration.err());
+    }
+
+    @Test
     void badInputIsOneSentenceAndExitTwo(@TempDir Path dir) {
         Run missing = run("sim", "--size", "1MiB");
         assertEquals(2, missing.code());

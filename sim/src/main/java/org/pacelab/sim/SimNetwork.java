@@ -1,6 +1,7 @@
 package org.pacelab.sim;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.Link;
@@ -11,30 +12,45 @@ import org.pacelab.sim.engine.Actor;
 import org.pacelab.sim.host.Host;
 
 /**
- * The link between the two hosts as an actor: the server's NIC feeds the downlink, the client's the uplink, and
- * each direction delivers into the other host's socket at the model's delivery time. The link model itself (wire,
- * tap point, loss, queue, rate limiter, delay line) is the emulator's, unchanged.
+ * The link between the server's host and the clients' hosts as an actor: the server's NIC feeds the downlink, every
+ * client's NIC the uplink, and each direction delivers into the other end's socket at the model's delivery time. A
+ * packet's flow id says which client/server pair it belongs to (flow i + 1 = client i), as the relay's routes do.
+ * The link model itself (wire, tap point, loss, queue, rate limiter, delay line; or the dual-connectivity downlink's
+ * splitter, two paths and reordering receiver) is the emulator's, unchanged.
  */
 final class SimNetwork implements Actor {
     private final Link link;
     private final InetSocketAddress serverAddress;
-    private final InetSocketAddress clientAddress;
+    private final List<InetSocketAddress> clientAddresses;
     private Host server;
-    private Host client;
+    private List<Host> clients;
     private final PacketSink toClient;
     private final PacketSink toServer;
 
-    SimNetwork(Link link, InetSocketAddress serverAddress, InetSocketAddress clientAddress) {
+    /** @param clientAddresses the clients' addresses, client i's at index i (its flow id is i + 1) */
+    SimNetwork(Link link, InetSocketAddress serverAddress, List<InetSocketAddress> clientAddresses) {
         this.link = link;
         this.serverAddress = serverAddress;
-        this.clientAddress = clientAddress;
-        this.toClient = (p, t) -> client.deliver(p.payload(), this.serverAddress, t);
-        this.toServer = (p, t) -> server.deliver(p.payload(), this.clientAddress, t);
+        this.clientAddresses = List.copyOf(clientAddresses);
+        this.toClient = (p, t) -> clients.get(index(p)).deliver(p.payload(), this.serverAddress, t);
+        this.toServer = (p, t) -> server.deliver(p.payload(), this.clientAddresses.get(index(p)), t);
     }
 
-    void connect(Host serverHost, Host clientHost) {
+    void connect(Host serverHost, List<Host> clientHosts) {
+        if (clientHosts.size() != clientAddresses.size()) {
+            throw new IllegalArgumentException(clientHosts.size() + " client hosts for " + clientAddresses.size() + " addresses");
+        }
         this.server = serverHost;
-        this.client = clientHost;
+        this.clients = List.copyOf(clientHosts);
+    }
+
+    private int index(Packet p) {
+        int i = p.flow() - 1;
+        if (i < 0 || i >= clientAddresses.size()) {
+            throw new IllegalStateException("packet " + p.id() + " has flow id " + p.flow() + ", but the flows are 1 to "
+                    + clientAddresses.size());
+        }
+        return i;
     }
 
     /** A NIC puts {@code packet} on the link at {@code time}. */

@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcSpec;
+import org.pacelab.net.dc.DcSpecParser;
 import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.LinkSpecParser;
 import org.pacelab.net.spec.SpecException;
@@ -28,14 +31,14 @@ import org.pacelab.sim.host.SendPathConfig;
  * or value raises {@link IllegalArgumentException} with one sentence naming the option and the valid choices.
  */
 public final class SimOptions {
-    public static final List<String> LINK = List.of("--preset", "--down", "--up", "--seed");
-    public static final List<String> TRANSFER = List.of("--size", "--streams", "--alpn", "--timeout");
+    public static final List<String> LINK = List.of("--preset", "--down", "--up", "--dc", "--path-a", "--path-b", "--seed");
+    public static final List<String> TRANSFER = List.of("--flows", "--duration", "--size", "--streams", "--alpn", "--timeout");
     public static final List<String> QUIC = List.of("--ciphers", "--max-udp-payload", "--idle-timeout", "--key-update",
             "--ack-threshold");
     public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
             "--pacing-lookahead", "--recv-batch", "--qdisc", "--fq-quantum", "--fq-initial-quantum", "--fq-horizon",
             "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send");
-    public static final List<String> OUTPUT = List.of("--snaplen", "--analyze", "--client-qlog");
+    public static final List<String> OUTPUT = List.of("--snaplen", "--tap", "--qlog", "--analyze", "--client-qlog");
     /** Every option name accepted, in documentation order. */
     public static final List<String> NAMES;
 
@@ -49,6 +52,12 @@ public final class SimOptions {
         all.addAll(OUTPUT);
         NAMES = List.copyOf(all);
     }
+
+    /**
+     * What each client asks for in a fixed-duration run without {@code --size}: more than any link here carries in
+     * a run (the synthetic content is generated, not stored).
+     */
+    public static final long DURATION_RUN_BYTES = 1L << 40;
 
     /** tc-etf's example delta (man tc-etf). */
     public static final long DEFAULT_ETF_DELTA = 300_000L;
@@ -66,8 +75,37 @@ public final class SimOptions {
         Map<String, String> o = new LinkedHashMap<>(options);
         SimScenario s = SimScenario.defaults(outputDir);
         try {
-            LinkSpec link = LinkSpecParser.parse(o.getOrDefault("--preset", "quic-steps"), o.get("--down"), o.get("--up"));
-            s = s.withLink(link);
+            if (o.containsKey("--dc")) {
+                if (o.containsKey("--preset")) {
+                    throw new IllegalArgumentException("--preset does not apply with --dc; the paths are --path-a and --path-b "
+                            + "(or a.KEY=, b.KEY= in --dc) and the uplink is --up");
+                }
+                if (o.containsKey("--down")) {
+                    throw new IllegalArgumentException("--down does not apply with --dc; give the two downlink paths with "
+                            + "--path-a and --path-b");
+                }
+                DcSpec dc = DcSpecParser.parse(o.get("--dc"), o.get("--path-a"), o.get("--path-b"), o.get("--up"));
+                s = s.withDc(dc);
+            } else {
+                for (String k : List.of("--path-a", "--path-b")) {
+                    if (o.containsKey(k)) {
+                        throw new IllegalArgumentException(k + " needs --dc (a dual-connectivity link); for one path use --down");
+                    }
+                }
+                LinkSpec link = LinkSpecParser.parse(o.getOrDefault("--preset", "quic-steps"), o.get("--down"), o.get("--up"));
+                s = s.withLink(link);
+            }
+            long duration = o.containsKey("--duration") ? Units.parseDuration("--duration", o.get("--duration")) : 0;
+            if (o.containsKey("--duration") && duration <= 0) {
+                throw new IllegalArgumentException("--duration: must be positive, e.g. 20s");
+            }
+            if (duration > 0 && !o.containsKey("--timeout")) {
+                s = s.withTimeout(Math.max(s.timeout(), duration + DEFAULT_DURATION_MARGIN));
+            }
+            s = s.withFlows(o.containsKey("--flows") ? flows(o.get("--flows"), s.dc() != null) : s.flows(), duration);
+            if (duration > 0 && !o.containsKey("--size")) {
+                s = s.withTransfer(DURATION_RUN_BYTES, s.streams());
+            }
             if (o.containsKey("--size") || o.containsKey("--streams")) {
                 s = s.withTransfer(o.containsKey("--size") ? Units.parseSize("--size", o.get("--size").toLowerCase(Locale.ROOT))
                         : s.transferBytes(), o.containsKey("--streams") ? integer("--streams", o.get("--streams")) : s.streams());
@@ -92,11 +130,41 @@ public final class SimOptions {
                     o.containsKey("--snaplen") ? integer("--snaplen", o.get("--snaplen")) : 0,
                     s.timeout(), s.serverAddress(), s.clientAddress(), !o.containsKey("--analyze") || flag("--analyze", o.get("--analyze")),
                     o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
-                    o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2);
+                    o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2,
+                    s.dc(), s.flows(), s.duration(), !o.containsKey("--tap") || flag("--tap", o.get("--tap")),
+                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")));
             return s;
         } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    /** A fixed-duration run's default timeout is its duration plus this. */
+    static final long DEFAULT_DURATION_MARGIN = 60_000_000_000L;
+
+    /**
+     * {@code --flows dc,a,b}: one client/server pair per entry and how it uses the paths (dc, a, b), or a count N
+     * (N pairs: on a dual-connectivity link dc, a, b, dc, ... — the study's fairness setup is 3; on one path all dc).
+     */
+    static List<DcFlowMode> flows(String text, boolean dc) throws SpecException {
+        String t = text == null ? "" : text.strip();
+        if (t.matches("\\d+")) {
+            int n = integer("--flows", t);
+            if (n < 1 || n > SimScenario.MAX_FLOWS) {
+                throw new IllegalArgumentException("--flows: " + n + " is out of range; valid: 1 to " + SimScenario.MAX_FLOWS
+                        + " (or a list such as dc,a,b)");
+            }
+            List<DcFlowMode> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                out.add(dc ? DcFlowMode.values()[i % DcFlowMode.values().length] : DcFlowMode.DUAL);
+            }
+            return out;
+        }
+        List<DcFlowMode> out = new ArrayList<>();
+        for (String part : t.split(",")) {
+            out.add(DcFlowMode.parse("--flows", part));
+        }
+        return out;
     }
 
     private static SendPathConfig sendPath(Map<String, String> o) throws SpecException {

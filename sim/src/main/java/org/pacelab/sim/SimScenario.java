@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.Presets;
 import org.pacelab.net.spec.SpecException;
@@ -20,7 +22,7 @@ import org.pacelab.sim.host.HostConfig;
  * outputs go. {@link SimOptions#parse} builds one from the same option names as {@code pacelab server / client /
  * emulate}; the runner may also build one directly.
  *
- * @param link              the link (a preset with overrides)
+ * @param link              the single-path link (a preset with overrides); not used when {@code dc} is set
  * @param seed              the one seed every random draw of the run derives from
  * @param transferBytes     size of each download ({@code /bytes/N})
  * @param streams           downloads requested concurrently over the connection
@@ -41,12 +43,25 @@ import org.pacelab.sim.host.HostConfig;
  * @param clientQlog        also write the client's qlog (the analyzer reads only the server's)
  * @param ackThreshold      ack-eliciting packets the client receives before it acknowledges at once (RFC 9000
  *                          §13.2.2 recommends 2; stacks that decimate acknowledgements use more)
+ * @param dc                a dual-connectivity link (two downlink paths, splitter, reordering receiver, one uplink)
+ *                          instead of {@code link}, or null
+ * @param flows             one entry per client/server pair sharing the link, how its packets use the paths (dc, a or
+ *                          b; on a single-path link only dc): pair i has flow id i + 1 and the client address
+ *                          {@link #clientAddress(int)}
+ * @param duration          virtual time each client downloads before it closes its connection, ns; 0 = until its
+ *                          downloads of {@code transferBytes} have arrived
+ * @param tap               write the tap ({@code tap.pcapng}); a long multi-flow run measured from its event log
+ *                          may do without
+ * @param serverQlog        write the server's qlogs ({@code qlog/server-*.sqlog})
  */
 public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
                           CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
                           long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
                           long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
-                          boolean analyze, boolean clientQlog, int ackThreshold) {
+                          boolean analyze, boolean clientQlog, int ackThreshold, DcSpec dc, List<DcFlowMode> flows,
+                          long duration, boolean tap, boolean serverQlog) {
+    /** Client/server pairs at most (the clients' ports are consecutive). */
+    public static final int MAX_FLOWS = 64;
     public static final List<String> ALPNS = List.of("h3", "hq-interop");
     /** The addresses of pacelab's namespace lab, so simulated and netns captures look alike. */
     public static final InetSocketAddress DEFAULT_SERVER = new InetSocketAddress("10.77.1.1", 4433);
@@ -89,6 +104,39 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
                 throw new IllegalArgumentException("the simulated endpoints need IPv4 addresses, got " + a);
             }
         }
+        flows = flows == null ? List.of(DcFlowMode.DUAL) : List.copyOf(flows);
+        if (flows.isEmpty() || flows.size() > MAX_FLOWS) {
+            throw new IllegalArgumentException("--flows: " + flows.size() + " client/server pairs is out of range; valid: 1 to "
+                    + MAX_FLOWS);
+        }
+        if (dc == null && flows.stream().anyMatch(f -> f != DcFlowMode.DUAL)) {
+            throw new IllegalArgumentException("--flows: a and b (one path of two) need a dual-connectivity link (--dc); on a "
+                    + "single-path link every flow is dc");
+        }
+        if (clientAddress.getPort() + flows.size() - 1 > 65535) {
+            throw new IllegalArgumentException("the clients' ports " + clientAddress.getPort() + " to "
+                    + (clientAddress.getPort() + flows.size() - 1) + " go past 65535");
+        }
+        if (analyze && !tap && dc == null && flows.size() == 1) {
+            throw new IllegalArgumentException("--analyze reads the tap; it needs --tap on (or --analyze off)");
+        }
+        if (duration < 0) {
+            throw new IllegalArgumentException("--duration: must not be negative, e.g. 20s");
+        }
+        if (duration > 0 && duration >= timeout) {
+            throw new IllegalArgumentException("--duration: " + duration / 1e9 + " s is not shorter than --timeout ("
+                    + timeout / 1e9 + " s)");
+        }
+    }
+
+    /** The address of pair {@code i}'s client: the client address with its port plus i. */
+    public InetSocketAddress clientAddress(int i) {
+        return i == 0 ? clientAddress : new InetSocketAddress(clientAddress.getAddress(), clientAddress.getPort() + i);
+    }
+
+    /** Whether several pairs share the link or the link has two paths: measured from the event log (JFI, paths). */
+    public boolean multiFlowOrDc() {
+        return dc != null || flows.size() > 1;
     }
 
     /**
@@ -104,54 +152,73 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         try {
             return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
                     TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
-                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2);
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true);
         } catch (SpecException e) {
             throw new IllegalStateException("the quic-steps preset is missing", e);
         }
     }
 
+    /** A single-path link (replaces a dual-connectivity one). */
     public SimScenario withLink(LinkSpec l) {
         return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog);
+    }
+
+    /** A dual-connectivity link instead of the single-path one (null: back to {@link #link()}). */
+    public SimScenario withDc(DcSpec d) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog);
+    }
+
+    /** Which of the large outputs to write: the tap and the server's qlogs. */
+    public SimScenario withOutputs(boolean t, boolean q) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q);
+    }
+
+    /** The client/server pairs (one mode each) and how long each downloads (0 = its transfer's size). */
+    public SimScenario withFlows(List<DcFlowMode> f, long d) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog);
     }
 
     public SimScenario withSeed(long s) {
         return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withTransfer(long bytes, int n) {
         return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withCongestion(CongestionConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withHosts(HostConfig s, HostConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withOutputDir(Path dir) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withAnalyze(boolean a) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withClientQlog(boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 
     public SimScenario withTimeout(long t) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold);
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
     }
 }

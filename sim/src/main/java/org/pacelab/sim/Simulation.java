@@ -2,11 +2,11 @@ package org.pacelab.sim;
 
 import java.io.IOException;
 import java.math.BigInteger;
-import java.net.URI;
-import java.nio.ByteBuffer;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +17,8 @@ import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.tls.Certificates;
+import org.pacelab.net.dc.DcFactory;
+import org.pacelab.net.dc.DualConnectivityDownlink;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.Link;
@@ -27,29 +29,19 @@ import org.pacelab.net.log.LinkCounters;
 import org.pacelab.net.pcap.PcapngWriter;
 import org.pacelab.net.spec.LinkFactory;
 import org.pacelab.net.spec.SpecException;
-import org.pacelab.quic.QuicException;
 import org.pacelab.quic.app.AlpnSelectingHandler;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
-import org.pacelab.quic.conn.LocalConnectionIds;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.conn.ServerEndpoint;
-import org.pacelab.quic.conn.StatelessResetTokens;
 import org.pacelab.quic.content.ContentSource;
-import org.pacelab.quic.content.DownloadListener;
-import org.pacelab.quic.content.DownloadOutput;
-import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
-import org.pacelab.quic.content.DownloadSink;
 import org.pacelab.quic.content.SyntheticContent;
-import org.pacelab.quic.h3.H3ClientHandler;
 import org.pacelab.quic.h3.H3ServerHandler;
-import org.pacelab.quic.hq.HqClientHandler;
 import org.pacelab.quic.hq.HqServerHandler;
 import org.pacelab.quic.tls.TlsConfig;
 import org.pacelab.sim.engine.EventEngine;
 import org.pacelab.sim.host.CallTimer;
-import org.pacelab.sim.host.ClientConnection;
 import org.pacelab.sim.host.EndpointConnections;
 import org.pacelab.sim.host.Host;
 import org.pacelab.sim.host.PacketIds;
@@ -67,15 +59,26 @@ import org.pacelab.sim.random.RandomScope;
 import org.pacelab.sim.random.SeededSecureRandom;
 
 /**
- * Runs one {@link SimScenario}: a pacelab server and client — the unmodified QUIC stack with the same HTTP/3 and
- * hq-interop handlers as the real runtime — on two modelled hosts, joined by the emulator's link model, in
- * virtual time. Writes the same files an emulated run produces plus the analyzer's summary.
+ * Runs one {@link SimScenario}: a pacelab server and one or more clients — the unmodified QUIC stack with the same
+ * HTTP/3 and hq-interop handlers as the real runtime — on modelled hosts, joined by the emulator's link model (one
+ * path, or the dual-connectivity downlink of {@link DcFactory}), in virtual time. Writes the same files an emulated
+ * run produces plus, for one flow over one path, the analyzer's summary.
+ *
+ * <p>Several client/server pairs ({@link SimScenario#flows()}) share the link as the relay's routes do: one server
+ * host serves them all (the relay's one server process), client i has its own host, address
+ * ({@link SimScenario#clientAddress(int)}) and flow id i + 1, and on a dual-connectivity link its flow is assigned
+ * dc, a or b before its first packet. Each client downloads its transfer, or for {@link SimScenario#duration()} and
+ * then closes its connection. The event log carries every path's events and one FLOW record per pair (ending in
+ * {@code path=MODE} on a dual-connectivity link), so the relay's multi-flow analysis (fairness, path utilization,
+ * reordering) reads a simulated run unchanged; each client's log is {@code client.json} for one pair and
+ * {@code flow-N/client.json} for several.
  *
  * <p>Deterministic: every random draw comes from the scenario seed, split per component by name
  * ({@link RandomStreams}): the link's own streams, {@code server/quic}, {@code client/quic} (connection IDs,
  * BBR), {@code server/tls}, {@code client/tls} (the TLS library's randoms and ECDHE keys, through
  * {@link DeterministicRandomProvider}), {@code server/host}, {@code client/host} (timer lateness),
- * {@code server/qdisc}, {@code client/qdisc}, {@code server/endpoint-key}, {@code client/reset-key}. No output
+ * {@code server/qdisc}, {@code client/qdisc}, {@code server/endpoint-key}, {@code client/reset-key}; the second and
+ * later clients use {@code client-N/...} likewise. No output
  * contains a wall-clock reading: virtual time 0 is {@link VirtualEpoch}.
  *
  * <p>Runs are independent: a run touches no shared mutable state but the JVM-wide provider (thread-scoped), so
@@ -86,8 +89,6 @@ public final class Simulation {
     public static final long START = 1_000_000_000L;
     /** After the client ends, the server gets this long to drain its connection before the run stops. */
     static final long DRAIN = 10_000_000_000L;
-    /** The link's flow id of the one client. */
-    static final int FLOW = 1;
 
     static {
         DeterministicRandomProvider.install();
@@ -119,6 +120,13 @@ public final class Simulation {
         Files.createDirectories(s.outputDir());
         RunFiles files = new RunFiles(s.outputDir());
         files.removePrevious();
+        int n = s.flows().size();
+        List<InetSocketAddress> clientAddresses = new ArrayList<>();
+        Map<InetSocketAddress, Integer> flowOfClient = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            clientAddresses.add(s.clientAddress(i));
+            flowOfClient.put(s.clientAddress(i), i + 1);
+        }
         RandomStreams streams = new RandomStreams(s.seed());
         RandomScope scope = RandomScope.ofCurrentThread();
         KeyLogCollector keys = new KeyLogCollector();
@@ -126,39 +134,41 @@ public final class Simulation {
         EventLogWriter events = new EventLogWriter(files.events(), VirtualEpoch.EPOCH_NANOS, s.seed());
         PcapngWriter tap = null;
         QlogFiles serverQlogs = null;
-        QlogFiles clientQlogs = null;
+        List<QlogFiles> clientQlogs = new ArrayList<>();
         try {
-            tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
-            serverQlogs = new QlogFiles(files.qlogDir(), "server");
-            clientQlogs = s.clientQlog() ? new QlogFiles(files.qlogDir(), "client") : null;
-            LinkObserver observer = LinkObserver.both(LinkObserver.both(linkCounters, events),
-                    new TapRecorder(tap, s.serverAddress(), s.clientAddress()));
-            Link link;
-            try {
-                link = LinkFactory.build(s.link(), s.seed(), START, observer);
-            } catch (SpecException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
+            LinkObserver observer = LinkObserver.both(linkCounters, events);
+            if (s.tap()) {
+                tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
+                observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
             }
-            events.describeFlow(FLOW, START, "udp " + format(s.serverAddress()) + " " + format(s.clientAddress())
-                    + " client " + format(s.clientAddress()));
+            serverQlogs = new QlogFiles(files.qlogDir(), "server");
+            Link link = link(s, observer);
+            for (int i = 0; i < n; i++) {
+                String client = format(clientAddresses.get(i));
+                // as the relay describes its flows; " path=MODE" tells the analysis how a flow used a dc link
+                events.describeFlow(i + 1, START, "udp " + format(s.serverAddress()) + " " + client + " client " + client
+                        + (s.dc() != null ? " path=" + s.flows().get(i).label() : ""));
+            }
 
             EventEngine engine = new EventEngine(START);
-            SimNetwork network = new SimNetwork(link, s.serverAddress(), s.clientAddress());
+            SimNetwork network = new SimNetwork(link, s.serverAddress(), clientAddresses);
             PacketIds ids = new PacketIds();
             Qdisc serverQdisc = Qdiscs.create(s.server().qdisc(), (p, t) -> network.transmit(Direction.DOWN, p, t),
                     s.server().timing(), streams.stream("server/qdisc"));
-            Qdisc clientQdisc = Qdiscs.create(s.client().qdisc(), (p, t) -> network.transmit(Direction.UP, p, t),
-                    s.client().timing(), streams.stream("client/qdisc"));
 
-            // server: an endpoint serving /bytes/N with the real runtime's handlers
+            // server: one endpoint serving /bytes/N to every client with the real runtime's handlers (as the relay's
+            // one server process serves every route)
             RandomScope.Source serverTls = new RandomScope.Source(streams.stream("server/tls"));
-            RandomScope.Source clientTls = new RandomScope.Source(streams.stream("client/tls"));
             Certificates.Identity id = Identity.get();
             ConnectionConfig serverConfig = connectionConfig(s, TlsConfig.server(SimScenario.ALPNS, TlsConfig.ALL_SUITES,
                     id.chain(), id.key()), s.server().sendPath().pacingLookahead())
-                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys)
-                    // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
-                    .withQlog(timer == null ? serverQlogs : new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
+                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys);
+            if (timer != null) {
+                // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
+                serverConfig = serverConfig.withQlog(new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
+            } else if (s.serverQlog()) {
+                serverConfig = serverConfig.withQlog(serverQlogs);
+            }
             ContentSource content = SyntheticContent.only();
             Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
             handlers.put("h3", () -> new H3ServerHandler(content, r -> { }));
@@ -166,117 +176,166 @@ public final class Simulation {
             ServerEndpoint endpoint = new ServerEndpoint(serverConfig, from -> new AlpnSelectingHandler(handlers),
                     streams.stream("server/quic"), bytes(streams, "server/endpoint-key"), false, 16);
             EndpointConnections serverConnections = new EndpointConnections(endpoint);
-            Host serverHost = new Host("server", serverConnections, s.server(), serverQdisc, ids, a -> FLOW,
-                    streams.stream("server/host"), serverTls, START);
-
-            // client: one connection downloading /bytes/N over h3 or hq-interop, bodies counted and discarded
-            List<DownloadResult> results = new ArrayList<>();
-            List<DownloadRequest> requests = new ArrayList<>();
-            for (int i = 0; i < s.streams(); i++) {
-                requests.add(DownloadRequest.of(URI.create("https://" + format(s.serverAddress()) + SyntheticContent.PREFIX
-                        + s.transferBytes())));
-            }
-            Host[] clientHostRef = new Host[1];
-            java.util.function.LongSupplier clientClock = () -> clientHostRef[0].clock();
-            DownloadListener listener = new DownloadListener() {
-                @Override
-                public void onDownloadFinished(DownloadResult result) { }
-
-                @Override
-                public void onAllFinished(List<DownloadResult> all) {
-                    results.addAll(all);
+            Host serverHost = new Host("server", serverConnections, s.server(), serverQdisc, ids, a -> {
+                Integer flow = flowOfClient.get(a);
+                if (flow == null) {
+                    throw new IllegalStateException("the simulated server sends to " + a + ", which is no client");
                 }
-            };
-            ApplicationHandler clientApp = s.alpn().equals("h3")
-                    ? new H3ClientHandler(requests, DISCARD, listener, clientClock)
-                    : new HqClientHandler(requests, DISCARD, listener, clientClock);
-            ConnectionConfig clientConfig = connectionConfig(s, TlsConfig.client(List.of(s.alpn()), s.ciphers(),
-                    "localhost", null, false), s.client().sendPath().pacingLookahead());
-            clientConfig = clientConfig.withAckElicitingThreshold(s.ackThreshold());
-            if (clientQlogs != null) {
-                clientConfig = clientConfig.withQlog(clientQlogs);
+                return flow;
+            }, streams.stream("server/host"), serverTls, START);
+
+            // clients: one host and connection per pair, all starting at START
+            List<SimClient> clients = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String name = i == 0 ? "client" : "client-" + (i + 1);
+                QlogFiles q = s.clientQlog() ? new QlogFiles(files.qlogDir(), name) : null;
+                if (q != null) {
+                    clientQlogs.add(q);
+                }
+                clients.add(SimClient.create(s, i, streams, network, ids, q));
             }
-            QuicConnection clientConn;
-            scope.use(clientTls);
-            try {
-                clientConn = QuicConnection.client(clientConfig, clientApp, streams.stream("client/quic"),
-                        new StatelessResetTokens(bytes(streams, "client/reset-key")), NO_ROUTING, START);
-            } catch (QuicException e) {
-                throw new IllegalStateException("the simulated client could not start: " + e.getMessage(), e);
-            } finally {
-                scope.clear();
-            }
-            ClientConnection clientConnections = new ClientConnection(clientConn, s.serverAddress(), START + s.timeout(),
-                    clientClock);
-            Host clientHost = new Host("client", clientConnections, s.client(), clientQdisc, ids, a -> FLOW,
-                    streams.stream("client/host"), clientTls, START);
-            clientHostRef[0] = clientHost;
             serverHost.timeCalls(timer);
-            clientHost.timeCalls(timer);
-            network.connect(serverHost, clientHost);
+            List<Host> clientHosts = clients.stream().map(c -> c.host).toList();
+            for (Host h : clientHosts) {
+                h.timeCalls(timer);
+            }
+            network.connect(serverHost, clientHosts);
 
             engine.add(network);
             engine.add(serverQdisc);
-            engine.add(clientQdisc);
+            for (SimClient c : clients) {
+                engine.add(c.qdisc);
+            }
             engine.add(serverHost);
-            engine.add(clientHost);
-            engine.run(START + s.timeout() + DRAIN, clientHost::stopped);
-            long clientEnd = clientHost.stopped() ? clientHost.stoppedAt() : engine.now();
-            boolean timedOut = !clientConn.isTerminated();
-            if (timedOut) {
-                scope.use(clientTls);
-                try {
-                    clientConn.close(0x0, "client timeout");
-                } finally {
-                    scope.clear();
+            for (Host h : clientHosts) {
+                engine.add(h);
+            }
+            engine.run(START + s.timeout() + DRAIN, () -> clientHosts.stream().allMatch(Host::stopped));
+            long clientEnd = START;
+            List<Boolean> timedOut = new ArrayList<>();
+            for (SimClient c : clients) {
+                clientEnd = Math.max(clientEnd, c.end(engine.now()));
+                boolean t = !c.connection.isTerminated();
+                timedOut.add(t);
+                if (t) {
+                    scope.use(c.tls);
+                    try {
+                        c.connection.close(0x0, "client timeout");
+                    } finally {
+                        scope.clear();
+                    }
                 }
             }
             engine.run(engine.now() + DRAIN, () -> serverConnections.idle() && network.idle() && serverHost.drained());
             long end = engine.now();
 
             // outputs
-            tap.close();
+            if (tap != null) {
+                tap.close();
+            }
             events.close();
             serverQlogs.closeAll();
-            if (clientQlogs != null) {
-                clientQlogs.closeAll();
+            for (QlogFiles q : clientQlogs) {
+                q.closeAll();
             }
             keys.write(files.keyLog());
-            checkTlsRandomness(keys, clientTls);
-            List<DownloadResult> finished = List.copyOf(results);
-            ClientLog.write(files.clientLog(), new QuicClient.Outcome(finished, START, clientEnd,
-                    clientConn.closeErrorCode(), clientConn.closeReason(), timedOut,
-                    clientConnections.handshakeDone() < 0 ? -1 : clientConnections.handshakeDone() - START), START, clientEnd);
+            checkTlsRandomness(keys, clients.stream().map(c -> c.tls).toList());
+            List<SimResult.FlowResult> flows = new ArrayList<>();
+            for (SimClient c : clients) {
+                flows.add(finish(s, c, timedOut.get(c.index), c.end(end), n == 1 ? files.clientLog() : files.flowClientLog(c.flow)));
+            }
 
             Map<String, Long> counters = new LinkedHashMap<>();
             counters.put("link_down_drops", linkCounters.totalDrops(Direction.DOWN));
             counters.put("link_down_queue_full_drops", linkCounters.drops(Direction.DOWN, DropCause.QUEUE_FULL));
             counters.put("link_up_drops", linkCounters.totalDrops(Direction.UP));
             counters.putAll(serverHost.counters());
-            counters.putAll(clientHost.counters());
+            for (Host h : clientHosts) {
+                counters.putAll(h.counters());
+            }
             counters.put("engine_events", engine.events());
-            long bytes = finished.stream().mapToLong(DownloadResult::bodyBytes).sum();
-            boolean completed = !timedOut && finished.size() == s.streams() && finished.stream().allMatch(DownloadResult::succeeded);
-            String outcome = timedOut ? "the client timed out after " + s.timeout() / 1_000_000_000.0 + " s of virtual time"
-                    : completed ? "all " + finished.size() + " downloads completed"
-                    : "the connection closed before the downloads completed: " + describeFailure(finished, clientConn);
-            ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters);
-            RunResult analysis = s.analyze() ? RunSummary.analyze(files, s.serverAddress().getPort(),
+            long bytes = flows.stream().mapToLong(SimResult.FlowResult::bodyBytes).sum();
+            boolean completed = flows.stream().allMatch(SimResult.FlowResult::completed);
+            String outcome = outcome(s, flows);
+            ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
+            RunResult analysis = s.analyze() && !s.multiFlowOrDc() ? RunSummary.analyze(files, s.serverAddress().getPort(),
                     serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst()) : null;
-            return new SimResult(files, completed, outcome, end - START, clientEnd - START, bytes,
-                    goodput(finished), System.nanoTime() - wallStart, engine.events(), counters, analysis);
+            List<DownloadResult> all = new ArrayList<>();
+            clients.forEach(c -> all.addAll(c.results));
+            double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);
+            return new SimResult(files, completed, outcome, end - START, clientEnd - START, bytes, goodput,
+                    System.nanoTime() - wallStart, engine.events(), counters, analysis, flows);
         } catch (IOException | RuntimeException e) {
             events.discard();
             if (tap != null) tap.discard();
             if (serverQlogs != null) serverQlogs.discard();
-            if (clientQlogs != null) clientQlogs.discard();
+            for (QlogFiles q : clientQlogs) q.discard();
             throw e;
         } finally {
             scope.clear();
         }
     }
 
-    private static ConnectionConfig connectionConfig(SimScenario s, TlsConfig tls, long lookahead) {
+    /** The scenario's link: the single-path model, or the dual-connectivity one with every pair's flow assigned. */
+    private static Link link(SimScenario s, LinkObserver observer) {
+        try {
+            if (s.dc() == null) {
+                return LinkFactory.build(s.link(), s.seed(), START, observer);
+            }
+            Link link = DcFactory.build(s.dc(), s.seed(), START, observer);
+            DualConnectivityDownlink down = (DualConnectivityDownlink) link.down();
+            for (int i = 0; i < s.flows().size(); i++) {
+                down.assign(i + 1, s.flows().get(i));
+            }
+            return link;
+        } catch (SpecException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** Writes a client's log and says how it ended. */
+    private static SimResult.FlowResult finish(SimScenario s, SimClient c, boolean timedOut, long clientEnd, Path clientLog)
+            throws IOException {
+        List<DownloadResult> finished = List.copyOf(c.results);
+        long handshake = c.connections.handshakeDone();
+        ClientLog.write(clientLog, new QuicClient.Outcome(finished, START, clientEnd, c.connection.closeErrorCode(),
+                c.connection.closeReason(), timedOut, handshake < 0 ? -1 : handshake - START), START, clientEnd);
+        boolean downloaded = !timedOut && finished.size() == s.streams() && finished.stream().allMatch(DownloadResult::succeeded);
+        boolean completed;
+        String outcome;
+        if (timedOut) {
+            completed = false;
+            outcome = "the client timed out after " + s.timeout() / 1_000_000_000.0 + " s of virtual time";
+        } else if (downloaded) {
+            completed = true;
+            outcome = "all " + finished.size() + " downloads completed";
+        } else if (c.connections.closedAtDuration()) {
+            completed = true;
+            outcome = "downloaded for " + s.duration() / 1_000_000_000.0 + " s";
+        } else {
+            completed = false;
+            outcome = "the connection closed before the downloads completed: " + describeFailure(finished, c.connection);
+        }
+        double goodput = s.duration() > 0 && c.connections.closedAtDuration()
+                ? c.bodyBytes() * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(finished);
+        return new SimResult.FlowResult(c.flow, c.mode, c.address, c.bodyBytes(), goodput, completed, outcome,
+                handshake < 0 ? -1 : handshake - START, clientEnd - START);
+    }
+
+    private static String outcome(SimScenario s, List<SimResult.FlowResult> flows) {
+        if (flows.size() == 1) {
+            return flows.getFirst().outcome();
+        }
+        for (SimResult.FlowResult f : flows) {
+            if (!f.completed()) {
+                return "flow " + f.flow() + " (" + f.mode().label() + "): " + f.outcome();
+            }
+        }
+        return s.duration() > 0 ? "all " + flows.size() + " flows downloaded for " + s.duration() / 1_000_000_000.0 + " s"
+                : "all downloads of the " + flows.size() + " flows completed";
+    }
+
+    static ConnectionConfig connectionConfig(SimScenario s, TlsConfig tls, long lookahead) {
         return ConnectionConfig.defaults(tls, s.congestion())
                 .withMaxUdpPayloadSize(s.maxUdpPayload())
                 .withIdleTimeout(s.idleTimeout())
@@ -288,9 +347,9 @@ public final class Simulation {
      * SecureRandom was created before {@link DeterministicRandomProvider} was installed and the run is not
      * reproducible.
      */
-    private static void checkTlsRandomness(KeyLogCollector keys, RandomScope.Source clientTls) {
+    private static void checkTlsRandomness(KeyLogCollector keys, List<RandomScope.Source> clientTls) {
         for (byte[] random : keys.clientRandoms()) {
-            if (!clientTls.produced(random)) {
+            if (clientTls.stream().noneMatch(t -> t.produced(random))) {
                 throw new IllegalStateException("the TLS client random did not come from the simulation's seeded stream:"
                         + " a SecureRandom was created before the simulator's provider was installed, so this run is not"
                         + " reproducible; call Simulation.prepareJvm() before any TLS use in this JVM");
@@ -322,37 +381,15 @@ public final class Simulation {
         return last > first ? bytes * 8.0 / ((last - first) / 1e9) / 1e6 : 0;
     }
 
-    private static byte[] bytes(RandomStreams streams, String name) {
+    static byte[] bytes(RandomStreams streams, String name) {
         byte[] b = new byte[32];
         streams.stream(name).nextBytes(b);
         return b;
     }
 
-    private static String format(java.net.InetSocketAddress a) {
+    static String format(InetSocketAddress a) {
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
-
-    private static final LocalConnectionIds.Listener NO_ROUTING = new LocalConnectionIds.Listener() {
-        @Override
-        public void onIssued(byte[] cid) { }
-
-        @Override
-        public void onRetired(byte[] cid) { }
-    };
-
-    /** Bodies are counted by the download results and dropped, like {@code pacelab client} without -o. */
-    private static final DownloadSink DISCARD = request -> new DownloadOutput() {
-        @Override
-        public void write(ByteBuffer data) {
-            data.position(data.limit());
-        }
-
-        @Override
-        public void commit() { }
-
-        @Override
-        public void abort() { }
-    };
 
     /** The server's certificate: the same in every run (fixed key stream, times and serial). */
     private static final class Identity {

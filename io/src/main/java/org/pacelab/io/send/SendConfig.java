@@ -207,6 +207,12 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
                 pacingLookahead, pacedGso, recvBatch, gro, realtime, realtimePriority);
     }
 
+    /** This configuration at normal scheduling priority (no {@code --realtime}). */
+    public SendConfig withoutRealtime() {
+        return new SendConfig(waitName, hybridSpin, socket, sendmmsg, gsoSegments, gsoShrinkOnLoss, txtime, txtimeClock,
+                pacingLookahead, pacedGso, recvBatch, gro, false, DEFAULT.realtimePriority);
+    }
+
     /** A new instance of the wait strategy (one per event loop: some keep per-thread state). */
     public WaitStrategy waitStrategy() {
         return waitName.equals("hybrid") ? new HybridWait(hybridSpin) : WaitStrategies.parse(waitName);

@@ -54,8 +54,8 @@ public final class DcSummaries {
         out.put(SummaryField.REORDER_TIMER_EXPIRIES, expiries);
         number(out, SummaryField.REORDER_HOLD_P99_MS, holdP99, "no packet of a dual-connected flow was held");
         out.put(SummaryField.REORDER_DUPLICATES, duplicates);
-        String why = "a multi-flow dual-connectivity run is measured from the emulator's event log (dc-summary.json), not "
-                + "from a capture";
+        String why = "a multi-flow dual-connectivity run is measured from the link's event log (emulator or simulator; "
+                + "dc-summary.json), not from a capture";
         for (SummaryField f : SummaryField.values()) {
             if (f.metric() && !out.has(f) && out.reason(f) == null) out.unavailable(f, why);
         }

@@ -23,6 +23,8 @@ public final class PacelabPeer implements Peer {
     public static final String NAME = "pacelab";
 
     private static final List<PeerOption> OPTIONS;
+    /** The server's options: {@link #OPTIONS} and {@code warmup} (a loopback transfer before listening, real time only). */
+    private static final List<PeerOption> SERVER_OPTIONS;
     /** Send-path options that are switches on the command line ({@code --txtime}, not {@code --txtime on}). */
     private static final java.util.Set<String> SWITCHES = java.util.Set.of(SendConfig.GSO_SHRINK_ON_LOSS, SendConfig.TXTIME,
             SendConfig.PACED_GSO, SendConfig.GRO, SendConfig.REALTIME);
@@ -58,6 +60,8 @@ public final class PacelabPeer implements Peer {
             return null;
         }));
         OPTIONS = List.copyOf(o);
+        o.add(PeerOption.size(SimulatedPacelab.WARMUP));
+        SERVER_OPTIONS = List.copyOf(o);
     }
 
     @Override
@@ -87,7 +91,7 @@ public final class PacelabPeer implements Peer {
 
     @Override
     public List<PeerOption> options(Role role) {
-        return OPTIONS;
+        return role == Role.SERVER ? SERVER_OPTIONS : OPTIONS;
     }
 
     @Override

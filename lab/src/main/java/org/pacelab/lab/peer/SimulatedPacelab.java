@@ -23,6 +23,8 @@ public final class SimulatedPacelab {
             "fq-timer-slack", "etf-delta", "host-model");
     /** Every option the simulated server takes. */
     public static final Set<String> SERVER_OPTIONS;
+    /** The real server's JIT warm-up ({@code pacelab server --warmup}): virtual time needs none, the simulator drops it. */
+    public static final String WARMUP = "warmup";
     /** What the simulated client takes beside the shared congestion options. */
     public static final String CLIENT_SEND = "send";
 
@@ -47,7 +49,11 @@ public final class SimulatedPacelab {
     /** The simulator's options (with their dashes) for a server's and a client's options and the server's qdisc. */
     public static Map<String, String> options(Map<String, String> serverOptions, Map<String, String> clientOptions, String qdisc) {
         Map<String, String> m = new LinkedHashMap<>();
-        serverOptions.forEach((k, v) -> m.put("--" + k, v));
+        serverOptions.forEach((k, v) -> {
+            if (!k.equals(WARMUP)) {
+                m.put("--" + k, v);
+            }
+        });
         if (qdisc != null && !qdisc.equals("none")) {
             m.put("--qdisc", qdisc);
         }
@@ -61,7 +67,7 @@ public final class SimulatedPacelab {
     /** One sentence when these options cannot be simulated, else null. */
     static String problem(Role role, Map<String, String> options, String qdisc) {
         for (String k : options.keySet()) {
-            boolean ok = role == Role.SERVER ? SERVER_OPTIONS.contains(k)
+            boolean ok = role == Role.SERVER ? SERVER_OPTIONS.contains(k) || k.equals(WARMUP)
                     : k.equals(CLIENT_SEND) || CongestionConfig.OPTION_NAMES.contains("--" + k);
             if (!ok) {
                 List<String> valid = role == Role.SERVER ? SERVER_OPTIONS.stream().sorted().toList() : List.of(CLIENT_SEND,

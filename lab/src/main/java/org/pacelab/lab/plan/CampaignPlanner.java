@@ -185,9 +185,6 @@ public final class CampaignPlanner {
 
     /** Why the implementation cannot run in this mode on this host, or null. */
     private String unavailable(Implementation impl, Mode mode, Peer server, Peer client) {
-        if (scenario.dc() != null && mode == Mode.SIM) {
-            return "dual-connectivity scenarios (link.dc) run in relay and netns mode; the simulator does not run them";
-        }
         if (mode == Mode.NETNS && !ctx.host().isRoot()) {
             return "netns mode needs root (network namespaces and TUN devices); run as root or use mode: relay";
         }

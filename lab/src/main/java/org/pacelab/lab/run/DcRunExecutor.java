@@ -10,11 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.pacelab.analysis.dc.DcRunReport;
 import org.pacelab.analysis.summary.Summary;
-import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.lab.dc.DcRunAnalysis;
-import org.pacelab.lab.dc.DcSummaries;
+import org.pacelab.lab.dc.DcRunOutputs;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
@@ -33,7 +31,8 @@ import org.pacelab.net.netns.NetnsLab;
 import org.pacelab.net.spec.SpecException;
 
 /**
- * One repetition of a dual-connectivity configuration: the emulator with the two-path link and one route per
+ * One repetition of a dual-connectivity configuration (relay and netns mode; sim mode runs in {@link CampaignRunner}
+ * and shares {@link #analyze}): the emulator with the two-path link and one route per
  * client/server pair (relay mode, all routes to one server process; in netns mode one server per pair, told apart by
  * server port), a client per pair (each in {@code flow-N/}), all clients started together and, for fixed-duration runs, stopped after the duration; then the
  * event log is turned into {@code dc-summary.json}, {@code dc-timeline.csv}, the figures and the run's summary
@@ -41,9 +40,6 @@ import org.pacelab.net.spec.SpecException;
  * out.
  */
 final class DcRunExecutor {
-    static final long BIN_NS = 100_000_000L;
-    static final long FAIRNESS_WINDOW_NS = 10_000_000_000L;
-    private static final long PLOT_BIN_NS = 1_000_000_000L;
     private static final long SERVER_STOP_MILLIS = 5_000;
     private static final long EMULATOR_STOP_MILLIS = 30_000;
 
@@ -254,15 +250,18 @@ final class DcRunExecutor {
         return ns == null ? command : ns.wrap(role, command);
     }
 
-    /** {@code pair} tells the flows of the run's client/server pairs (by their server address) from other traffic. */
-    private AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes, java.util.function.Predicate<String> pair)
+    /**
+     * Measures a run from its event log (relay, namespace middlebox or simulator alike) into {@code dir}: the DC report
+     * files and the run summary. {@code pair} tells the flows of the run's client/server pairs (by their server
+     * address) from other traffic; {@code bytes} is what the clients received, 0 = take the flows' bytes.
+     */
+    static AnalysedRun analyze(Path dir, DcSetup dc, long wallNs, long bytes, java.util.function.Predicate<String> pair)
             throws RunFailedException {
         Path events = dir.resolve(RunFiles.EVENTS);
         try {
-            DcRunAnalysis.Result r = DcRunAnalysis.analyze(events, dc.spec(), BIN_NS, 0, FAIRNESS_WINDOW_NS, pair);
-            DcRunReport.write(r.data(), r.summary(), dir, PLOT_BIN_NS);
-            Summary s = DcSummaries.of(r.summary());
-            SummaryJson.write(s, dir.resolve(RunFiles.SUMMARY));
+            DcRunOutputs.Written w = DcRunOutputs.write(events, dir, dc.spec(), pair);
+            DcRunAnalysis.Result r = w.result();
+            Summary s = w.summary();
             long received = bytes;
             if (received == 0) {
                 for (var f : r.summary().flows()) received += f.bytes();

@@ -3,11 +3,14 @@ package org.pacelab.lab.run;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.pacelab.lab.peer.SimulatedPacelab;
 import org.pacelab.lab.plan.Configuration;
+import org.pacelab.lab.plan.DcSetup;
 import org.pacelab.lab.scenario.Collect;
+import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.sim.SimOptions;
 import org.pacelab.sim.SimResult;
 import org.pacelab.sim.SimScenario;
@@ -16,7 +19,10 @@ import org.pacelab.sim.Simulation;
 /**
  * Sim mode: pacelab's stack in the virtual-time simulator ({@link Simulation}), in this process, with the
  * configuration's link, transfer, options and seed. The simulator writes the run's files under the names an
- * emulated run uses; the runner analyses them the same way.
+ * emulated run uses; the runner analyses them the same way. A dual-connectivity configuration gets the options the
+ * relay gets ({@code --dc}, {@code --path-a}, {@code --path-b}, {@code --up}, read by the same parser) and its
+ * client/server pairs ({@code --flows}) and duration; its tap and server qlogs are written only when the scenario
+ * collects them (its analysis reads the event log).
  */
 public final class PacelabSimulation implements SimulationBackend {
     /**
@@ -31,7 +37,7 @@ public final class PacelabSimulation implements SimulationBackend {
     public void simulate(Configuration c, long seed, Path dir, Collect collect) throws RunFailedException {
         SimScenario scenario;
         try {
-            scenario = SimOptions.parse(options(c, seed), dir);
+            scenario = SimOptions.parse(options(c, seed, collect), dir);
         } catch (IllegalArgumentException e) {
             throw new RunFailedException("the simulator refused the configuration: " + e.getMessage(), e);
         }
@@ -47,11 +53,25 @@ public final class PacelabSimulation implements SimulationBackend {
     }
 
     /** The simulator's options for one repetition (the runner analyses the outputs itself). */
-    static Map<String, String> options(Configuration c, long seed) {
+    public static Map<String, String> options(Configuration c, long seed, Collect collect) {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("--preset", c.preset());
-        if (!c.linkDown().isEmpty()) {
-            m.put("--down", c.linkDown());
+        DcSetup dc = c.dc();
+        if (dc != null) {
+            List<String> link = dc.emulatorArguments();
+            for (int i = 0; i + 1 < link.size(); i += 2) {
+                m.put(link.get(i), link.get(i + 1));
+            }
+            m.put("--flows", String.join(",", dc.flows().stream().map(DcFlowMode::label).toList()));
+            if (dc.durationNs() > 0) {
+                m.put("--duration", dc.durationNs() / 1_000_000 + "ms");
+            }
+            m.put("--tap", collect.tap() ? "on" : "off");
+            m.put("--qlog", collect.qlog() ? "on" : "off");
+        } else {
+            m.put("--preset", c.preset());
+            if (!c.linkDown().isEmpty()) {
+                m.put("--down", c.linkDown());
+            }
         }
         if (!c.linkUp().isEmpty()) {
             m.put("--up", c.linkUp());

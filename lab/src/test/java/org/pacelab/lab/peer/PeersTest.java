@@ -80,6 +80,17 @@ class PeersTest {
     }
 
     @Test
+    void pacelabServerTakesAWarmupThatTheClientAndTheSimulatorDoNot() {
+        PacelabPeer p = new PacelabPeer();
+        assertTrue(p.options(Role.SERVER).stream().anyMatch(o -> o.name().equals("warmup")));
+        assertFalse(p.options(Role.CLIENT).stream().anyMatch(o -> o.name().equals("warmup")));
+        Launch l = p.server(server(ordered("warmup", "200MiB")), PACELAB);
+        assertEquals(List.of("--warmup", "200MiB"), l.command().subList(l.command().size() - 2, l.command().size()));
+        assertNull(SimulatedPacelab.problem(Role.SERVER, Map.of("warmup", "200MiB", "cc", "cubic"), null));
+        assertEquals(Map.of("--cc", "cubic"), SimulatedPacelab.options(Map.of("warmup", "200MiB", "cc", "cubic"), Map.of(), null));
+    }
+
+    @Test
     void ngtcp2MapsOptionNamesAndCountsDownloadedBytes() throws IOException {
         Ngtcp2Peer p = new Ngtcp2Peer();
         Launch s = p.server(server(Map.of("cc", "newreno", "gso", "1")), PACELAB);

@@ -95,8 +95,29 @@ class DcPlanningTest {
     }
 
     @Test
-    void theSimulatorDoesNotRunDualConnectivity() {
-        String m = Plans.refusal("mode: sim\nlink: {dc: {}}\nimplementations: [pacelab]\n", ALL);
-        assertTrue(m.contains("dual-connectivity scenarios (link.dc) run in relay and netns mode"), m);
+    void theSimulatorRunsDualConnectivityWithTheRelaysOptions() throws ScenarioException {
+        CampaignPlan p = Plans.plan("""
+                mode: [relay, sim]
+                link:
+                  dc: {batch: 50, a: {rate: 30mbit}}
+                  up: {delay: 5ms}
+                flows: [dc, a, b]
+                transfer: {duration: 20s}
+                implementations: [pacelab]
+                """, ALL);
+        assertEquals(2, p.configurations().size());
+        Configuration sim = p.configurations().stream().filter(c -> c.mode() == org.pacelab.lab.scenario.Mode.SIM)
+                .findFirst().orElseThrow();
+        Map<String, String> o = org.pacelab.lab.run.PacelabSimulation.options(sim, 4, org.pacelab.lab.scenario.Collect.DEFAULT);
+        assertEquals("batch=50", o.get("--dc"));
+        assertEquals("rate=30mbit", o.get("--path-a"));
+        assertEquals("delay=5ms", o.get("--up"));
+        assertEquals("dc,a,b", o.get("--flows"));
+        assertEquals("20000ms", o.get("--duration"));
+        assertNull(o.get("--preset"));
+        org.pacelab.sim.SimScenario s = org.pacelab.sim.SimOptions.parse(o, java.nio.file.Path.of("unused"));
+        assertEquals(sim.dc().spec(), s.dc());
+        assertEquals(sim.dc().flows(), s.flows());
+        assertEquals(20_000_000_000L, s.duration());
     }
 }

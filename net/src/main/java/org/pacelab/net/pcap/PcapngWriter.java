@@ -1,15 +1,12 @@
 package org.pacelab.net.pcap;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+
+import org.pacelab.net.file.BlockFile;
 
 /**
  * Writes a pcapng file (draft-ietf-opsawg-pcapng) with one interface whose timestamps are nanoseconds
@@ -23,24 +20,19 @@ public final class PcapngWriter implements AutoCloseable {
     /** LINKTYPE_ETHERNET. */
     public static final int LINKTYPE_ETHERNET = 1;
 
-    private final Path target;
-    private final Path part;
-    private final FileChannel channel;
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private final BlockFile file;
+    private final ByteBuffer buf;
     private final int snaplen;
     private long packets;
-    private boolean closed;
 
     /**
      * @param linkType LINKTYPE_RAW or LINKTYPE_ETHERNET
      * @param snaplen  bytes kept of each packet (0 = all)
      */
     public PcapngWriter(Path target, int linkType, int snaplen, String interfaceName) throws IOException {
-        this.target = target;
-        this.part = target.resolveSibling(target.getFileName() + ".part");
         this.snaplen = snaplen <= 0 ? 262144 : snaplen;
-        this.channel = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        this.file = new BlockFile(target, 1 << 20, ByteOrder.LITTLE_ENDIAN, "capture");
+        this.buf = file.buffer();
         writeSectionHeader();
         writeInterfaceDescription(linkType, interfaceName);
         flush();
@@ -85,8 +77,7 @@ public final class PcapngWriter implements AutoCloseable {
         int origLen = header.length + payload.remaining();
         int capLen = Math.min(origLen, snaplen);
         int total = 32 + pad4(capLen);
-        if (buf.remaining() < total) flush();
-        if (buf.remaining() < total) throw new IllegalArgumentException("packet of " + origLen + " bytes exceeds the writer's buffer");
+        file.ensure(total);
         buf.putInt(6).putInt(total).putInt(0).putInt((int) (epochNanos >>> 32)).putInt((int) epochNanos)
                 .putInt(capLen).putInt(origLen);
         int h = Math.min(header.length, capLen);
@@ -101,37 +92,13 @@ public final class PcapngWriter implements AutoCloseable {
     public long packets() { return packets; }
 
     /** Writes the buffered blocks to the file. */
-    public void flush() {
-        try {
-            buf.flip();
-            while (buf.hasRemaining()) channel.write(buf);
-            buf.clear();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write capture " + part, e);
-        }
-    }
+    public void flush() { file.flush(); }
 
-    public Path path() { return target; }
+    public Path path() { return file.path(); }
 
     /** Closes and deletes the partial file (the run never started). */
-    public void discard() {
-        if (closed) return;
-        closed = true;
-        try {
-            channel.close();
-            Files.deleteIfExists(part);
-        } catch (IOException e) {
-            // the partial file could not be removed; nothing else depends on it
-        }
-    }
+    public void discard() { file.discard(); }
 
     @Override
-    public void close() throws IOException {
-        if (closed) return;
-        closed = true;
-        flush();
-        channel.force(false);
-        channel.close();
-        Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
+    public void close() throws IOException { file.close(); }
 }

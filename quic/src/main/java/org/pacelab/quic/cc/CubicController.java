@@ -41,7 +41,7 @@ public final class CubicController implements CongestionController {
     static final int QUICHE_MIN_ROLLBACK_THRESHOLD = 2;
 
     private int maxDatagramSize;
-    private final HyStartPlusPlus hystart;
+    private final SlowStart slowStart;
     private final CubicRollback rollback;
     private final boolean fastConvergence;
     private final RecoveryPeriod recovery = new RecoveryPeriod();
@@ -80,7 +80,7 @@ public final class CubicController implements CongestionController {
     public CubicController(int maxDatagramSize, HyStartPlusPlus hystart, CubicRollback rollback,
                            boolean fastConvergence) {
         this.maxDatagramSize = maxDatagramSize;
-        this.hystart = hystart;
+        this.slowStart = new SlowStart(hystart);
         this.rollback = rollback;
         this.fastConvergence = fastConvergence;
         this.cwnd = WindowBounds.initialWindow(maxDatagramSize);
@@ -100,16 +100,7 @@ public final class CubicController implements CongestionController {
 
     @Override
     public String state() {
-        if (recovery.inRecovery()) {
-            return "recovery";
-        }
-        if (ackAppLimited || appLimitedPhase) {
-            return "application_limited";
-        }
-        if (cwnd < ssthresh) {
-            return hystart != null && hystart.inCss() ? "conservative_slow_start" : "slow_start";
-        }
-        return "congestion_avoidance";
+        return slowStart.state(recovery.inRecovery(), ackAppLimited || appLimitedPhase, inSlowStart());
     }
 
     /** W_max in bytes (0 before the first congestion event or after persistent congestion). */
@@ -134,13 +125,7 @@ public final class CubicController implements CongestionController {
 
     @Override
     public void onPacketSent(long now, PacketInfo packet, long bytesInFlight) {
-        if (hystartRunning()) {
-            hystart.onPacketSent(packet);
-        }
-    }
-
-    private boolean hystartRunning() {
-        return hystart != null && hystart.active() && cwnd < ssthresh;
+        slowStart.onPacketSent(packet, inSlowStart());
     }
 
     @Override
@@ -152,10 +137,7 @@ public final class CubicController implements CongestionController {
         if (ackAppLimited) {
             return;
         }
-        boolean hystartAck = hystartRunning();
-        if (hystartAck) {
-            hystart.beginAck(maxDatagramSize);
-        }
+        slowStart.beginAck(inSlowStart(), maxDatagramSize);
         for (PacketInfo p : ack.acked()) {
             if (recovery.covers(p.timeSent())) {
                 continue;
@@ -163,14 +145,13 @@ public final class CubicController implements CongestionController {
             if (rollback == CubicRollback.QUICHE && quicheRollbackDue() && restoreQuicheCheckpoint()) {
                 continue;
             }
-            if (cwnd < ssthresh) {
-                cwnd += hystartRunning() ? hystart.increase(p.size()) : p.size();
+            if (inSlowStart()) {
+                cwnd += slowStart.increase(p.size(), true);
             } else {
                 congestionAvoidance(ack.now(), p.size(), ack.rtt().smoothedRtt());
             }
         }
-        if (hystartAck && hystart.onAck(ack.rtt().latestRtt(), ack.acked())
-                == HyStartPlusPlus.Outcome.EXIT_TO_CONGESTION_AVOIDANCE) {
+        if (slowStart.endAck(ack)) {
             // RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss
             ssthresh = (long) cwnd;
             cwndPrior = cwnd;
@@ -251,9 +232,7 @@ public final class CubicController implements CongestionController {
         ssthresh = Math.max((long) (cwnd * BETA), WindowBounds.minimumWindow(maxDatagramSize));
         cwnd = ssthresh;
         epochSet = false;
-        if (hystart != null) {
-            hystart.stop();
-        }
+        slowStart.stop();
     }
 
     private boolean quicheRollbackDue() {
@@ -331,10 +310,7 @@ public final class CubicController implements CongestionController {
         m.put("cwnd_prior", (long) cwndPrior);
         m.put("rollback", rollback.optionValue());
         m.put("rollbacks", rollbacks);
-        if (hystart != null) {
-            m.put("hystart_phase", hystart.phase().name().toLowerCase(java.util.Locale.ROOT));
-            m.put("hystart_css_rounds", hystart.cssRounds());
-        }
+        slowStart.putQlogState(m);
         return m;
     }
 }

@@ -31,7 +31,7 @@ public final class NewRenoController implements CongestionController {
     private long congestionWindow;
     private long ssthresh = Long.MAX_VALUE;
     private final RecoveryPeriod recovery = new RecoveryPeriod();
-    private final HyStartPlusPlus hystart;
+    private final SlowStart slowStart;
     private boolean appLimited;
 
     /**
@@ -41,7 +41,7 @@ public final class NewRenoController implements CongestionController {
     public NewRenoController(int maxDatagramSize, HyStartPlusPlus hystart) {
         this.maxDatagramSize = maxDatagramSize;
         this.congestionWindow = WindowBounds.initialWindow(maxDatagramSize);
-        this.hystart = hystart;
+        this.slowStart = new SlowStart(hystart);
     }
 
     @Override
@@ -58,27 +58,12 @@ public final class NewRenoController implements CongestionController {
 
     @Override
     public String state() {
-        if (recovery.inRecovery()) {
-            return "recovery";
-        }
-        if (appLimited) {
-            return "application_limited";
-        }
-        if (congestionWindow < ssthresh) {
-            return hystart != null && hystart.inCss() ? "conservative_slow_start" : "slow_start";
-        }
-        return "congestion_avoidance";
+        return slowStart.state(recovery.inRecovery(), appLimited, inSlowStart());
     }
 
     @Override
     public void onPacketSent(long now, PacketInfo packet, long bytesInFlight) {
-        if (hystartRunning()) {
-            hystart.onPacketSent(packet);
-        }
-    }
-
-    private boolean hystartRunning() {
-        return hystart != null && hystart.active() && congestionWindow < ssthresh;
+        slowStart.onPacketSent(packet, inSlowStart());
     }
 
     @Override
@@ -91,22 +76,18 @@ public final class NewRenoController implements CongestionController {
         if (appLimited) {
             return;
         }
-        boolean hystartAck = hystartRunning();
-        if (hystartAck) {
-            hystart.beginAck(maxDatagramSize);
-        }
+        slowStart.beginAck(inSlowStart(), maxDatagramSize);
         for (PacketInfo p : ack.acked()) {
             if (recovery.covers(p.timeSent())) {
                 continue;
             }
-            if (congestionWindow < ssthresh) {
-                congestionWindow += hystartRunning() ? hystart.increase(p.size()) : p.size();
+            if (inSlowStart()) {
+                congestionWindow += slowStart.increase(p.size(), true);
             } else {
                 congestionWindow += (long) maxDatagramSize * p.size() / congestionWindow;
             }
         }
-        if (hystartAck && hystart.onAck(ack.rtt().latestRtt(), ack.acked())
-                == HyStartPlusPlus.Outcome.EXIT_TO_CONGESTION_AVOIDANCE) {
+        if (slowStart.endAck(ack)) {
             // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the current cwnd
             ssthresh = congestionWindow;
         }
@@ -132,9 +113,7 @@ public final class NewRenoController implements CongestionController {
         recovery.enter(now);
         ssthresh = (long) (congestionWindow * LOSS_REDUCTION_FACTOR);
         congestionWindow = Math.max(ssthresh, WindowBounds.minimumWindow(maxDatagramSize));
-        if (hystart != null) {
-            hystart.stop();
-        }
+        slowStart.stop();
     }
 
     @Override
@@ -151,10 +130,7 @@ public final class NewRenoController implements CongestionController {
     @Override
     public Map<String, Object> qlogState() {
         Map<String, Object> m = new LinkedHashMap<>();
-        if (hystart != null) {
-            m.put("hystart_phase", hystart.phase().name().toLowerCase(java.util.Locale.ROOT));
-            m.put("hystart_css_rounds", hystart.cssRounds());
-        }
+        slowStart.putQlogState(m);
         return m;
     }
 }

@@ -21,6 +21,9 @@ public record RunFiles(Path dir) {
 
     public Path clientLog() { return dir.resolve("client.json"); }
 
+    /** Client {@code flow}'s log in a run of several client/server pairs ({@code flow-N/client.json}, as the lab's). */
+    public Path flowClientLog(int flow) { return dir.resolve("flow-" + flow).resolve("client.json"); }
+
     public Path summary() { return dir.resolve("summary.json"); }
 
     public Path packets() { return dir.resolve("packets.csv"); }
@@ -32,11 +35,19 @@ public record RunFiles(Path dir) {
 
     /**
      * Deletes the files an earlier run wrote into this directory (only this class's names and the qlog directory's
-     * {@code server-*.sqlog} / {@code client-*.sqlog}), so a rerun leaves no stale qlog of another seed behind.
+     * {@code server-*.sqlog} / {@code client-*.sqlog}, and {@code flow-N/client.json}), so a rerun leaves no stale
+     * file of another seed behind.
      */
     public void removePrevious() throws IOException {
         for (Path p : List.of(tap(), events(), keyLog(), clientLog(), summary(), packets(), timeline(), scenario())) {
             Files.deleteIfExists(p);
+        }
+        try (DirectoryStream<Path> flows = Files.newDirectoryStream(dir, "flow-*")) {
+            for (Path f : flows) {
+                if (Files.isDirectory(f)) {
+                    Files.deleteIfExists(f.resolve("client.json"));
+                }
+            }
         }
         if (Files.isDirectory(qlogDir())) {
             try (DirectoryStream<Path> qlogs = Files.newDirectoryStream(qlogDir(), "{server,client}-*.sqlog")) {

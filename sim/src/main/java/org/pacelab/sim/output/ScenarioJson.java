@@ -2,6 +2,7 @@ package org.pacelab.sim.output;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.pacelab.analysis.io.AtomicFiles;
+import org.pacelab.sim.SimResult;
 import org.pacelab.sim.SimScenario;
 import org.pacelab.sim.host.HostConfig;
 import org.pacelab.sim.host.QdiscConfig;
@@ -23,12 +25,21 @@ public final class ScenarioJson {
     private ScenarioJson() {}
 
     public static void write(Path file, SimScenario s, long start, long end, long clientEnd, boolean completed,
-                             String outcome, Map<String, Long> counters) throws IOException {
+                             String outcome, Map<String, Long> counters, List<SimResult.FlowResult> flows) throws IOException {
         ObjectNode o = JSON.createObjectNode();
         o.put("seed", s.seed());
-        o.put("preset", s.link().preset());
-        o.put("down", s.link().down().format());
-        o.put("up", s.link().up().format());
+        if (s.dc() == null) {
+            o.put("preset", s.link().preset());
+            o.put("down", s.link().down().format());
+            o.put("up", s.link().up().format());
+        } else {
+            o.put("dc", s.dc().format());
+            o.put("path_a", s.dc().a().format());
+            o.put("path_b", s.dc().b().format());
+            o.put("up", s.dc().up().format());
+        }
+        o.put("flow_modes", String.join(",", s.flows().stream().map(f -> f.label()).toList()));
+        o.put("duration_ns", s.duration());
         o.put("size_bytes", s.transferBytes());
         o.put("streams", s.streams());
         o.put("alpn", s.alpn());
@@ -50,6 +61,19 @@ public final class ScenarioJson {
         o.put("outcome", outcome);
         ObjectNode c = o.putObject("counters");
         counters.forEach(c::put);
+        var array = o.putArray("flows");
+        for (SimResult.FlowResult f : flows) {
+            ObjectNode fo = array.addObject();
+            fo.put("flow", f.flow());
+            fo.put("mode", f.mode().label());
+            fo.put("client", f.client().getAddress().getHostAddress() + ":" + f.client().getPort());
+            fo.put("body_bytes", f.bodyBytes());
+            fo.put("goodput_mbps", f.goodputMbps());
+            fo.put("completed", f.completed());
+            fo.put("outcome", f.outcome());
+            fo.put("handshake_ns", f.handshakeNanos());
+            fo.put("end_ns", f.endNanos());
+        }
         AtomicFiles.writeString(file, JSON.writeValueAsString(o) + "\n");
     }
 

@@ -2,6 +2,7 @@ package org.pacelab.sim.output;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
@@ -13,18 +14,20 @@ import org.pacelab.net.pcap.PcapngWriter;
 
 /**
  * The tap at the study's sniffer position, as the relay records it: server-to-client packets when they leave the
- * access link's wire model (event TAP), client-to-server packets when they reach the server (DELIVER), each with
- * synthesized IPv4/UDP headers and the virtual time mapped onto the {@link VirtualEpoch}.
+ * access link's wire model (event TAP; on a dual-connectivity link before the splitter), client-to-server packets
+ * when they reach the server (DELIVER), each with synthesized IPv4/UDP headers — the client's address is that of the
+ * packet's flow (flow i + 1 = client i) — and the virtual time mapped onto the {@link VirtualEpoch}.
  */
 public final class TapRecorder implements LinkObserver {
     private final PcapngWriter tap;
     private final InetSocketAddress server;
-    private final InetSocketAddress client;
+    private final List<InetSocketAddress> clients;
 
-    public TapRecorder(PcapngWriter tap, InetSocketAddress server, InetSocketAddress client) {
+    /** @param clients the clients' addresses, client i's at index i */
+    public TapRecorder(PcapngWriter tap, InetSocketAddress server, List<InetSocketAddress> clients) {
         this.tap = tap;
         this.server = server;
-        this.client = client;
+        this.clients = List.copyOf(clients);
     }
 
     @Override
@@ -33,6 +36,7 @@ public final class TapRecorder implements LinkObserver {
         if (!((down && type == EventType.TAP) || (!down && type == EventType.DELIVER))) {
             return;
         }
+        InetSocketAddress client = clients.get(p.flow() - 1);
         ByteBuffer payload = p.payload().duplicate();
         InetSocketAddress src = down ? server : client;
         InetSocketAddress dst = down ? client : server;
