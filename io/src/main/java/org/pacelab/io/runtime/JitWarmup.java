@@ -1,7 +1,7 @@
 package org.pacelab.io.runtime;
 
 import java.io.IOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
@@ -73,6 +73,6 @@ public final class JitWarmup {
     }
 
     private static QlogSink discardingQlog(byte[] odcid) {
-        return new QlogJsonSeqWriter(Writer.nullWriter(), "warm-up", "server", odcid, 0, 0, true);
+        return new QlogJsonSeqWriter(OutputStream.nullOutputStream(), "warm-up", "server", odcid, 0, 0, true, true);
     }
 }
