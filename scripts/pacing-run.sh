@@ -80,8 +80,11 @@ server_pid=$!; pids+=("$server_pid")
   --tap "$out/tap.pcapng" --log "$out/events.log" "${emulate_opts[@]}" > "$out/emulate.log" 2>&1 &
 emu_pid=$!; pids+=("$emu_pid")
 
-for _ in $(seq 300); do
+# the server listens after its warm-up (--warmup: up to 30 s), so wait up to 120 s
+ready=0
+for _ in $(seq 1200); do
   if grep -q 'listening' "$out/server.log" 2> /dev/null && [[ -n "$(ss -Hlnu "sport = :$emu_port")" ]]; then
+    ready=1
     break
   fi
   if ! kill -0 "$server_pid" 2> /dev/null; then
@@ -92,6 +95,9 @@ for _ in $(seq 300); do
   fi
   sleep 0.1
 done
+if [[ $ready -ne 1 ]]; then
+  echo "pacing-run: the server or the emulator was not ready after 120 s:" >&2; cat "$out/server.log" "$out/emulate.log" >&2; exit 1
+fi
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 cpu_before="$(cpu_ticks "$server_pid")"

@@ -55,10 +55,13 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print each request served.")
     boolean verbose;
 
+    /** The warm-up stops after this long even if SIZE has not arrived (a low --max-pacing-rate). */
+    private static final long WARMUP_LIMIT_NANOS = 30_000_000_000L;
+
     @Option(names = "--warmup", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = {"Before listening, transfer this much over loopback to a client in this JVM with the same "
                     + "congestion, pacing and send settings, so the measured transfer starts with compiled code "
-                    + "(e.g. 200MiB; default: 0, no warm-up)."})
+                    + "(e.g. 200MiB; at most 30 s; default: 0, no warm-up)."})
     long warmup;
 
     @Mixin
@@ -97,7 +100,7 @@ public final class ServerCommand implements Callable<Integer> {
         if (warmup > 0) {
             try {
                 JitWarmup.Result w = JitWarmup.run(config, config.qlog() instanceof QlogDirectory,
-                        send, udpBuffer, warmup, 120_000_000_000L);
+                        send, udpBuffer, warmup, WARMUP_LIMIT_NANOS);
                 System.err.println("pacelab server: " + w.describe());
             } catch (UnsupportedSendStrategyException e) {
                 System.err.println("pacelab server: " + e.getMessage());

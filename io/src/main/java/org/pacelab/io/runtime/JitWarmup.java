@@ -23,15 +23,31 @@ import org.pacelab.quic.tls.TlsConfig;
  * serves {@code /bytes/N} over loopback to a client in the same JVM. A cold JVM interprets the send and receive
  * paths for its first seconds and compiles them while the transfer runs; measured on this VM, the server's
  * wire − intended delays of the first ~7 s of a 100 MiB quic-steps transfer had a standard deviation of
- * ~500 µs against ~15–50 µs afterwards. A warmed server starts the measured transfer with compiled code.
+ * ~500 µs against ~15–50 µs afterwards. A warmed server starts the measured transfer with compiled code and, after
+ * an explicit collection, an empty young generation.
  */
 public final class JitWarmup {
+    /** How the warm-up ended. */
+    public enum Ending {
+        /** the whole body arrived */
+        COMPLETED,
+        /** the time limit came first (a low pacing cap, a slow host): the code ran for that long, which is the point */
+        TIME_LIMIT,
+        /** the transfer failed */
+        FAILED
+    }
+
     /** What the warm-up did. */
-    public record Result(long bytes, long nanos, boolean completed, String problem) {
+    public record Result(long bytes, long nanos, Ending ending, String problem) {
+        public boolean completed() { return ending == Ending.COMPLETED; }
+
         public String describe() {
-            return completed
-                    ? String.format("warm-up: %d bytes over loopback in %.2f s", bytes, nanos / 1e9)
-                    : "warm-up did not complete (" + problem + "); continuing cold";
+            return switch (ending) {
+                case COMPLETED -> String.format("warm-up: %d bytes over loopback in %.2f s", bytes, nanos / 1e9);
+                case TIME_LIMIT -> String.format("warm-up: stopped at its time limit after %.2f s (of %d bytes asked)",
+                        nanos / 1e9, bytes);
+                case FAILED -> "warm-up did not complete (" + problem + "); continuing";
+            };
         }
     }
 
@@ -44,10 +60,10 @@ public final class JitWarmup {
      * @param qlog         whether the real server writes qlog (the warm-up then writes the same records to nowhere)
      * @param send         the real server's send settings (run without {@code --realtime})
      * @param bytes        body size to transfer
-     * @param timeoutNanos give up after this long
+     * @param limitNanos   stop after this long (a pacing cap can make the transfer slow)
      */
     public static Result run(ConnectionConfig serverConfig, boolean qlog, SendConfig send, int bufferBytes, long bytes,
-                             long timeoutNanos) throws IOException {
+                             long limitNanos) throws IOException {
         long start = System.nanoTime();
         ConnectionConfig server = serverConfig.withKeyLog(KeyLogSink.NONE).withQlog(qlog
                 ? JitWarmup::discardingQlog : odcid -> QlogSink.NONE);
@@ -61,14 +77,20 @@ public final class JitWarmup {
                     .withMaxUdpPayloadSize(serverConfig.maxUdpPayloadSize());
             URI url = URI.create("https://127.0.0.1:" + at.getPort() + "/bytes/" + bytes);
             QuicClient.Outcome o = QuicClient.download(at, client, List.of(DownloadRequest.of(url)), DownloadSink.DISCARD,
-                    timeoutNanos, bufferBytes, warmSend);
+                    limitNanos, bufferBytes, warmSend);
             long nanos = System.nanoTime() - start;
             if (o.allSucceeded()) {
-                return new Result(bytes, nanos, true, null);
+                return new Result(bytes, nanos, Ending.COMPLETED, null);
             }
-            return new Result(bytes, nanos, false, o.timedOut() ? "timed out" : "connection closed: " + o.closeReason());
+            if (o.timedOut()) {
+                return new Result(bytes, nanos, Ending.TIME_LIMIT, null);
+            }
+            return new Result(bytes, nanos, Ending.FAILED, "connection closed: " + o.closeReason());
         } catch (QuicException e) {
-            return new Result(bytes, System.nanoTime() - start, false, e.getMessage());
+            return new Result(bytes, System.nanoTime() - start, Ending.FAILED, e.getMessage());
+        } finally {
+            // the warm-up's garbage would otherwise be collected during the measured transfer
+            System.gc();
         }
     }
 

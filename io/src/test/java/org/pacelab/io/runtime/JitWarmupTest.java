@@ -32,6 +32,16 @@ class JitWarmupTest {
     }
 
     @Test
+    void stopsAtItsTimeLimitWhenThePacingCapMakesTheTransferSlow() throws Exception {
+        Certificates.Identity id = Certificates.selfSigned(List.of("localhost"));
+        ConnectionConfig capped = ConnectionConfig.defaults(TlsConfig.server(List.of("h3"), TlsConfig.ALL_SUITES, id.chain(),
+                id.key()), CongestionConfig.fromOptions(Map.of("--pacer", "interval", "--max-pacing-rate", "8mbit")));
+        JitWarmup.Result r = JitWarmup.run(capped, false, SendConfig.DEFAULT, 1 << 22, 100 << 20, 1_000_000_000L);
+        assertEquals(JitWarmup.Ending.TIME_LIMIT, r.ending(), r.describe());
+        assertTrue(r.describe().startsWith("warm-up: stopped at its time limit"), r.describe());
+    }
+
+    @Test
     void warmsUpHqInteropOnlyServers() throws Exception {
         JitWarmup.Result r = JitWarmup.run(serverConfig(List.of("hq-interop")), false, SendConfig.DEFAULT, 1 << 22,
                 1 << 20, 60_000_000_000L);
