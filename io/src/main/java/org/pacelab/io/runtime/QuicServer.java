@@ -2,12 +2,8 @@ package org.pacelab.io.runtime;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -123,45 +119,5 @@ public final class QuicServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         path.close();
-    }
-
-    /** Adapts a {@link ServerEndpoint} to the event loop. */
-    private static final class EndpointConnections implements Connections {
-        private final ServerEndpoint endpoint;
-        private final List<Peer> peers = new ArrayList<>();
-        private int lastSize = -1;
-
-        EndpointConnections(ServerEndpoint endpoint) {
-            this.endpoint = endpoint;
-        }
-
-        @Override
-        public void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
-            endpoint.receive(datagram, from, now, replies::send);
-        }
-
-        @Override
-        public Collection<Peer> active() {
-            if (endpoint.connections().size() != lastSize) {
-                peers.clear();
-                for (ServerEndpoint.Entry e : endpoint.connections()) {
-                    peers.add(new Peer(e.connection, e.peer));
-                }
-                lastSize = peers.size();
-            }
-            return peers;
-        }
-
-        @Override
-        public void sweep() {
-            if (!endpoint.removeClosed().isEmpty()) {
-                lastSize = -1;
-            }
-        }
-
-        @Override
-        public boolean finished() {
-            return false;
-        }
     }
 }

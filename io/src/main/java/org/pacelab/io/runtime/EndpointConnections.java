@@ -1,4 +1,4 @@
-package org.pacelab.sim.host;
+package org.pacelab.io.runtime;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-import org.pacelab.io.runtime.Connections;
 import org.pacelab.quic.conn.ServerEndpoint;
 
-/** A server's connections: a {@link ServerEndpoint} as the event loop sees it (the server never finishes). */
+/** A server's connections: a {@link ServerEndpoint} as the event loop sees it (the server never finishes); used by
+ * {@link QuicServer} and by the simulator's hosts. */
 public final class EndpointConnections implements Connections {
     private final ServerEndpoint endpoint;
     private final List<Peer> peers = new ArrayList<>();
