@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 
 import org.pacelab.io.app.ServerContent;
 import org.pacelab.io.log.QlogDirectory;
-import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.UnsupportedSendStrategyException;
@@ -55,15 +54,6 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print each request served.")
     boolean verbose;
 
-    /** The warm-up stops after this long even if SIZE has not arrived (a low --max-pacing-rate). */
-    private static final long WARMUP_LIMIT_NANOS = 30_000_000_000L;
-
-    @Option(names = "--warmup", paramLabel = "SIZE", converter = UnitConverters.Size.class,
-            description = {"Before listening, transfer this much over loopback to a client in this JVM with the same "
-                    + "congestion, pacing and send settings, so the measured transfer starts with compiled code "
-                    + "(e.g. 200MiB; at most 30 s; default: 0, no warm-up)."})
-    long warmup;
-
     @Mixin
     TransportOptions transport = new TransportOptions();
 
@@ -93,19 +83,15 @@ public final class ServerCommand implements Callable<Integer> {
         SendConfig send = transport.sendConfig();
         ConnectionConfig config = transport.connectionConfig(tls, "server");
         int udpBuffer = (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer);
-        if (warmup < 0) {
+        if (transport.warmup < 0) {
             System.err.println("pacelab server: --warmup must be a size of 0 or more bytes, e.g. 200MiB.");
             return 2;
         }
-        if (warmup > 0) {
-            try {
-                JitWarmup.Result w = JitWarmup.run(config, config.qlog() instanceof QlogDirectory,
-                        send, udpBuffer, warmup, WARMUP_LIMIT_NANOS);
-                System.err.println("pacelab server: " + w.describe());
-            } catch (UnsupportedSendStrategyException e) {
-                System.err.println("pacelab server: " + e.getMessage());
-                return 2;
-            }
+        try {
+            transport.warmUp("pacelab server", config, config.qlog() instanceof QlogDirectory);
+        } catch (UnsupportedSendStrategyException e) {
+            System.err.println("pacelab server: " + e.getMessage());
+            return 2;
         }
         QuicServer server;
         try {

@@ -10,7 +10,9 @@ import java.util.Map;
 
 import org.pacelab.io.log.KeyLogFile;
 import org.pacelab.io.log.QlogDirectory;
+import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.send.SendConfig;
+import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
@@ -43,6 +45,15 @@ final class TransportOptions {
     @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
             description = "Idle timeout (default: 30s).")
     long idleTimeout = 30_000_000_000L;
+
+    /** The warm-up stops after this long even if SIZE has not arrived (a low --max-pacing-rate). */
+    static final long WARMUP_LIMIT_NANOS = 30_000_000_000L;
+
+    @Option(names = "--warmup", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = {"Before the real work, transfer this much over loopback between a server and a client in "
+                    + "this JVM with these congestion, pacing and send settings, so the measured transfer starts with "
+                    + "compiled code (e.g. 200MiB; at most 30 s; default: 0, no warm-up)."})
+    long warmup;
 
     @Option(names = "--udp-buffer", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "UDP socket buffer size requested (default: 32mib; the kernel caps it at net.core.rmem_max/wmem_max).")
@@ -179,6 +190,29 @@ final class TransportOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
+    }
+
+    /**
+     * Runs the JIT warm-up when {@code --warmup} asks for one and prints what it did.
+     *
+     * @param serverSide the connection settings of the warm-up's server (a server's own; a client's settings with a
+     *                   self-signed certificate)
+     * @param qlog       whether the measured endpoint writes qlog (the warm-up then writes the same records to nowhere)
+     */
+    void warmUp(String command, ConnectionConfig serverSide, boolean qlog) throws IOException {
+        if (warmup <= 0) {
+            return;
+        }
+        JitWarmup.Result w = JitWarmup.run(serverSide, qlog, sendConfig(), (int) Math.min(Integer.MAX_VALUE, udpBuffer),
+                warmup, WARMUP_LIMIT_NANOS);
+        System.err.println(command + ": " + w.describe());
+    }
+
+    /** A warm-up server's settings for a client: these congestion settings, a self-signed certificate. */
+    ConnectionConfig warmupServerFor(String alpn) throws IOException {
+        Certificates.Identity id = Certificates.selfSigned(List.of("localhost"));
+        return ConnectionConfig.defaults(TlsConfig.server(List.of(alpn), cipherSuites(), id.chain(), id.key()),
+                congestionConfig()).withMaxUdpPayloadSize(maxUdpPayload);
     }
 
     List<CipherSuite> cipherSuites() {

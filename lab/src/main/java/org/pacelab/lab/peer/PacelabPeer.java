@@ -23,8 +23,6 @@ public final class PacelabPeer implements Peer {
     public static final String NAME = "pacelab";
 
     private static final List<PeerOption> OPTIONS;
-    /** The server's options: {@link #OPTIONS} and {@code warmup} (a loopback transfer before listening, real time only). */
-    private static final List<PeerOption> SERVER_OPTIONS;
     /** Send-path options that are switches on the command line ({@code --txtime}, not {@code --txtime on}). */
     private static final java.util.Set<String> SWITCHES = java.util.Set.of(SendConfig.GSO_SHRINK_ON_LOSS, SendConfig.TXTIME,
             SendConfig.PACED_GSO, SendConfig.GRO, SendConfig.REALTIME);
@@ -59,9 +57,9 @@ public final class PacelabPeer implements Peer {
             }
             return null;
         }));
-        OPTIONS = List.copyOf(o);
+        // a loopback transfer in the same JVM before the measured one (real time only)
         o.add(PeerOption.size(SimulatedPacelab.WARMUP));
-        SERVER_OPTIONS = List.copyOf(o);
+        OPTIONS = List.copyOf(o);
     }
 
     @Override
@@ -91,7 +89,7 @@ public final class PacelabPeer implements Peer {
 
     @Override
     public List<PeerOption> options(Role role) {
-        return role == Role.SERVER ? SERVER_OPTIONS : OPTIONS;
+        return OPTIONS;
     }
 
     @Override

@@ -23,7 +23,7 @@ public final class SimulatedPacelab {
             "fq-timer-slack", "etf-delta", "host-model");
     /** Every option the simulated server takes. */
     public static final Set<String> SERVER_OPTIONS;
-    /** The real server's JIT warm-up ({@code pacelab server --warmup}): virtual time needs none, the simulator drops it. */
+    /** The real endpoints' JIT warm-up ({@code --warmup}): virtual time needs none, the simulator drops it. */
     public static final String WARMUP = "warmup";
     /** What the simulated client takes beside the shared congestion options. */
     public static final String CLIENT_SEND = "send";
@@ -68,7 +68,7 @@ public final class SimulatedPacelab {
     static String problem(Role role, Map<String, String> options, String qdisc) {
         for (String k : options.keySet()) {
             boolean ok = role == Role.SERVER ? SERVER_OPTIONS.contains(k) || k.equals(WARMUP)
-                    : k.equals(CLIENT_SEND) || CongestionConfig.OPTION_NAMES.contains("--" + k);
+                    : k.equals(CLIENT_SEND) || k.equals(WARMUP) || CongestionConfig.OPTION_NAMES.contains("--" + k);
             if (!ok) {
                 List<String> valid = role == Role.SERVER ? SERVER_OPTIONS.stream().sorted().toList() : List.of(CLIENT_SEND,
                         "the congestion options (shared with the server)");

@@ -80,10 +80,11 @@ class PeersTest {
     }
 
     @Test
-    void pacelabServerTakesAWarmupThatTheClientAndTheSimulatorDoNot() {
+    void pacelabEndpointsTakeAWarmupThatTheSimulatorDrops() {
         PacelabPeer p = new PacelabPeer();
         assertTrue(p.options(Role.SERVER).stream().anyMatch(o -> o.name().equals("warmup")));
-        assertFalse(p.options(Role.CLIENT).stream().anyMatch(o -> o.name().equals("warmup")));
+        assertTrue(p.options(Role.CLIENT).stream().anyMatch(o -> o.name().equals("warmup")));
+        assertNull(SimulatedPacelab.problem(Role.CLIENT, Map.of("warmup", "50MiB"), null));
         Launch l = p.server(server(ordered("warmup", "200MiB")), PACELAB);
         assertEquals(List.of("--warmup", "200MiB"), l.command().subList(l.command().size() - 2, l.command().size()));
         assertNull(SimulatedPacelab.problem(Role.SERVER, Map.of("warmup", "200MiB", "cc", "cubic"), null));
