@@ -372,6 +372,19 @@ public final class QlogJsonSeqWriter implements QlogSink {
         json.writeEndObject();
     }
 
+    private void streamFrame(long streamId, long offset, int length, boolean fin) throws IOException {
+        json.writeFieldName(F_FRAME_TYPE);
+        json.writeString(FRAME_STREAM);
+        json.writeFieldName(F_STREAM_ID);
+        json.writeNumber(streamId);
+        json.writeFieldName(F_OFFSET);
+        json.writeNumber(offset);
+        json.writeFieldName(F_LENGTH);
+        json.writeNumber(length);
+        json.writeFieldName(F_FIN);
+        json.writeBoolean(fin);
+    }
+
     private void frames(List<Frame> frames) throws IOException {
         if (!logFrames || frames == null) {
             return;
@@ -381,30 +394,8 @@ public final class QlogJsonSeqWriter implements QlogSink {
         for (Frame f : frames) {
             json.writeStartObject();
             switch (f) {
-                case StreamFrame s -> {
-                    json.writeFieldName(F_FRAME_TYPE);
-                    json.writeString(FRAME_STREAM);
-                    json.writeFieldName(F_STREAM_ID);
-                    json.writeNumber(s.streamId());
-                    json.writeFieldName(F_OFFSET);
-                    json.writeNumber(s.offset());
-                    json.writeFieldName(F_LENGTH);
-                    json.writeNumber(s.data().length);
-                    json.writeFieldName(F_FIN);
-                    json.writeBoolean(s.fin());
-                }
-                case StreamDataSent s -> {
-                    json.writeFieldName(F_FRAME_TYPE);
-                    json.writeString(FRAME_STREAM);
-                    json.writeFieldName(F_STREAM_ID);
-                    json.writeNumber(s.streamId());
-                    json.writeFieldName(F_OFFSET);
-                    json.writeNumber(s.offset());
-                    json.writeFieldName(F_LENGTH);
-                    json.writeNumber(s.length());
-                    json.writeFieldName(F_FIN);
-                    json.writeBoolean(s.fin());
-                }
+                case StreamFrame s -> streamFrame(s.streamId(), s.offset(), s.data().length, s.fin());
+                case StreamDataSent s -> streamFrame(s.streamId(), s.offset(), s.length(), s.fin());
                 case AckFrame a -> {
                     json.writeFieldName(F_FRAME_TYPE);
                     json.writeString(FRAME_ACK);
