@@ -17,6 +17,14 @@ import org.pacelab.lab.store.ResultStore;
  * </pre>
  */
 public record CampaignLayout(Path root) {
+    /**
+     * The root is kept absolute: every run's processes start in their own run directory, so the paths handed to them
+     * (tap, event log, key log, qlog directory) must not be relative to the directory the runner was started in.
+     */
+    public CampaignLayout {
+        root = root.toAbsolutePath().normalize();
+    }
+
     public Path store() {
         return root.resolve(ResultStore.FILE_NAME);
     }
