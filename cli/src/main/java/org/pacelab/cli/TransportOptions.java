@@ -112,6 +112,9 @@ final class TransportOptions {
     String hystart;
     @Option(names = CongestionConfig.HYSTART_L, paramLabel = "L", description = "HyStart++ L: auto, inf or segments (default: auto).")
     String hystartL;
+    @Option(names = CongestionConfig.HYSTART_CSS_ROUNDS, paramLabel = "N",
+            description = "HyStart++ rounds of Conservative Slow Start before leaving slow start (default: 5, RFC 9406).")
+    String hystartCssRounds;
     @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
     String rollback;
     @Option(names = CongestionConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
@@ -139,6 +142,7 @@ final class TransportOptions {
         put(m, CongestionConfig.CC, cc);
         put(m, CongestionConfig.HYSTART, hystart);
         put(m, CongestionConfig.HYSTART_L, hystartL);
+        put(m, CongestionConfig.HYSTART_CSS_ROUNDS, hystartCssRounds);
         put(m, CongestionConfig.ROLLBACK, rollback);
         put(m, CongestionConfig.FAST_CONVERGENCE, fastConvergence);
         put(m, PacingConfig.PACER, pacer);

@@ -29,7 +29,7 @@ public final class CongestionControllers {
                     + maxDatagramSize + ".");
         }
         DeliveryRateEstimator estimator = new DeliveryRateEstimator();
-        HyStartPlusPlus hystart = config.hystart() ? new HyStartPlusPlus(config.effectiveHystartL()) : null;
+        HyStartPlusPlus hystart = config.hystart() ? new HyStartPlusPlus(config.effectiveHystartL(), config.hystartCssRounds()) : null;
         CongestionController controller = switch (config.algorithm()) {
             case NEWRENO -> new NewRenoController(maxDatagramSize, hystart);
             case CUBIC -> new CubicController(maxDatagramSize, hystart, config.rollback(), config.fastConvergence());

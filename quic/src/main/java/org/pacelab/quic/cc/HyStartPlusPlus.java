@@ -43,6 +43,7 @@ public final class HyStartPlusPlus {
     public enum Phase { SLOW_START, CONSERVATIVE_SLOW_START, DONE }
 
     private final long limitSegments;
+    private final int cssRoundsLimit;
     private Phase phase = Phase.SLOW_START;
 
     private long lastRoundMinRtt = INFINITY;
@@ -62,11 +63,27 @@ public final class HyStartPlusPlus {
      * @param limitSegments L in segments ({@link #NON_PACED_L} without pacing, {@link #INFINITE_L} with)
      */
     public HyStartPlusPlus(long limitSegments) {
+        this(limitSegments, CSS_ROUNDS);
+    }
+
+    /**
+     * @param limitSegments L in segments
+     * @param cssRounds     rounds of CSS before slow start ends (§4.3 recommends {@link #CSS_ROUNDS}; the constants
+     *                      "have been determined with lab measurements and real-world deployments", a lab may vary them)
+     */
+    public HyStartPlusPlus(long limitSegments, int cssRounds) {
         if (limitSegments < 1) {
             throw new IllegalArgumentException("HyStart++ L must be at least 1 segment, got " + limitSegments);
         }
+        if (cssRounds < 1) {
+            throw new IllegalArgumentException("HyStart++ needs at least 1 CSS round, got " + cssRounds);
+        }
         this.limitSegments = limitSegments;
+        this.cssRoundsLimit = cssRounds;
     }
+
+    /** Rounds of CSS after which slow start ends. */
+    public int cssRoundsLimit() { return cssRoundsLimit; }
 
     public Phase phase() { return phase; }
 
@@ -154,7 +171,7 @@ public final class HyStartPlusPlus {
             rttSampleCount = 0;
             if (phase == Phase.CONSERVATIVE_SLOW_START) {
                 cssRounds++;
-                if (cssRounds >= CSS_ROUNDS) {
+                if (cssRounds >= cssRoundsLimit) {
                     phase = Phase.DONE;
                     return Outcome.EXIT_TO_CONGESTION_AVOIDANCE;
                 }

@@ -39,19 +39,21 @@ class CongestionConfigTest {
         assertSame(Quantum.AUTO, c.pacing().quantum());
         assertEquals(10, c.pacing().initialBurst());
         assertEquals(HyStartPlusPlus.INFINITE_L, c.effectiveHystartL(), "paced: L = infinity");
+        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.hystartCssRounds());
     }
 
     @Test
     void readsEveryOptionWithOrWithoutDashes() {
         CongestionConfig c = CongestionConfig.fromOptions(Map.ofEntries(
                 Map.entry("--cc", "cubic"), Map.entry("hystart", "off"), Map.entry("--hystart-l", "16"),
-                Map.entry("--rollback", "quiche"), Map.entry("--fast-convergence", "off"),
+                Map.entry("--hystart-css-rounds", "2"), Map.entry("--rollback", "quiche"), Map.entry("--fast-convergence", "off"),
                 Map.entry("--pacer", "leaky-bucket"), Map.entry("--pacing-gain-ss", "1.5"),
                 Map.entry("pacing-gain-ca", "1.1"), Map.entry("--quantum", "2p"), Map.entry("--initial-burst", "0"),
                 Map.entry("--min-pacing-rate", "1mbit"), Map.entry("--max-pacing-rate", "5mbps"),
                 Map.entry("--unpaced-above", "10gbit"), Map.entry("--send", "hybrid")));
         assertFalse(c.hystart());
         assertEquals(16, c.hystartL());
+        assertEquals(2, c.hystartCssRounds());
         assertEquals(CubicRollback.QUICHE, c.rollback());
         assertFalse(c.fastConvergence());
         PacingConfig p = c.pacing();
@@ -81,6 +83,10 @@ class CongestionConfigTest {
                 error(Map.of("--cc", "newreno", "--rollback", "quiche")));
         assertEquals("--hystart-l: '0' is not a valid L; valid values are auto, inf or a whole number of segments "
                 + "of at least 1.", error(Map.of("--hystart-l", "0")));
+        assertEquals("--hystart-css-rounds: '0' is not a number of rounds; valid values are whole numbers from 1 to 100 "
+                + "(RFC 9406 recommends 5).", error(Map.of("--hystart-css-rounds", "0")));
+        assertEquals("--hystart-css-rounds: 'five' is not a number of rounds; valid values are whole numbers from 1 to "
+                + "100 (RFC 9406 recommends 5).", error(Map.of("hystart-css-rounds", "five")));
         assertEquals("--pacing-gain-ca: 'fast' is not a number; give a gain above 0 and at most 100, e.g. 1.25.",
                 error(Map.of("--pacing-gain-ca", "fast")));
         assertEquals("--pacing-gain-ss: must be a number above 0 and at most 100, got -2.0.",

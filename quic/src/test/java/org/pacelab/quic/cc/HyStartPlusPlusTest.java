@@ -79,6 +79,20 @@ class HyStartPlusPlusTest {
     }
 
     @Test
+    void oneCssRoundEndsSlowStartAtTheEndOfTheRoundThatEnteredCss() {
+        Script s = new Script(new HyStartPlusPlus(HyStartPlusPlus.INFINITE_L, 1));
+        long[] rtts = {100, 100, 100, 113, 113};
+        for (long rtt : rtts) {
+            s.round(rtt);
+        }
+        assertTrue(s.saw(4, Outcome.ENTERED_CSS));
+        // the partial round of entry counts (§4.2): with CSS_ROUNDS = 1 its end is the exit
+        assertTrue(s.saw(4, Outcome.EXIT_TO_CONGESTION_AVOIDANCE));
+        assertEquals(Phase.DONE, s.hs.phase());
+        assertEquals(1, s.hs.cssRoundsLimit());
+    }
+
+    @Test
     void increaseBelowTheThresholdStaysInSlowStart() {
         Script s = new Script(new HyStartPlusPlus(HyStartPlusPlus.INFINITE_L));
         for (long rtt : new long[] {100, 100, 112, 112, 124}) {      // each step 12 ms < 12.5 ms
