@@ -19,21 +19,17 @@ import org.pacelab.sim.host.EmpiricalDistribution;
 public final class EtfQdisc implements Qdisc {
     private final Nic nic;
     private final long delta;
-    private final EmpiricalDistribution timerLateness;
-    private final RandomGenerator random;
+    private final QdiscWatchdog watchdog;
     private final PriorityQueue<TimedPacket> queue = new PriorityQueue<>();
     private long seq;
     private long last = Long.MIN_VALUE;
-    private long watchdog = Long.MAX_VALUE;
-    private long watchdogFor = Long.MAX_VALUE;
     private long expired;
     private long invalid;
 
     public EtfQdisc(Nic nic, long deltaNanos, EmpiricalDistribution timerLateness, RandomGenerator random) {
         this.nic = nic;
         this.delta = deltaNanos;
-        this.timerLateness = timerLateness;
-        this.random = random;
+        this.watchdog = new QdiscWatchdog(0, timerLateness, random);
     }
 
     @Override
@@ -61,29 +57,20 @@ public final class EtfQdisc implements Qdisc {
                 nic.transmit(head.packet(), now);
                 continue;
             }
-            arm(head.sendTime() - delta);
+            watchdog.schedule(head.sendTime() - delta);
             return;
         }
-        watchdog = Long.MAX_VALUE;
-        watchdogFor = Long.MAX_VALUE;
-    }
-
-    private void arm(long expiry) {
-        if (expiry != watchdogFor) {
-            watchdogFor = expiry;
-            watchdog = expiry + timerLateness.sample(random);
-        }
+        watchdog.cancel();
     }
 
     @Override
     public long nextEventTime() {
-        return watchdog;
+        return watchdog.firesAt();
     }
 
     @Override
     public void fire(long now) {
-        watchdog = Long.MAX_VALUE;
-        watchdogFor = Long.MAX_VALUE;
+        watchdog.cancel();
         dequeueDue(now);
     }
 

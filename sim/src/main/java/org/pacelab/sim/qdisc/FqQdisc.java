@@ -35,24 +35,20 @@ public final class FqQdisc implements Qdisc {
 
     private final Nic nic;
     private final QdiscConfig.Fq config;
-    private final EmpiricalDistribution timerLateness;
-    private final RandomGenerator random;
+    private final QdiscWatchdog watchdog;
     private final Map<Integer, Flow> flows = new HashMap<>();
     private final ArrayDeque<Flow> newFlows = new ArrayDeque<>();
     private final ArrayDeque<Flow> oldFlows = new ArrayDeque<>();
     private final List<Flow> throttled = new ArrayList<>();
     private long seq;
     private int backlog;
-    private long watchdog = Long.MAX_VALUE;
-    private long watchdogFor = Long.MAX_VALUE;
     private long horizonDrops;
     private long flowLimitDrops;
 
     public FqQdisc(Nic nic, QdiscConfig.Fq config, EmpiricalDistribution timerLateness, RandomGenerator random) {
         this.nic = nic;
         this.config = config;
-        this.timerLateness = timerLateness;
-        this.random = random;
+        this.watchdog = new QdiscWatchdog(config.timerSlackNanos(), timerLateness, random);
     }
 
     @Override
@@ -135,24 +131,17 @@ public final class FqQdisc implements Qdisc {
         for (Flow f : throttled) {
             next = Math.min(next, f.throttledUntil);
         }
-        if (next == Long.MAX_VALUE) {
-            watchdog = Long.MAX_VALUE;
-            watchdogFor = Long.MAX_VALUE;
-        } else if (next != watchdogFor) {
-            watchdogFor = next;
-            watchdog = next + config.timerSlackNanos() + timerLateness.sample(random);
-        }
+        watchdog.schedule(next);
     }
 
     @Override
     public long nextEventTime() {
-        return watchdog;
+        return watchdog.firesAt();
     }
 
     @Override
     public void fire(long now) {
-        watchdog = Long.MAX_VALUE;
-        watchdogFor = Long.MAX_VALUE;
+        watchdog.cancel();
         dequeue(now);
     }
 
