@@ -48,12 +48,11 @@ public final class ClientCommand implements Callable<Integer> {
                 !t.tls().insecure());
         QuicClient.Outcome o;
         try {
-            if (transport.warmup > 0) {
-                transport.warmUp("pacelab client", transport.warmupServerFor(t.tls().alpn()), false);
+            if (transport.warmUpClient(t.tls().alpn())) {
                 processStart = System.nanoTime(); // the client log's process time excludes the warm-up
             }
             o = QuicClient.download(t.server(), transport.connectionConfig(tls, "client"), t.requests(), client.sink(),
-                    client.timeout, (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer), transport.sendConfig());
+                    client.timeout, transport.udpBufferBytes(), transport.sendConfig());
         } catch (UnsupportedSendStrategyException e) {
             System.err.println("pacelab client: " + e.getMessage());
             return 2;

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.pacelab.io.app.ServerContent;
-import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.UnsupportedSendStrategyException;
@@ -82,13 +81,8 @@ public final class ServerCommand implements Callable<Integer> {
         ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
         SendConfig send = transport.sendConfig();
         ConnectionConfig config = transport.connectionConfig(tls, "server");
-        int udpBuffer = (int) Math.min(Integer.MAX_VALUE, transport.udpBuffer);
-        if (transport.warmup < 0) {
-            System.err.println("pacelab server: --warmup must be a size of 0 or more bytes, e.g. 200MiB.");
-            return 2;
-        }
         try {
-            transport.warmUp("pacelab server", config, config.qlog() instanceof QlogDirectory);
+            transport.warmUpServer(config);
         } catch (UnsupportedSendStrategyException e) {
             System.err.println("pacelab server: " + e.getMessage());
             return 2;
@@ -96,7 +90,7 @@ public final class ServerCommand implements Callable<Integer> {
         QuicServer server;
         try {
             server = QuicServer.start(listen, config, content, retry,
-                    udpBuffer, send,
+                    transport.udpBufferBytes(), send,
                     r -> {
                         if (verbose) {
                             System.err.println(r.method() + " " + r.target() + " -> " + r.status() + " " + r.bodyBytes()

@@ -196,27 +196,38 @@ final class TransportOptions {
         }
     }
 
-    /**
-     * Runs the JIT warm-up when {@code --warmup} asks for one and prints what it did.
-     *
-     * @param serverSide the connection settings of the warm-up's server (a server's own; a client's settings with a
-     *                   self-signed certificate)
-     * @param qlog       whether the measured endpoint writes qlog (the warm-up then writes the same records to nowhere)
-     */
-    void warmUp(String command, ConnectionConfig serverSide, boolean qlog) throws IOException {
-        if (warmup <= 0) {
-            return;
-        }
-        JitWarmup.Result w = JitWarmup.run(serverSide, qlog, sendConfig(), (int) Math.min(Integer.MAX_VALUE, udpBuffer),
-                warmup, WARMUP_LIMIT_NANOS);
-        System.err.println(command + ": " + w.describe());
+    /** The UDP socket buffer to ask for, in bytes. */
+    int udpBufferBytes() {
+        return (int) Math.min(Integer.MAX_VALUE, udpBuffer);
     }
 
-    /** A warm-up server's settings for a client: these congestion settings, a self-signed certificate. */
-    ConnectionConfig warmupServerFor(String alpn) throws IOException {
+    /**
+     * Runs a server's JIT warm-up when {@code --warmup} asks for one (with the server's own settings) and prints what
+     * it did; qlog records are written to nowhere when the server writes qlog.
+     */
+    void warmUpServer(ConnectionConfig server) throws IOException {
+        if (warmup > 0) {
+            warmUp("pacelab server", server, server.qlog() instanceof QlogDirectory);
+        }
+    }
+
+    /**
+     * Runs a client's JIT warm-up when {@code --warmup} asks for one: against a server in this JVM with these
+     * congestion settings and a self-signed certificate. Returns whether it ran.
+     */
+    boolean warmUpClient(String alpn) throws IOException {
+        if (warmup <= 0) {
+            return false;
+        }
         Certificates.Identity id = Certificates.selfSigned(List.of("localhost"));
-        return ConnectionConfig.defaults(TlsConfig.server(List.of(alpn), cipherSuites(), id.chain(), id.key()),
-                congestionConfig()).withMaxUdpPayloadSize(maxUdpPayload);
+        warmUp("pacelab client", ConnectionConfig.defaults(TlsConfig.server(List.of(alpn), cipherSuites(), id.chain(),
+                id.key()), congestionConfig()).withMaxUdpPayloadSize(maxUdpPayload), false);
+        return true;
+    }
+
+    private void warmUp(String command, ConnectionConfig serverSide, boolean qlog) throws IOException {
+        JitWarmup.Result w = JitWarmup.run(serverSide, qlog, sendConfig(), udpBufferBytes(), warmup, WARMUP_LIMIT_NANOS);
+        System.err.println(command + ": " + w.describe());
     }
 
     List<CipherSuite> cipherSuites() {
