@@ -56,9 +56,10 @@ public final class JitWarmup {
     /**
      * Runs the warm-up transfer.
      *
-     * @param serverConfig the real server's connection settings (its qlog and key log are replaced)
-     * @param qlog         whether the real server writes qlog (the warm-up then writes the same records to nowhere)
-     * @param send         the real server's send settings (run without {@code --realtime})
+     * @param serverConfig the warm-up server's connection settings: a measured server's own, or a client's congestion
+     *                     settings with a certificate (qlog and key log are replaced)
+     * @param qlog         whether the measured endpoint writes qlog (the warm-up then writes the same records to nowhere)
+     * @param send         the measured endpoint's send settings (run without {@code --realtime})
      * @param bytes        body size to transfer
      * @param limitNanos   stop after this long (a pacing cap can make the transfer slow)
      */
