@@ -1,7 +1,7 @@
 package org.pacelab.net.log;
 
 /**
- * The on-disk layout of a pacelab event log (documented in docs/architecture.md, section net). All integers
+ * The on-disk layout of a pacelab event log (documented in net/README.md, "Event log"). All integers
  * little-endian.
  * <pre>
  * header, 32 bytes:
