@@ -144,8 +144,8 @@ public final class CampaignRunner {
                 List<RunSpec> sims = todo.stream().filter(r -> r.configuration().mode() == Mode.SIM).toList();
                 List<RunSpec> emulated = todo.stream().filter(r -> r.configuration().mode() != Mode.SIM).toList();
                 runSimulated(sims, store, progress, failures, now);
-                EmulatedRunExecutor exec = new EmulatedRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
-                DcRunExecutor dcExec = new DcRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect());
+                EmulatedRunExecutor exec = new EmulatedRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect());
+                DcRunExecutor dcExec = new DcRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect());
                 for (RunSpec r : emulated) {
                     if (supervisor.closed()) {
                         break;
