@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
+import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.plan.DcSetup;
 import org.pacelab.lab.plan.RunSpec;
@@ -32,14 +33,17 @@ public final class HostRun {
     private final EmulatedRunExecutor emulated;
     private final DcRunExecutor dc;
 
-    /** @param simulator the simulator of sim-mode runs, or null when none are planned */
-    public HostRun(CampaignLayout layout, ProcessSupervisor supervisor, PacelabLauncher pacelab, Pki pki,
+    /**
+     * @param host      finds the peers' programs (they start by the path found)
+     * @param simulator the simulator of sim-mode runs, or null when none are planned
+     */
+    public HostRun(CampaignLayout layout, ProcessSupervisor supervisor, Host host, PacelabLauncher pacelab, Pki pki,
                    SimulationBackend simulator, Collect collect) {
         this.layout = layout;
         this.simulator = simulator;
         this.collect = collect;
-        this.emulated = new EmulatedRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect);
-        this.dc = new DcRunExecutor(supervisor, pacelab, layout.documentRoot(), pki, collect);
+        this.emulated = new EmulatedRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect);
+        this.dc = new DcRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect);
     }
 
     /** Runs one attempt; never throws for a failed run (the error is in the result). */

@@ -58,7 +58,7 @@ public final class LocalExecutor implements RunExecutor {
                 removeNamespaces();
             }
         }
-        HostRun here = new HostRun(layout, supervisor, pacelab, Pki.prepare(layout.pki()), simulator, collect);
+        HostRun here = new HostRun(layout, supervisor, host, pacelab, Pki.prepare(layout.pki()), simulator, collect);
         try {
             List<RunSpec> sims = pending.stream().filter(r -> r.configuration().mode() == Mode.SIM).toList();
             List<RunSpec> emulated = pending.stream().filter(r -> r.configuration().mode() != Mode.SIM).toList();
