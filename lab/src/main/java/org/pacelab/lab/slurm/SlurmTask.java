@@ -138,7 +138,7 @@ public final class SlurmTask {
             if (!emulated.isEmpty() && host.isRoot()) {
                 removeNamespaces();
             }
-            HostRun here = new HostRun(layout, supervisor, pacelab, pki, simulator, submission.scenario().recipe().scenario().collect());
+            HostRun here = new HostRun(layout, supervisor, host, pacelab, pki, simulator, submission.scenario().recipe().scenario().collect());
             runAll(sims, Math.max(1, cpus), here, attempts);
             for (RunSpec r : emulated) {
                 if (supervisor.closed()) {
