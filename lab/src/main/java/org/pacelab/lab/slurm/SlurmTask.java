@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.pacelab.lab.bench.ProcCpu;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.PeerRegistry;
@@ -139,6 +140,7 @@ public final class SlurmTask {
                 removeNamespaces();
             }
             HostRun here = new HostRun(layout, supervisor, host, pacelab, pki, simulator, submission.scenario().recipe().scenario().collect());
+            double ready = secondsSinceJvmStart();
             runAll(sims, Math.max(1, cpus), here, attempts);
             for (RunSpec r : emulated) {
                 if (supervisor.closed()) {
@@ -146,6 +148,9 @@ public final class SlurmTask {
                 }
                 attempt(r, attempts.get(r.key()), here);
             }
+            log.printf(Locale.ROOT, "pacelab slurm-task: done: %d run(s), %.1f s after the JVM started (%.1f s of it before the "
+                    + "first run: JVM start and planning), %.1f CPU s (this JVM and the processes it waited for)%n",
+                    attempts.size(), secondsSinceJvmStart(), ready, cpuSeconds());
             return 0;
         } catch (IOException | ScenarioException e) {
             log.println("pacelab slurm-task: " + (e instanceof ScenarioException se ? String.join("; ", se.problems()) : e.getMessage()));
@@ -249,6 +254,20 @@ public final class SlurmTask {
         }
         log.println("pacelab slurm-task: stopped by Slurm (scancel, time limit or preemption)");
         log.flush();
+    }
+
+    private static double secondsSinceJvmStart() {
+        return (System.currentTimeMillis() - java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime()) / 1e3;
+    }
+
+    /** CPU time of this JVM and of the child processes it has waited for (relay and netns runs' processes). */
+    private static double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            return (ProcCpu.ownNanos(stat) + ProcCpu.waitedChildrenNanos(stat)) / 1e9;
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+        }
     }
 
     private int cpus() {
