@@ -742,6 +742,10 @@ public final class QuicConnection implements StreamTransport {
         int n = undecryptable.size();
         for (int i = 0; i < n; i++) {
             byte[] packet = undecryptable.poll();
+            if (packet == null) {
+                // a packet processed above carried CRYPTO data that drained the rest (this method re-entered)
+                break;
+            }
             ByteBuffer b = ByteBuffer.wrap(packet);
             ParsedPacket p;
             try {
