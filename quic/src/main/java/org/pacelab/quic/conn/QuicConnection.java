@@ -435,9 +435,6 @@ public final class QuicConnection implements StreamTransport {
             addressValidated = true;
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        if (isClient && level == EncryptionLevel.HANDSHAKE) {
-            peerValidatedOurAddress = true;
-        }
         resetIdleTimer(now);
     }
 
