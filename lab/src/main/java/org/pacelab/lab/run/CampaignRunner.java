@@ -34,6 +34,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import org.pacelab.analysis.io.AtomicFiles;
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
+import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.analysis.summary.SummaryText;
 import org.pacelab.lab.host.EnvironmentRecord;
 import org.pacelab.lab.host.Host;
@@ -191,12 +192,16 @@ public final class CampaignRunner {
             Path dir = layout.runDir(r);
             Instant started = Instant.now();
             long t0 = System.nanoTime();
+            double loadStart = RunConditions.loadAverage();
             progress.started(label + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
             try {
                 deleteTree(dir);
                 Files.createDirectories(dir);
                 AnalysedRun a = execution.run(dir);
                 double seconds = (System.nanoTime() - t0) / 1e9;
+                RunConditions.record(a.summary(), loadStart, RunConditions.loadAverage(),
+                        r.configuration().mode() == Mode.SIM ? null : RunFiles.log(dir, "emulator", "out"));
+                SummaryJson.write(a.summary(), dir.resolve(RunFiles.SUMMARY));
                 store.recordFinished(new FinishedRun(r.key(), r.configuration().id(), r.repetition(), r.seed(), attempt, started,
                         seconds, a.clientWallNs() > 0 ? a.clientWallNs() / 1e9 : Double.NaN, a.bytes(), dir, a.summary(),
                         a.packetsCsv(), a.timelineCsv()));
