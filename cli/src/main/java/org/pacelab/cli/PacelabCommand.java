@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 ReportCommand.class,
                 RunCommand.class,
                 ReproduceCommand.class,
+                SlurmTaskCommand.class,
                 PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,
