@@ -141,12 +141,16 @@ public final class ServerEndpoint {
             return e;
         }
         int size = datagram.remaining();
-        if (!p.supportedVersion()) {
+        if (!p.supportedVersion() || p.type() != PacketType.ONE_RTT && !config.versions().contains(p.version())) {
             // RFC 9000 §6.1: answer with Version Negotiation, only for datagrams big enough to be Initials
             if (size >= ConnectionConfig.MIN_INITIAL_SIZE) {
                 versionNegotiations++;
-                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), new int[] {QuicVersion.V1,
-                        QuicVersion.reserved(random.nextInt())}, random.nextInt());
+                int[] versions = new int[config.versions().size() + 1];
+                for (int i = 0; i < config.versions().size(); i++) {
+                    versions[i] = config.versions().get(i);
+                }
+                versions[versions.length - 1] = QuicVersion.reserved(random.nextInt());
+                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), versions, random.nextInt());
                 replies.send(ByteBuffer.wrap(vn), from);
             } else {
                 dropped++;
@@ -201,7 +205,7 @@ public final class ServerEndpoint {
             }
             byte[] scid = newCid();
             byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
-            replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+            replies.send(ByteBuffer.wrap(Retry.build(p.version(), p.scid(), scid, p.dcid(), token)), from);
             return null;
         }
         Entry created = accept(from, p, p.dcid(), null, now);
@@ -219,7 +223,7 @@ public final class ServerEndpoint {
         datagram.get(p.headerStart(), copy);
         ByteBuffer b = ByteBuffer.wrap(copy);
         int pnOffset = p.pnOffset() - p.headerStart();
-        PacketKeys keys = InitialSecrets.clientKeys(p.dcid());
+        PacketKeys keys = InitialSecrets.clientKeys(org.pacelab.quic.crypto.VersionProtection.of(p.version()), p.dcid());
         int pnLength = HeaderProtection.remove(b, 0, pnOffset, length, keys);
         if (pnLength < 0) {
             return false;
@@ -253,7 +257,7 @@ public final class ServerEndpoint {
             }
         };
         QuicConnection conn = QuicConnection.server(config, apps.apply(from), random, resetTokens, routing, cid,
-                p.scid(), originalDcid, retryScid, now);
+                p.scid(), originalDcid, retryScid, p.version(), now);
         Entry e = new Entry(conn, from);
         holder[0] = e;
         entries.put(conn, e);
