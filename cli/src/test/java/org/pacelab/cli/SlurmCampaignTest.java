@@ -133,23 +133,38 @@ class SlurmCampaignTest {
         // the same directory for both, so that summaries (which name their capture's path) can match byte for byte
         Files.move(dir, localDir);
 
+        // Ctrl-C (SIGTERM) after the first stored run: the array keeps running
         Process first = start(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
         String firstOut;
         try {
             firstOut = readUntil(first, "[1/20] ");
+            first.toHandle().destroy(); // SIGTERM, as Ctrl-C; the output stays readable
+            firstOut += readRest(first);
+            assertTrue(first.waitFor(1, TimeUnit.MINUTES));
         } finally {
             first.destroyForcibly();
-            assertTrue(first.waitFor(1, TimeUnit.MINUTES));
         }
         assertTrue(firstOut.contains("slurm: submitted job array "), firstOut);
-        Map<String, String> before = finished(dir);
-        assertTrue(before.size() >= 1 && before.size() < 20, "killed mid-campaign: " + before.keySet());
+        assertTrue(firstOut.contains("keep running on the cluster and their runs finish there. Run the same command again"), firstOut);
+        Map<String, String> stored = finished(dir);
+        assertTrue(stored.size() >= 1 && stored.size() < 20, "interrupted mid-campaign: " + stored.keySet());
         assertTrue(Files.exists(dir.resolve("slurm").resolve("in-flight")), "the array is in flight");
         // meanwhile the local executor refuses the campaign rather than run the array's runs a second time
         CliRun here = CliRun.of("run", scenario.toString(), "--out", dir.toString(), "--no-install", "--no-report");
         assertEquals(1, here.code(), here.out() + here.err());
         assertTrue(here.err().contains("job arrays of this campaign may still be running on a Slurm cluster"), here.err());
-        assertEquals(before, finished(dir));
+        assertEquals(stored, finished(dir));
+
+        // a second submitter follows the array and is killed (SIGKILL, no chance to clean up)
+        Process killed = start(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
+        try {
+            firstOut += readUntil(killed, "slurm: following job array ");
+        } finally {
+            killed.destroyForcibly();
+            assertTrue(killed.waitFor(1, TimeUnit.MINUTES));
+        }
+        Map<String, String> before = finished(dir);
+        stored.forEach((key, started) -> assertEquals(started, before.get(key), key + " was not redone"));
 
         Run second = pacelab(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
         assertEquals(0, second.code(), firstOut + second.all());
@@ -195,7 +210,7 @@ class SlurmCampaignTest {
             assertTrue(m.find(), out);
             Run cancel = command(env, "scancel", m.group(1));
             assertEquals(0, cancel.code(), cancel.all());
-            out += new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            out += readRest(p);
             assertTrue(p.waitFor(MINUTES, TimeUnit.MINUTES));
         } finally {
             p.destroyForcibly();
@@ -316,9 +331,25 @@ class SlurmCampaignTest {
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
+    private static final Map<Process, BufferedReader> READERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static BufferedReader reader(Process p) {
+        return READERS.computeIfAbsent(p, q -> new BufferedReader(new InputStreamReader(q.getInputStream(), StandardCharsets.UTF_8)));
+    }
+
+    /** Reads the rest of a process's output, to its end. */
+    private static String readRest(Process p) throws IOException {
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = reader(p).readLine()) != null) {
+            out.append(line).append('\n');
+        }
+        return out.toString();
+    }
+
     /** Reads a process's output until a line starts with {@code prefix}; returns everything read. */
     private static String readUntil(Process p, String prefix) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader r = reader(p);
         StringBuilder out = new StringBuilder();
         String line;
         while ((line = r.readLine()) != null) {
