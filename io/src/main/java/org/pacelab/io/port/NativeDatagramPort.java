@@ -35,6 +35,7 @@ public final class NativeDatagramPort implements DatagramPort {
     private int nextOffset;
     private long receiveCalls;
     private long datagramsCoalesced;
+    private int lastTrafficClass = -1;
 
     private NativeDatagramPort(UdpSocket socket, int wakeFd, int recvBatch, int grantedReceiveBuffer) throws SysException {
         this.socket = socket;
@@ -57,6 +58,8 @@ public final class NativeDatagramPort implements DatagramPort {
         UdpSocket s = UdpSocket.bind(local, "listen address");
         try {
             int granted = s.setBuffers(bufferBytes);
+            // the ECN field of every arriving datagram (RFC 9000 §13.4.1); a kernel that refuses leaves it unknown (-1)
+            s.enableTrafficClass();
             if (gro && !s.enableGro()) {
                 throw new SysException("--gro: this kernel refuses UDP_GRO on the socket", Libc.ENOPROTOOPT);
             }
@@ -69,6 +72,18 @@ public final class NativeDatagramPort implements DatagramPort {
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
+        }
+    }
+
+    /**
+     * Asks the kernel for the traffic class of every arriving datagram (IP_RECVTOS / IPV6_RECVTCLASS), so
+     * {@link #lastTrafficClass()} tells its ECN codepoint (RFC 9000 §13.4.1).
+     *
+     * @throws SysException when the kernel refuses
+     */
+    public void enableTrafficClass() throws SysException {
+        if (!socket.enableTrafficClass()) {
+            throw new SysException("ECN: this kernel refuses IP_RECVTOS/IPV6_RECVTCLASS on the socket", Libc.ENOPROTOOPT);
         }
     }
 
@@ -102,6 +117,7 @@ public final class NativeDatagramPort implements DatagramPort {
         MemorySegment.copy(incoming.data(i), nextOffset, MemorySegment.ofBuffer(dst), 0, n);
         dst.position(dst.position() + n);
         InetSocketAddress from = incoming.source(i);
+        lastTrafficClass = incoming.trafficClass(i);
         nextOffset += n;
         if (nextOffset >= length) {
             if (segment < length) {
@@ -116,6 +132,19 @@ public final class NativeDatagramPort implements DatagramPort {
     @Override
     public boolean send(ByteBuffer src, InetSocketAddress to) throws IOException {
         return socket.send(src, to);
+    }
+
+    @Override
+    public int lastTrafficClass() {
+        return lastTrafficClass;
+    }
+
+    @Override
+    public void setTrafficClass(int trafficClass) throws SysException {
+        int e = socket.setTrafficClass(trafficClass);
+        if (e != 0) {
+            throw new SysException("cannot set the traffic class " + trafficClass + " (ECN): " + Libc.strerror(e), e);
+        }
     }
 
     /**
