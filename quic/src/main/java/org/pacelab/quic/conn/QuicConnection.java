@@ -224,6 +224,9 @@ public final class QuicConnection implements StreamTransport {
         c.tls.start();
         c.idle = false;
         c.readySince = now;
+        if (c.keys.hasTx(EncryptionLevel.ZERO_RTT)) {
+            c.startEarlyData();
+        }
         return c;
     }
 
@@ -339,8 +342,9 @@ public final class QuicConnection implements StreamTransport {
             onRetry(dg, p, now);
             return;
         }
-        if (type == PacketType.ZERO_RTT) {
-            drop(now, type, p.packetEnd() - p.headerStart(), "unsupported_0rtt");
+        if (type == PacketType.ZERO_RTT && isClient) {
+            // RFC 9000 §17.2.3: only clients send 0-RTT packets
+            drop(now, type, p.packetEnd() - p.headerStart(), "unexpected_0rtt");
             return;
         }
         if (state == State.DRAINING) {
@@ -365,7 +369,9 @@ public final class QuicConnection implements StreamTransport {
         }
         EncryptionLevel level = type.level();
         if (!keys.hasRx(level)) {
-            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT)
+            // 0-RTT packets may overtake the Initial whose ClientHello gives their keys (RFC 9001 §5.7)
+            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT
+                    || level == EncryptionLevel.ZERO_RTT && !handshakeComplete)
                     && undecryptable.size() < MAX_BUFFERED_PACKETS && !spaceDiscarded(level.space())) {
                 byte[] copy = new byte[p.packetEnd() - p.headerStart()];
                 dg.get(p.headerStart(), copy);
@@ -456,6 +462,10 @@ public final class QuicConnection implements StreamTransport {
                 }
             }
             keys.onReceivedInPhase(pn);
+            if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
+                // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
+                keys.discard(EncryptionLevel.ZERO_RTT);
+            }
         }
         if (isClient && !firstServerPacketSeen && (type == PacketType.INITIAL || type == PacketType.HANDSHAKE)) {
             // RFC 9000 §7.2: the client switches to the server's chosen connection ID
@@ -810,7 +820,7 @@ public final class QuicConnection implements StreamTransport {
             EncryptionLevel level = p.type().level();
             if (keys.hasRx(level)) {
                 decryptAndProcess(b, p, level, now);
-            } else {
+            } else if (level != EncryptionLevel.ZERO_RTT || !handshakeComplete) {
                 undecryptable.add(packet);
             }
         }
@@ -867,6 +877,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
             requeueFrames(sp, false);
         }
+        // RFC 9000 §17.2.5.3: 0-RTT packets sent before the Retry are sent again (the server dropped them)
+        for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
+            requeueFrames(sp, false);
+        }
     }
 
     private byte[] retryScidSeen;
@@ -912,7 +926,14 @@ public final class QuicConnection implements StreamTransport {
     private final class TlsListener implements TlsHandshake.Listener {
         @Override
         public void onSecrets(EncryptionLevel level, CipherSuite suite, byte[] clientSecret, byte[] serverSecret) {
+            if (level == EncryptionLevel.ZERO_RTT) {
+                keys.installZeroRtt(suite, clientSecret);
+                return;
+            }
             keys.install(level, suite, clientSecret, serverSecret);
+            if (level == EncryptionLevel.ONE_RTT && isClient && keys.hasTx(EncryptionLevel.ZERO_RTT)) {
+                endEarlyData();
+            }
         }
 
         @Override
@@ -943,12 +964,61 @@ public final class QuicConnection implements StreamTransport {
             localCids.issueUpTo(peerActiveCidLimit());
             if (!connectedReported) {
                 connectedReported = true;
-                appEvents.add(() -> app.onConnected(QuicConnection.this));
+                // first: a server's application may have 0-RTT stream events waiting (dispatchAppEvents)
+                appEvents.addFirst(() -> app.onConnected(QuicConnection.this));
             }
         }
     }
 
     private boolean confirmHandshakeNow;
+
+    /**
+     * Client: 0-RTT (RFC 9001 §4.6.1). The application starts now and its first stream data leaves in 0-RTT packets,
+     * within the flow control and stream limits the server announced in the connection the ticket came from (RFC 9000
+     * §7.4.1).
+     */
+    private void startEarlyData() {
+        TransportParameters remembered;
+        try {
+            remembered = TransportParameters.decode(config.tls().resumption().serverTransportParameters(), true);
+        } catch (QuicException e) {
+            keys.discard(EncryptionLevel.ZERO_RTT); // a ticket from elsewhere: no 0-RTT without its limits
+            return;
+        }
+        streams.setPeerLimits(remembered.initialMaxStreamDataBidiLocal(), remembered.initialMaxStreamDataBidiRemote(),
+                remembered.initialMaxStreamDataUni(), remembered.initialMaxStreamsBidi(), remembered.initialMaxStreamsUni());
+        flow.setPeerMaxData(remembered.initialMaxData());
+        connectedReported = true;
+        appEvents.add(() -> app.onConnected(QuicConnection.this));
+        dispatchAppEvents();
+    }
+
+    /**
+     * Client: 1-RTT keys are here, so 0-RTT ends (RFC 9001 §4.9.3). When the server rejected it, every 0-RTT packet is
+     * lost to it: their stream data goes again in 1-RTT packets (RFC 9001 §4.6.2; the streams are kept, not reset —
+     * the server accepted the same ALPN and its new transport parameters now apply).
+     */
+    private void endEarlyData() {
+        keys.discard(EncryptionLevel.ZERO_RTT);
+        if (!tls.earlyDataAccepted()) {
+            earlyDataRejected = true;
+            for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
+                requeueFrames(sp, true);
+            }
+        }
+    }
+
+    private boolean earlyDataRejected;
+
+    /** Client: whether this connection offered 0-RTT data and the server accepted it. */
+    public boolean earlyDataAccepted() {
+        return tls.offersEarlyData() && tls.earlyDataAccepted();
+    }
+
+    /** Client: whether the server rejected the 0-RTT data this connection sent (it was sent again in 1-RTT). */
+    public boolean earlyDataRejected() {
+        return earlyDataRejected;
+    }
 
     /**
      * Compatible version negotiation (RFC 9368 §4) as the peer's version_information allows. A server switches to the
@@ -1138,7 +1208,7 @@ public final class QuicConnection implements StreamTransport {
         }
         List<Layout> built = new ArrayList<>(3);
         boolean needsPadding = false;
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        for (EncryptionLevel level : SEND_ORDER) {
             int remaining = start + room - out.position();
             if (remaining < MIN_PACKET_ROOM || !keys.hasTx(level)) {
                 continue;
@@ -1189,6 +1259,10 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, anyEliciting ? intended : now, 0);
     }
 
+    /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
+    private static final EncryptionLevel[] SEND_ORDER = {EncryptionLevel.INITIAL, EncryptionLevel.ZERO_RTT,
+            EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
+
     /** Appends {@code n} PADDING bytes to the last laid-out packet, moving its tag space behind them. */
     private static void pad(ByteBuffer out, Layout last, int n) {
         out.position(last.payloadEnd);
@@ -1204,12 +1278,14 @@ public final class QuicConnection implements StreamTransport {
         PacketSpace space = level.space();
         int si = space.ordinal();
         AckTracker tracker = acks[si];
-        boolean ackDue = tracker.ackDue(now) && tracker.hasReceived();
+        // 0-RTT packets carry no ACK frames (RFC 9000 §12.5); 1-RTT ones acknowledge the application space
+        boolean ackDue = level != EncryptionLevel.ZERO_RTT && tracker.ackDue(now) && tracker.hasReceived();
         boolean probe = probes[si] > 0;
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
-        boolean hasApp = level == EncryptionLevel.ONE_RTT && handshakeComplete && appDataWaiting();
+        boolean hasApp = (level == EncryptionLevel.ONE_RTT && handshakeComplete || level == EncryptionLevel.ZERO_RTT)
+                && appDataWaiting();
         if (!ackDue && !probe && !(elicit && (hasCrypto || hasApp))) {
             return null;
         }
@@ -1233,7 +1309,7 @@ public final class QuicConnection implements StreamTransport {
         ByteBuffer payload = out.duplicate();
         payload.limit(limit);
         // ACK first, piggybacked whenever there is anything new to acknowledge
-        if (tracker.hasNewAcks() && tracker.hasReceived()) {
+        if (level != EncryptionLevel.ZERO_RTT && tracker.hasNewAcks() && tracker.hasReceived()) {
             AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? config.ackDelayExponent() : 0);
             if (FrameCodec.encodedLength(ack) <= payload.remaining()) {
                 FrameCodec.encode(ack, payload);
@@ -1245,6 +1321,8 @@ public final class QuicConnection implements StreamTransport {
             writeCrypto(level, crypto, payload, l);
             if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
                 writeApplicationFrames(payload, l, now);
+            } else if (level == EncryptionLevel.ZERO_RTT) {
+                writeStreams(payload, l); // the application's first requests, before the handshake completes
             }
         }
         if (probe && !l.ackEliciting) {
@@ -1316,7 +1394,7 @@ public final class QuicConnection implements StreamTransport {
                 return true;
             }
         }
-        return handshakeComplete && appDataWaiting();
+        return (handshakeComplete || keys.hasTx(EncryptionLevel.ZERO_RTT)) && appDataWaiting();
     }
 
     private boolean anyAckDue(long now) {
@@ -1782,6 +1860,11 @@ public final class QuicConnection implements StreamTransport {
         if (qlog.enabled()) {
             qlog.connectionClosed(now, local, code, application, reason);
         }
+        if (!connectedReported) {
+            // a server's application never saw this connection: no events about its 0-RTT streams
+            appEvents.clear();
+            readable.clear();
+        }
         appEvents.add(() -> app.onClosed(code, application, closeReason));
     }
 
@@ -1798,6 +1881,10 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void dispatchAppEvents() {
+        if (!isClient && !connectedReported && !closedReported) {
+            // streams a client opened in 0-RTT wait for the handshake: the application hears onConnected first
+            return;
+        }
         // application callbacks may queue more work (and more events); run until quiet
         for (int round = 0; round < 8 && (!appEvents.isEmpty() || !readable.isEmpty()); round++) {
             List<Runnable> events = new ArrayList<>(appEvents);
@@ -1826,11 +1913,20 @@ public final class QuicConnection implements StreamTransport {
     public boolean isClient() { return isClient; }
 
     @Override
-    public String applicationProtocol() { return tls.applicationProtocol(); }
+    public String applicationProtocol() {
+        String p = tls.applicationProtocol();
+        // RFC 8446 §4.2.10: 0-RTT data uses the ticket's protocol, the first one the client offers
+        return p == null && tls.offersEarlyData() ? config.tls().applicationProtocols().get(0) : p;
+    }
+
+    /** Streams carry data once established, and on a client sending 0-RTT data before that. */
+    private boolean streamsUsable() {
+        return state == State.ESTABLISHED || state == State.HANDSHAKE && connectedReported;
+    }
 
     @Override
     public long openStream(boolean bidirectional) {
-        if (state != State.ESTABLISHED) {
+        if (!streamsUsable()) {
             return -1;
         }
         QuicStream s = streams.open(bidirectional);
@@ -1840,7 +1936,7 @@ public final class QuicConnection implements StreamTransport {
     @Override
     public int write(long streamId, ByteBuffer data, boolean fin) {
         QuicStream s = streams.get(streamId);
-        if (s == null || !s.canSend() || state != State.ESTABLISHED) {
+        if (s == null || !s.canSend() || !streamsUsable()) {
             return -1;
         }
         int n = s.write(data, fin);
