@@ -193,6 +193,7 @@ public final class RunCommand implements Callable<Integer> {
             try (ResultStore store = ResultStore.openExisting(layout.store())) {
                 CampaignReport.Written w = CampaignReport.write(store, layout.report(), peers);
                 stdout.println();
+                stdout.println(plan.hostSetup().summary());
                 stdout.print(ReportTable.text(w.report().aggregates()));
                 stdout.println();
                 stdout.println("report: " + w.report().html());
@@ -235,6 +236,7 @@ public final class RunCommand implements Callable<Integer> {
         for (String sk : plan.skipped()) {
             out.println("  " + sk);
         }
+        out.println(plan.hostSetup().summary());
     }
 
     private static String opts(java.util.Map<String, String> o) {
