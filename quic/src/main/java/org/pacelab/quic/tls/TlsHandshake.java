@@ -106,7 +106,14 @@ public final class TlsHandshake {
         StatusHandler status = new StatusHandler(localTransportParameters);
         if (isClient) {
             TlsClientEngineImpl client = new TlsClientEngineImpl(new ClientSender(), status);
-            client.setServerName(config.serverName());
+            String name = config.serverName();
+            boolean literal = isIpLiteral(name);
+            // RFC 6066 §3: an IP address is not a server name (GnuTLS refuses "::1" with illegal_parameter); agent15
+            // always sends SNI, so an address gets the neutral name "localhost" and is verified as the address
+            client.setServerName(literal ? "localhost" : name);
+            if (literal && config.verifyPeer()) {
+                client.setHostnameVerifier((host, cert) -> new tech.kwik.agent15.engine.DefaultHostnameVerifier().verify(name, cert));
+            }
             client.setCompatibilityMode(false);
             client.addSupportedCiphers(toAgent15(config.cipherSuites()));
             client.add(new ApplicationLayerProtocolNegotiationExtension(config.applicationProtocols()));
@@ -295,6 +302,11 @@ public final class TlsHandshake {
             return null; // agent15's client throws until a ServerHello arrived
         }
         return s == null ? null : CipherSuite.fromTlsCode(s.value & 0xffff);
+    }
+
+    /** Whether {@code name} is an IPv4 or IPv6 address rather than a DNS name. */
+    static boolean isIpLiteral(String name) {
+        return name != null && (name.indexOf(':') >= 0 || name.matches("[0-9]+(\\.[0-9]+){3}"));
     }
 
     /** Client: whether the ClientHello offers 0-RTT data (a ticket that allows it, and the config asks for it). */
