@@ -107,6 +107,8 @@ public final class ServerCommand implements Callable<Integer> {
             } catch (IOException ignored) {
                 // exiting anyway
             }
+            System.err.println("pacelab server: stopped; " + describe(server.counters()));
+            System.err.flush();
         }));
         InetSocketAddress bound = server.localAddress();
         System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
@@ -123,5 +125,12 @@ public final class ServerCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The server's counters on one line, e.g. "connections_accepted=1000 connections_peak=1000 ...". */
+    static String describe(java.util.Map<String, Long> counters) {
+        StringBuilder sb = new StringBuilder();
+        counters.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
+        return sb.toString();
     }
 }

@@ -83,6 +83,9 @@ public final class ServerEndpoint {
     private long retries;
     private long dropped;
     private long retriesForLimit;
+    private long accepted;
+    private int connectionsPeak;
+    private int unvalidatedPeak;
 
     /**
      * @param staticKey      endpoint secret for stateless reset and Retry tokens (at least 32 random bytes)
@@ -249,9 +252,12 @@ public final class ServerEndpoint {
         Entry e = new Entry(conn, from);
         holder[0] = e;
         entries.put(conn, e);
+        accepted++;
+        connectionsPeak = Math.max(connectionsPeak, entries.size());
         if (!conn.isAddressValidated()) {
             e.unvalidated = true;
             unvalidated.add(from.getAddress());
+            unvalidatedPeak = Math.max(unvalidatedPeak, unvalidated.total());
         }
         // packets arrive for our chosen ID and, until the client switches, for the ID it picked (RFC 9000 §7.2)
         for (byte[] k : new byte[][] {cid, p.dcid()}) {
@@ -314,6 +320,9 @@ public final class ServerEndpoint {
         m.put("stateless_resets_sent", statelessResets);
         m.put("datagrams_dropped", dropped);
         m.put("connections", (long) entries.size());
+        m.put("connections_accepted", accepted);
+        m.put("connections_peak", (long) connectionsPeak);
+        m.put("unvalidated_connections_peak", (long) unvalidatedPeak);
         return m;
     }
 }
