@@ -18,10 +18,12 @@ import picocli.CommandLine.Command;
                 AnalyzeCommand.class,
                 ReportCommand.class,
                 RunCommand.class,
+                SlurmTaskCommand.class,
                 PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,
                 DcCommand.class,
+                InteropCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec
