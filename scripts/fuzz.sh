@@ -40,6 +40,7 @@ for t in "${targets[@]}"; do
   m="${module[${t%%#*}]:-}"
   [[ -n "$m" ]] || { echo "fuzz: unknown target $t" >&2; exit 2; }
   [[ -n "${cp[$m]:-}" ]] && continue
+  mkdir -p "$root/$m/target"
   ./mvnw -B -ntp -q -pl "$m" -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$root/$m/target/fuzz-classpath.txt" > "$root/$m/target/fuzz-build.log" 2>&1 \
     || { cat "$root/$m/target/fuzz-build.log" >&2; exit 2; }
