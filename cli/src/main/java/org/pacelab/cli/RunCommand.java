@@ -245,7 +245,7 @@ public final class RunCommand implements Callable<Integer> {
      * Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only);
      * the plan is made afterwards, from what is installed then.
      */
-    private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
+    static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
         for (Implementation i : scenario.implementations()) {
             peers.get(i.server().value()).ifPresent(named::add);

@@ -134,6 +134,14 @@ public final class ServerEndpoint {
      * statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+        return receive(datagram, from, -1, now, replies);
+    }
+
+    /**
+     * Handles one datagram that arrived with the ECN codepoint {@code ecn} (-1: unknown; RFC 9000 §13.4.1). Returns the
+     * connection it went to (possibly new), or null when it was answered statelessly or dropped.
+     */
+    public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -143,7 +151,7 @@ public final class ServerEndpoint {
         }
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
-            e.connection.receive(datagram, now);
+            e.connection.receive(datagram, ecn, now);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
                 unvalidated.remove(e.peer.getAddress());
@@ -151,12 +159,16 @@ public final class ServerEndpoint {
             return e;
         }
         int size = datagram.remaining();
-        if (!p.supportedVersion()) {
+        if (!p.supportedVersion() || p.type() != PacketType.ONE_RTT && !config.versions().contains(p.version())) {
             // RFC 9000 §6.1: answer with Version Negotiation, only for datagrams big enough to be Initials
             if (size >= ConnectionConfig.MIN_INITIAL_SIZE) {
                 versionNegotiations++;
-                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), new int[] {QuicVersion.V1,
-                        QuicVersion.reserved(random.nextInt())}, random.nextInt());
+                int[] versions = new int[config.versions().size() + 1];
+                for (int i = 0; i < config.versions().size(); i++) {
+                    versions[i] = config.versions().get(i);
+                }
+                versions[versions.length - 1] = QuicVersion.reserved(random.nextInt());
+                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), versions, random.nextInt());
                 replies.send(ByteBuffer.wrap(vn), from);
             } else {
                 dropped++;
@@ -187,7 +199,7 @@ public final class ServerEndpoint {
             RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
             if (v != null) {
                 Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
-                created.connection.receive(datagram, now);
+                created.connection.receive(datagram, ecn, now);
                 return created;
             }
             if (limited) {
@@ -199,7 +211,7 @@ public final class ServerEndpoint {
                 // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
-                refused.connection.receive(datagram, now);
+                refused.connection.receive(datagram, ecn, now);
                 return refused;
             }
             // §8.1.3: otherwise proceed as if the client had no token
@@ -216,11 +228,11 @@ public final class ServerEndpoint {
             byte[] scid = newCid();
             byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
             retried.put(new ByteKey(p.dcid().clone()), now);
-            replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+            replies.send(ByteBuffer.wrap(Retry.build(p.version(), p.scid(), scid, p.dcid(), token)), from);
             return null;
         }
         Entry created = accept(from, p, p.dcid(), null, now);
-        created.connection.receive(datagram, now);
+        created.connection.receive(datagram, ecn, now);
         return created;
     }
 
@@ -234,7 +246,7 @@ public final class ServerEndpoint {
         datagram.get(p.headerStart(), copy);
         ByteBuffer b = ByteBuffer.wrap(copy);
         int pnOffset = p.pnOffset() - p.headerStart();
-        PacketKeys keys = InitialSecrets.clientKeys(p.dcid());
+        PacketKeys keys = InitialSecrets.clientKeys(org.pacelab.quic.crypto.VersionProtection.of(p.version()), p.dcid());
         int pnLength = HeaderProtection.remove(b, 0, pnOffset, length, keys);
         if (pnLength < 0) {
             return false;
@@ -268,7 +280,7 @@ public final class ServerEndpoint {
             }
         };
         QuicConnection conn = QuicConnection.server(config, apps.apply(from), random, resetTokens, routing, cid,
-                p.scid(), originalDcid, retryScid, now);
+                p.scid(), originalDcid, retryScid, p.version(), now);
         Entry e = new Entry(conn, from);
         holder[0] = e;
         entries.put(conn, e);
