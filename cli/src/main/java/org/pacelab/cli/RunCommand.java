@@ -58,10 +58,10 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "SCENARIO", description = "scenario file (YAML), e.g. scenarios/quickstart.yaml")
+    @Parameters(converter = PathChecks.InputFile.class, paramLabel = "SCENARIO", description = "scenario file (YAML), e.g. scenarios/quickstart.yaml")
     Path scenarioFile;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "campaign directory (default: results/<scenario name>)")
+    @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "campaign directory (default: results/<scenario name>)")
     Path out;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "override the scenario's repetitions")

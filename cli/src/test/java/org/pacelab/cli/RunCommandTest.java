@@ -74,7 +74,7 @@ class RunCommandTest {
     void missingScenarioFile() {
         CliRun r = CliRun.of("run", tmp.resolve("nope.yaml").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().startsWith("pacelab run: " + tmp.resolve("nope.yaml") + ": cannot read the scenario file"), r.err());
+        assertTrue(r.err().startsWith("pacelab run: SCENARIO: " + tmp.resolve("nope.yaml") + ": no such file"), r.err());
     }
 
     @Test

@@ -143,9 +143,9 @@ class CampaignPlannerTest {
     void sendPathOptionsAreCheckedTogether() {
         String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
                 + "{paced-gso: on}}\n", ALL);
-        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --gso 2 or more"), m);
+        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --txtime"), m);
         String v = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {gso: 99}}\n", ALL);
-        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: 1 (off) to 64"), v);
+        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: auto, 1 (off) to 64"), v);
     }
 
     @Test
