@@ -99,6 +99,11 @@ public final class QuicConnection implements StreamTransport {
     private final StatelessResetTokens resetTokens;
     private final ApplicationHandler app;
     private final RandomGenerator random;
+    /** Validation of the path the peer moved to (RFC 9000 §8.2, §9.3). */
+    private final PathValidator path;
+    /** Whether the datagram being received held a non-probing 1-RTT packet with the largest number so far (§9.3). */
+    private boolean datagramMovesPath;
+    private int lastDatagramSize;
     private final QlogSink qlog;
 
     private final KeySchedule keys;
@@ -175,6 +180,7 @@ public final class QuicConnection implements StreamTransport {
         this.resetTokens = resetTokens;
         this.app = app;
         this.random = random;
+        this.path = new PathValidator(random);
         this.originalDcid = originalDcid.clone();
         this.initialScid = localCid.clone();
         this.retryScid = retryScid;
@@ -304,6 +310,9 @@ public final class QuicConnection implements StreamTransport {
         if (!isClient) {
             bytesReceived += total;
         }
+        datagramMovesPath = false;
+        lastDatagramSize = total;
+        path.onReceived(total);
         // keep the last 16 bytes to recognise a stateless reset after a failed decryption (RFC 9000 §10.3.1)
         ByteBuffer dg = datagram.slice();
         int offset = 0;
@@ -476,8 +485,12 @@ public final class QuicConnection implements StreamTransport {
         packetsReceived++;
         ByteBuffer payload = dg.duplicate();
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
+        long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
+        if (type == PacketType.ONE_RTT && pn > largestBefore && nonProbing) {
+            datagramMovesPath = true;
+        }
         if (rxEcn >= 0) {
             // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
             tracker.countEcn(rxEcn);
@@ -490,6 +503,9 @@ public final class QuicConnection implements StreamTransport {
         resetIdleTimer(now);
     }
 
+    /** Whether the packet being processed held a frame other than a probing one (RFC 9000 §9.1). */
+    private boolean nonProbing;
+
     private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
             throws QuicException {
         if (!payload.hasRemaining()) {
@@ -497,6 +513,7 @@ public final class QuicConnection implements StreamTransport {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "packet without frames");
         }
         boolean ackEliciting = false;
+        nonProbing = false;
         List<Frame> logged = qlog.enabled() ? new ArrayList<>() : null;
         int length = payload.remaining();
         while (payload.hasRemaining()) {
@@ -508,6 +525,9 @@ public final class QuicConnection implements StreamTransport {
             if (f.ackEliciting()) {
                 ackEliciting = true;
             }
+            // RFC 9000 §9.1: PATH_CHALLENGE, PATH_RESPONSE, NEW_CONNECTION_ID and PADDING are probing frames
+            nonProbing |= !(f instanceof PathChallengeFrame || f instanceof PathResponseFrame
+                    || f instanceof NewConnectionIdFrame || f instanceof PaddingFrame);
             if (logged != null) {
                 logged.add(f);
             }
@@ -567,7 +587,7 @@ public final class QuicConnection implements StreamTransport {
             case NewConnectionIdFrame n -> peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0);
             case RetireConnectionIdFrame r -> localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit());
             case PathChallengeFrame c -> controlFrames.add(new PathResponseFrame(c.data()));
-            case PathResponseFrame ignored -> { }
+            case PathResponseFrame r -> path.onResponse(r.data());
             case ConnectionCloseFrame c -> onPeerClose(c, now);
             case HandshakeDoneFrame ignored -> {
                 if (!isClient) {
@@ -1181,8 +1201,15 @@ public final class QuicConnection implements StreamTransport {
             long allowance = 3 * bytesReceived - bytesSent;
             room = (int) Math.max(0, Math.min(room, allowance));
         }
+        room = (int) Math.min(room, path.allowance());
         if (room < MIN_PACKET_ROOM) {
             return SendResult.NOTHING;
+        }
+        if (path.challengeDue() && state == State.ESTABLISHED) {
+            // RFC 9000 §8.2.1, §9.3: the first packet on the new path carries the challenge; like a PTO probe it goes at
+            // once, whatever the congestion window and the pacer
+            controlFrames.addFirst(new PathChallengeFrame(path.takeChallenge(now, recovery.rtt().ptoBase())));
+            probes[PacketSpace.APPLICATION.ordinal()]++;
         }
         if (state == State.CLOSING) {
             return sendClose(out, room, now);
@@ -1253,6 +1280,7 @@ public final class QuicConnection implements StreamTransport {
         }
         int length = out.position() - start;
         bytesSent += length;
+        path.onSent(length);
         if (anyEliciting) {
             recovery.setAppLimited(now, false);
         }
@@ -1642,6 +1670,7 @@ public final class QuicConnection implements StreamTransport {
         }
         int length = out.position() - start;
         bytesSent += length;
+        path.onSent(length);
         if (closeDeadline == Long.MAX_VALUE) {
             closeDeadline = now + 3 * recovery.rtt().ptoBase();
         }
@@ -1691,6 +1720,7 @@ public final class QuicConnection implements StreamTransport {
             t = Math.min(t, ackDeadline);
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
+        t = Math.min(t, path.timer());
         return t;
     }
 
@@ -1720,6 +1750,31 @@ public final class QuicConnection implements StreamTransport {
         return ptoAnchor;
     }
 
+    /**
+     * The datagram just {@link #receive received} came from a new peer address (RFC 9000 §9.3: a NAT rebinding or the
+     * peer's migration). Returns whether the connection now sends to that address: only when the datagram held a
+     * non-probing packet with the largest packet number so far, once the handshake is confirmed (§9; a server confirms
+     * it on completion, so a client rebound during the handshake is followed from the datagram that completes it). Then the new
+     * path is validated (§8.2): the next packet carries a PATH_CHALLENGE, and until a PATH_RESPONSE answers it at most
+     * three times what arrived on the path is sent on it. The connection ID stays (§9.5 allows it for a rebinding).
+     */
+    public boolean onPeerAddressChanged(long now) {
+        // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
+        boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
+        if (!datagramMovesPath || !confirmed || state != State.ESTABLISHED) {
+            return false;
+        }
+        path.start(now, recovery.rtt().ptoBase());
+        // the datagram that moved the path counts toward what may be sent on it
+        path.onReceived(lastDatagramSize);
+        return true;
+    }
+
+    /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
+    public boolean isPathValidating() {
+        return path.validating();
+    }
+
     /** Handles whatever timers expired at {@code now}. */
     public void onTimeout(long now) {
         if (state == State.CLOSED) {
@@ -1739,6 +1794,9 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         keys.onTimer(now);
+        if (now >= path.timer()) {
+            path.onTimeout(now, recovery.rtt().ptoBase());
+        }
         if (now >= lossDetectionTimer()) {
             onLossDetectionTimeout(now);
         }
@@ -2059,6 +2117,10 @@ public final class QuicConnection implements StreamTransport {
         m.put("packets_lost", packetsLost);
         m.put("bytes_sent", bytesSent);
         m.put("key_updates", keys.generation());
+        m.put("path_validations_started", path.started());
+        m.put("path_validations_succeeded", path.validated());
+        m.put("path_validations_failed", path.failed());
+        m.put("path_challenges_sent", path.challengesSent());
         return m;
     }
 

@@ -123,6 +123,8 @@ final class ConnectionPair {
     /** When set, datagrams to the server go through a ServerEndpoint (Retry, routing, stateless replies). */
     ServerEndpoint endpoint;
     static final java.net.InetSocketAddress CLIENT_ADDRESS = new java.net.InetSocketAddress("192.0.2.1", 5000);
+    /** The address the client's datagrams come from (a test changes it to model a NAT rebinding). */
+    java.net.InetSocketAddress clientAddress = CLIENT_ADDRESS;
 
     void useEndpoint(boolean retry) {
         byte[] key = new byte[32];
@@ -132,7 +134,7 @@ final class ConnectionPair {
 
     private void deliver(InFlight d) {
         if (d.toServer && endpoint != null) {
-            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now,
+            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), clientAddress, now,
                     (datagram, to) -> {
                         byte[] copy = new byte[datagram.remaining()];
                         datagram.get(copy);
