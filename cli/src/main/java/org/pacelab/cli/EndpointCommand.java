@@ -69,11 +69,6 @@ public final class EndpointCommand implements Callable<Integer> {
             description = "Server address (default: [::]:443, or $PORT on all addresses).")
     InetSocketAddress listen;
 
-    @Option(names = "--preferred-address", paramLabel = "ADVERTISED=BOUND",
-            description = "Server: a second socket at BOUND, offered to clients as the preferred address ADVERTISED (the address "
-                    + "clients reach it by, e.g. a relay's), for the connectionmigration test.")
-    String preferredAddress;
-
     @Option(names = "--alpn", paramLabel = "PROTO",
             description = "Client: the application protocol, hq-interop or h3 (default: the runner's, h3 for http3, else hq-interop).")
     String alpn;

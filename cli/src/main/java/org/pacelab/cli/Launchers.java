@@ -16,7 +16,7 @@ final class Launchers {
     static PacelabLauncher current(CommandLine anyCommand) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> prefix = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName());
+                "-cp", absolute(System.getProperty("java.class.path")), Main.class.getName());
         CommandLine root = anyCommand;
         while (root.getParent() != null) {
             root = root.getParent();
@@ -24,6 +24,15 @@ final class Launchers {
         Set<String> commands = new LinkedHashSet<>();
         collect(root, "", commands);
         return new PacelabLauncher(prefix, commands);
+    }
+
+    /** The class path with every entry absolute: the children run in other directories. */
+    static String absolute(String classPath) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            out.add(entry.isEmpty() ? entry : Path.of(entry).toAbsolutePath().toString());
+        }
+        return String.join(java.io.File.pathSeparator, out);
     }
 
     private static void collect(CommandLine cl, String prefix, Set<String> out) {
