@@ -329,7 +329,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         EncryptionLevel level = type.level();
-        if (!keys.hasRx(level)) {
+        if (!canProcess(level)) {
             if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT)
                     && undecryptable.size() < MAX_BUFFERED_PACKETS && !spaceDiscarded(level.space())) {
                 byte[] copy = new byte[p.packetEnd() - p.headerStart()];
@@ -749,12 +749,21 @@ public final class QuicConnection implements StreamTransport {
                 continue;
             }
             EncryptionLevel level = p.type().level();
-            if (keys.hasRx(level)) {
+            if (canProcess(level)) {
                 decryptAndProcess(b, p, level, now);
             } else {
                 undecryptable.add(packet);
             }
         }
+    }
+
+    /**
+     * Whether packets of a level can be processed now: its keys are there, and a server has completed the
+     * handshake before it processes 1-RTT packets (RFC 9001 §5.7); until then they wait with the packets
+     * whose keys are missing.
+     */
+    private boolean canProcess(EncryptionLevel level) {
+        return keys.hasRx(level) && (isClient || handshakeComplete || level != EncryptionLevel.ONE_RTT);
     }
 
     private void onVersionNegotiation(ParsedPacket p, long now) {

@@ -23,6 +23,8 @@ final class ConnectionPair {
     long now = 1_000_000_000L;
     final long oneWayDelay;
     double lossRate;
+    /** Extra delay per datagram, uniform in [0, jitter) ns; datagrams overtake each other when it exceeds their spacing. */
+    long jitter;
     final SplittableRandom random;
     final ConnectionConfig clientConfig;
     final ConnectionConfig serverConfig;
@@ -200,7 +202,8 @@ final class ConnectionPair {
                 datagramsToServer++;
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
-            link.add(new InFlight(departure + oneWayDelay, seq++, !fromServer, data));
+            long extra = jitter > 0 ? random.nextLong(jitter) : 0;
+            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }
