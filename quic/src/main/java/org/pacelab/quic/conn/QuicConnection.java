@@ -58,6 +58,7 @@ import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
 import org.pacelab.quic.recovery.LossDetector;
+import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
@@ -105,15 +106,14 @@ public final class QuicConnection implements StreamTransport {
     private boolean firstServerPacketSeen;
     private byte[] peerInitialScid;
 
-    private final AckTracker[] acks = new AckTracker[3];
-    private final long[] nextPn = new long[3];
+    /** Initial, Handshake and application data, indexed by {@link PacketSpace#ordinal()}. */
+    private final PacketNumberSpace[] spaces;
     private final Recovery recovery;
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
     private final ArrayDeque<Frame> controlFrames = new ArrayDeque<>();
     private final LinkedHashSet<Long> windowUpdates = new LinkedHashSet<>();
-    private final int[] probes = new int[3];
     private boolean handshakeDonePending;
 
     private TransportParameters peerParams;
@@ -167,12 +167,10 @@ public final class QuicConnection implements StreamTransport {
         this.keys = new KeySchedule(isClient);
         this.localCids = new LocalConnectionIds(localCid, random, resetTokens, cidListener);
         this.peerCids = new PeerConnectionIds(peerCid, config.activeConnectionIdLimit());
-        acks[0] = new AckTracker(true, 1);
-        acks[1] = new AckTracker(true, 1);
-        acks[2] = new AckTracker(false, config.ackElicitingThreshold());
+        this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
@@ -369,7 +367,7 @@ public final class QuicConnection implements StreamTransport {
         }
         PacketSpace space = level.space();
         long truncated = PacketNumbers.read(dg, pnOffset, pnLen);
-        long pn = PacketNumbers.decode(acks[space.ordinal()].largest(), truncated, pnLen);
+        long pn = PacketNumbers.decode(spaces[space.ordinal()].received.largest(), truncated, pnLen);
         int firstByte = dg.get(headerStart) & 0xff;
         PacketKeys rxKeys = hpKeys;
         boolean nextGeneration = false;
@@ -399,7 +397,7 @@ public final class QuicConnection implements StreamTransport {
         if ((firstByte & reservedMask) != 0) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "reserved header bits set in a " + type + " packet");
         }
-        AckTracker tracker = acks[space.ordinal()];
+        AckTracker tracker = spaces[space.ordinal()].received;
         if (tracker.isDuplicate(pn)) {
             drop(now, type, packetEnd - headerStart, "duplicate");
             return;
@@ -621,7 +619,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void onAckFrame(PacketSpace space, AckFrame ack, long now) throws QuicException {
-        if (ack.largestAcknowledged() >= nextPn[space.ordinal()]) {
+        if (ack.largestAcknowledged() >= spaces[space.ordinal()].nextPacketNumber()) {
             // RFC 9000 §13.1: acknowledging a packet never sent
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, ack.type(),
                     "ACK for packet " + ack.largestAcknowledged() + " which was never sent");
@@ -663,7 +661,7 @@ public final class QuicConnection implements StreamTransport {
                     }
                 }
                 case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
-                case AckFrame a -> acks[p.space.ordinal()].onAckAcknowledged(a.largestAcknowledged());
+                case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
                 case ResetStreamFrame r -> {
                     QuicStream stream = streams.get(r.streamId());
                     if (stream != null) {
@@ -924,11 +922,20 @@ public final class QuicConnection implements StreamTransport {
         }
         keys.discard(level);
         recovery.discardSpace(level.space(), now);
-        probes[level.space().ordinal()] = 0;
+        spaces[level.space().ordinal()].cancelProbes();
     }
 
     private boolean spaceDiscarded(PacketSpace space) {
-        return recovery.loss().isDiscarded(space);
+        return spaces[space.ordinal()].isDiscarded();
+    }
+
+    private boolean probesToSend() {
+        for (PacketNumberSpace s : spaces) {
+            if (s.probesToSend() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // =============================================================================================
@@ -984,7 +991,7 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.CLOSING) {
             return sendClose(out, room, now);
         }
-        boolean probing = probes[0] + probes[1] + probes[2] > 0;
+        boolean probing = probesToSend();
         boolean cwndOpen = probing || recovery.congestionWindowRoom() > 0;
         boolean elicitingWaiting = anyAckElicitingWaiting();
         long intended = now;
@@ -1069,10 +1076,10 @@ public final class QuicConnection implements StreamTransport {
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
     private Layout buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
         PacketSpace space = level.space();
-        int si = space.ordinal();
-        AckTracker tracker = acks[si];
+        PacketNumberSpace pns = spaces[space.ordinal()];
+        AckTracker tracker = pns.received;
         boolean ackDue = tracker.ackDue(now) && tracker.hasReceived();
-        boolean probe = probes[si] > 0;
+        boolean probe = pns.probesToSend() > 0;
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
@@ -1082,8 +1089,8 @@ public final class QuicConnection implements StreamTransport {
         }
         Layout l = new Layout();
         l.level = level;
-        l.pn = nextPn[si];
-        l.pnLen = PacketNumbers.encodedLength(l.pn, recovery.loss().largestAcked(space));
+        l.pn = pns.nextPacketNumber();
+        l.pnLen = PacketNumbers.encodedLength(l.pn, pns.largestAcked());
         l.headerStart = out.position();
         byte[] dcid = peerCids.current();
         if (level == EncryptionLevel.ONE_RTT) {
@@ -1123,7 +1130,7 @@ public final class QuicConnection implements StreamTransport {
             }
         }
         if (probe && l.ackEliciting) {
-            probes[si]--;
+            pns.onProbeSent();
         }
         if (l.frames.isEmpty()) {
             out.position(l.headerStart);
@@ -1188,7 +1195,7 @@ public final class QuicConnection implements StreamTransport {
 
     private boolean anyAckDue(long now) {
         for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
-            AckTracker t = acks[level.space().ordinal()];
+            AckTracker t = spaces[level.space().ordinal()].received;
             if (keys.hasTx(level) && t.ackDue(now) && t.hasReceived()) {
                 return true;
             }
@@ -1329,7 +1336,7 @@ public final class QuicConnection implements StreamTransport {
 
     private void record(Layout l, int size, long intended, long now) {
         PacketSpace space = l.level.space();
-        nextPn[space.ordinal()]++;
+        spaces[space.ordinal()].takePacketNumber();
         packetsSent++;
         // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
         // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
@@ -1382,9 +1389,9 @@ public final class QuicConnection implements StreamTransport {
             }
             Layout l = new Layout();
             l.level = level;
-            PacketSpace space = level.space();
-            l.pn = nextPn[space.ordinal()];
-            l.pnLen = PacketNumbers.encodedLength(l.pn, recovery.loss().largestAcked(space));
+            PacketNumberSpace pns = spaces[level.space().ordinal()];
+            l.pn = pns.nextPacketNumber();
+            l.pnLen = PacketNumbers.encodedLength(l.pn, pns.largestAcked());
             l.headerStart = out.position();
             if (level == EncryptionLevel.ONE_RTT) {
                 PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, peerCids.current(), l.pnLen);
@@ -1423,7 +1430,7 @@ public final class QuicConnection implements StreamTransport {
         }
         for (Layout l : built) {
             int end = seal(out, l);
-            nextPn[l.level.space().ordinal()]++;
+            spaces[l.level.space().ordinal()].takePacketNumber();
             if (qlog.enabled()) {
                 qlog.packetSent(now, l.level.packetType(), l.pn, end - l.headerStart, now, l.frames);
             }
@@ -1474,7 +1481,7 @@ public final class QuicConnection implements StreamTransport {
         }
         long t = idleDeadline;
         t = Math.min(t, lossDetectionTimer());
-        long ackDeadline = acks[PacketSpace.APPLICATION.ordinal()].ackDeadline();
+        long ackDeadline = spaces[PacketSpace.APPLICATION.ordinal()].received.ackDeadline();
         if (ackDeadline != Long.MIN_VALUE) {
             t = Math.min(t, ackDeadline);
         }
@@ -1555,13 +1562,14 @@ public final class QuicConnection implements StreamTransport {
         }
         loss.onPtoExpired();
         // RFC 9002 §6.2.4: one or two probes; resend the oldest unacknowledged data in them
-        probes[space.ordinal()] = 2;
-        List<SentPacket> unacked = loss.unacked(space);
+        PacketNumberSpace probed = spaces[space.ordinal()];
+        probed.requestProbes(2);
+        List<SentPacket> unacked = probed.unackedAckEliciting();
         for (int i = 0; i < Math.min(2, unacked.size()); i++) {
             requeueFrames(unacked.get(i), false);
         }
         if (space == PacketSpace.INITIAL && keys.hasTx(EncryptionLevel.HANDSHAKE) && !isClient) {
-            probes[PacketSpace.HANDSHAKE.ordinal()] = Math.max(probes[PacketSpace.HANDSHAKE.ordinal()], 1);
+            spaces[PacketSpace.HANDSHAKE.ordinal()].requestProbes(1);
         }
         recovery.logMetrics(now);
     }
@@ -1791,7 +1799,7 @@ public final class QuicConnection implements StreamTransport {
     byte[] peerConnectionId() { return peerCids.current(); }
 
     /** Test access: the next packet number of a space, then advanced (as if a packet had been sent). */
-    long takePacketNumber(PacketSpace space) { return nextPn[space.ordinal()]++; }
+    long takePacketNumber(PacketSpace space) { return spaces[space.ordinal()].takePacketNumber(); }
 
     public boolean isClosed() { return state == State.CLOSED; }
 

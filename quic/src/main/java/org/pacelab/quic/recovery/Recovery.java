@@ -35,9 +35,10 @@ public final class Recovery {
     private long currentPacingRate;
     private boolean appLimited;
 
-    public Recovery(RttEstimator rtt, CongestionSetup setup, QlogSink qlog) {
+    /** @param spaces the connection's packet number spaces, whose sent packets loss detection tracks */
+    public Recovery(RttEstimator rtt, PacketNumberSpace[] spaces, CongestionSetup setup, QlogSink qlog) {
         this.rtt = rtt;
-        this.loss = new LossDetector(rtt);
+        this.loss = new LossDetector(rtt, spaces);
         this.setup = setup;
         this.cc = setup.controller();
         this.pacer = setup.pacer();
