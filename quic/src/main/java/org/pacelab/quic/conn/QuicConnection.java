@@ -112,9 +112,8 @@ public final class QuicConnection implements StreamTransport {
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
-    private final ArrayDeque<Frame> controlFrames = new ArrayDeque<>();
-    private final LinkedHashSet<Long> windowUpdates = new LinkedHashSet<>();
-    private boolean handshakeDonePending;
+    /** Control frames waiting to be sent, new or lost (stream and CRYPTO data wait in their send buffers). */
+    private final PendingFrames pending = new PendingFrames();
 
     private TransportParameters peerParams;
     private long peerMaxAckDelay = 25_000_000L;
@@ -484,7 +483,9 @@ public final class QuicConnection implements StreamTransport {
             case StopSendingFrame s -> onStopSending(s);
             case MaxDataFrame m -> {
                 long before = flow.sendCredit();
-                flow.setPeerMaxData(m.max());
+                if (flow.setPeerMaxData(m.max())) {
+                    pending.dataBlocked = false;
+                }
                 if (before == 0 && flow.sendCredit() > 0) {
                     requeueBlockedStreams();
                 }
@@ -492,12 +493,13 @@ public final class QuicConnection implements StreamTransport {
             case MaxStreamDataFrame m -> onMaxStreamData(m);
             case MaxStreamsFrame m -> {
                 if (streams.onMaxStreams(m.bidirectional(), m.max())) {
+                    pending.streamsBlocked(m.bidirectional(), false);
                     appEvents.add(app::onStreamsAvailable);
                 }
             }
             case DataBlockedFrame ignored -> {
-                if (flow.receive().updateNeeded()) {
-                    flow.onConsumed(0);
+                if (flow.receive().updateNeeded() && flow.onConsumed(0)) {
+                    pending.maxData = true;
                 }
             }
             case StreamDataBlockedFrame b -> {
@@ -512,9 +514,11 @@ public final class QuicConnection implements StreamTransport {
                     throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent NEW_TOKEN");
                 }
             }
-            case NewConnectionIdFrame n -> peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0);
-            case RetireConnectionIdFrame r -> localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit());
-            case PathChallengeFrame c -> controlFrames.add(new PathResponseFrame(c.data()));
+            case NewConnectionIdFrame n -> pending.retireConnectionIds.addAll(
+                    peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0));
+            case RetireConnectionIdFrame r -> pending.newConnectionIds.addAll(
+                    localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit()));
+            case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
             case PathResponseFrame ignored -> { }
             case ConnectionCloseFrame c -> onPeerClose(c, now);
             case HandshakeDoneFrame ignored -> {
@@ -560,7 +564,9 @@ public final class QuicConnection implements StreamTransport {
         if (!wasReset) {
             // bytes up to the final size that the application will never read are released from the
             // connection window (RFC 9000 §4.5)
-            flow.onConsumed(Math.max(0, r.finalSize() - readBefore));
+            if (flow.onConsumed(Math.max(0, r.finalSize() - readBefore))) {
+                pending.maxData = true;
+            }
         }
         if (stream.takePeerReset()) {
             long id = stream.id;
@@ -577,8 +583,9 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        stream.onStopSending(s.errorCode());
-        streams.markSendable(stream);
+        if (stream.onStopSending(s.errorCode())) {
+            pending.resetStream.add(stream.id);
+        }
         long id = stream.id;
         long code = s.errorCode();
         appEvents.add(() -> app.onStopSending(id, code));
@@ -591,8 +598,11 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        if (stream.onMaxStreamData(m.max()) && stream.hasDataToSend()) {
-            streams.markSendable(stream);
+        if (stream.onMaxStreamData(m.max())) {
+            pending.streamDataBlocked.remove(stream.id);
+            if (stream.hasDataToSend()) {
+                streams.markSendable(stream);
+            }
         }
     }
 
@@ -699,36 +709,18 @@ public final class QuicConnection implements StreamTransport {
                         tls.outgoing(c.level()).onLost(c.offset(), c.length(), false);
                     }
                 }
-                case MaxDataFrame ignored -> flow.onMaxDataLost();
-                case MaxStreamDataFrame m -> windowUpdates.add(m.streamId());
-                case MaxStreamsFrame m -> streams.onMaxStreamsLost(m.bidirectional());
-                case NewConnectionIdFrame n -> localCids.onLost(n);
-                case RetireConnectionIdFrame r -> peerCids.retirePending().add(r.sequenceNumber());
-                case ResetStreamFrame r -> {
-                    QuicStream stream = streams.get(r.streamId());
-                    if (stream != null) {
-                        stream.onResetLost();
-                        streams.markSendable(stream);
-                    }
-                }
-                case StopSendingFrame s -> {
-                    QuicStream stream = streams.get(s.streamId());
-                    if (stream != null) {
-                        stream.onStopSendingLost();
-                        streams.markSendable(stream);
-                    }
-                }
-                case HandshakeDoneFrame ignored -> handshakeDonePending = true;
-                default -> { }
+                default -> pending.requeue(f);
             }
         }
     }
 
     private void maybeForget(QuicStream s) {
         if (s.isFinished()) {
-            streams.remove(s);
+            if (streams.remove(s)) {
+                pending.maxStreams(org.pacelab.quic.stream.StreamId.isBidirectional(s.id));
+            }
             readable.remove(s.id);
-            windowUpdates.remove(s.id);
+            pending.forgetStream(s.id);
         }
     }
 
@@ -856,10 +848,10 @@ public final class QuicConnection implements StreamTransport {
             state = State.ESTABLISHED;
             if (!isClient) {
                 // RFC 9001 §4.1.2: the server confirms the handshake when it completes
-                handshakeDonePending = true;
+                pending.handshakeDone = true;
                 confirmHandshakeNow = true;
             }
-            localCids.issueUpTo(peerActiveCidLimit());
+            pending.newConnectionIds.addAll(localCids.issueUpTo(peerActiveCidLimit()));
             if (!connectedReported) {
                 connectedReported = true;
                 appEvents.add(() -> app.onConnected(QuicConnection.this));
@@ -1166,16 +1158,10 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean appDataWaiting() {
-        if (handshakeDonePending || !controlFrames.isEmpty() || flow.maxDataPending() || flow.blockedPending()
-                || !windowUpdates.isEmpty() || !localCids.pending().isEmpty() || !peerCids.retirePending().isEmpty()
-                || streams.maxStreamsPending(true) || streams.maxStreamsPending(false)
-                || streams.streamsBlockedPending(true) || streams.streamsBlockedPending(false)) {
+        if (!pending.isEmpty()) {
             return true;
         }
         for (QuicStream s : streams.sendQueue()) {
-            if (s.resetPending() || s.stopSendingPending() || s.dataBlockedPending()) {
-                return true;
-            }
             if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost()
                     || s.sendBuffer().unsent() == 0)) {
                 return true;
@@ -1204,17 +1190,18 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void writeApplicationFrames(ByteBuffer payload, Layout l, long now) {
-        if (handshakeDonePending && !isClient && payload.remaining() >= 1) {
+        if (pending.handshakeDone && !isClient && payload.remaining() >= 1) {
             add(payload, l, new HandshakeDoneFrame());
-            handshakeDonePending = false;
+            pending.handshakeDone = false;
         }
-        while (!controlFrames.isEmpty() && FrameCodec.encodedLength(controlFrames.peek()) <= payload.remaining()) {
-            add(payload, l, controlFrames.poll());
+        while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= payload.remaining()) {
+            add(payload, l, pending.pathResponses.poll());
         }
-        if (flow.maxDataPending() && payload.remaining() >= 9) {
-            add(payload, l, new MaxDataFrame(flow.takeMaxData(now, recovery.rtt().smoothedRtt())));
+        if (pending.maxData && payload.remaining() >= 9) {
+            add(payload, l, new MaxDataFrame(flow.maxDataUpdate(now, recovery.rtt().smoothedRtt())));
+            pending.maxData = false;
         }
-        for (var it = windowUpdates.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+        for (var it = pending.maxStreamData.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
             long id = it.next();
             it.remove();
             QuicStream s = streams.get(id);
@@ -1223,22 +1210,54 @@ public final class QuicConnection implements StreamTransport {
             }
         }
         for (boolean bidi : new boolean[] {true, false}) {
-            if (streams.maxStreamsPending(bidi) && payload.remaining() >= 9) {
-                add(payload, l, new MaxStreamsFrame(bidi, streams.takeMaxStreams(bidi)));
+            if ((bidi ? pending.maxStreamsBidi : pending.maxStreamsUni) && payload.remaining() >= 9) {
+                add(payload, l, new MaxStreamsFrame(bidi, streams.advertiseMaxStreams(bidi)));
+                if (bidi) {
+                    pending.maxStreamsBidi = false;
+                } else {
+                    pending.maxStreamsUni = false;
+                }
             }
-            if (streams.streamsBlockedPending(bidi) && payload.remaining() >= 9) {
-                add(payload, l, new StreamsBlockedFrame(bidi, streams.takeStreamsBlocked(bidi)));
+            if ((bidi ? pending.streamsBlockedBidi : pending.streamsBlockedUni) && payload.remaining() >= 9) {
+                add(payload, l, new StreamsBlockedFrame(bidi, streams.peerMaxStreams(bidi)));
+                pending.streamsBlocked(bidi, false);
             }
         }
-        while (!localCids.pending().isEmpty() && FrameCodec.encodedLength(localCids.pending().peek()) <= payload.remaining()) {
-            add(payload, l, localCids.pending().poll());
+        while (!pending.newConnectionIds.isEmpty()
+                && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= payload.remaining()) {
+            NewConnectionIdFrame f = pending.newConnectionIds.poll();
+            if (localCids.isActive(f.sequenceNumber())) {
+                add(payload, l, f);
+            }
         }
-        while (!peerCids.retirePending().isEmpty() && payload.remaining() >= 9) {
-            add(payload, l, new RetireConnectionIdFrame(peerCids.retirePending().poll()));
+        while (!pending.retireConnectionIds.isEmpty() && payload.remaining() >= 9) {
+            add(payload, l, new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
         }
-        if (flow.blockedPending() && payload.remaining() >= 9) {
+        if (pending.dataBlocked && payload.remaining() >= 9) {
             add(payload, l, new DataBlockedFrame(flow.peerMaxData()));
-            flow.blockedSent();
+            pending.dataBlocked = false;
+        }
+        for (var it = pending.resetStream.iterator(); it.hasNext() && payload.remaining() >= 25; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null && s.resetUnacknowledged()) {
+                add(payload, l, new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
+            }
+        }
+        for (var it = pending.stopSending.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null && s.peerMaySend()) {
+                add(payload, l, new StopSendingFrame(s.id, s.stopSendingCode()));
+                s.stopSendingSent();
+            }
+        }
+        for (var it = pending.streamDataBlocked.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null) {
+                add(payload, l, new StreamDataBlockedFrame(s.id, s.sendLimit()));
+            }
         }
         writeStreams(payload, l);
     }
@@ -1261,18 +1280,6 @@ public final class QuicConnection implements StreamTransport {
         boolean wroteData = false;
         while (turns-- > 0 && payload.remaining() > MAX_STREAM_HEADER && !queue.isEmpty()) {
             QuicStream s = queue.pollFirst();
-            if (s.resetPending() && payload.remaining() >= 25) {
-                add(payload, l, new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
-                s.resetSent();
-            }
-            if (s.stopSendingPending() && payload.remaining() >= 17) {
-                add(payload, l, new StopSendingFrame(s.id, s.stopSendingCode()));
-                s.stopSendingSent();
-            }
-            if (s.dataBlockedPending() && payload.remaining() >= 17) {
-                add(payload, l, new StreamDataBlockedFrame(s.id, s.sendLimit()));
-                s.dataBlockedSent();
-            }
             if (s.hasDataToSend()) {
                 SendBuffer buf = s.sendBuffer();
                 long flowLimit = Math.min(s.sendLimit(), buf.sentOffset() + flow.sendCredit());
@@ -1296,18 +1303,19 @@ public final class QuicConnection implements StreamTransport {
                         s.onFinSent();
                     }
                 } else {
-                    s.noteFlowBlocked();
-                    if (flow.sendCredit() == 0) {
-                        flow.noteBlocked();
+                    if (s.noteFlowBlocked()) {
+                        pending.streamDataBlocked.add(s.id);
+                    }
+                    if (flow.sendCredit() == 0 && flow.noteBlocked()) {
+                        pending.dataBlocked = true;
                     }
                 }
             }
-            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost()) || s.resetPending()
-                    || s.stopSendingPending() || s.dataBlockedPending()) {
+            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost())) {
                 queue.addLast(s);
-            } else if (s.hasDataToSend()) {
+            } else if (s.hasDataToSend() && flow.noteBlocked()) {
                 // blocked by connection flow control: wait for MAX_DATA (requeueBlockedStreams)
-                flow.noteBlocked();
+                pending.dataBlocked = true;
             }
         }
         int slack = payload.remaining();
@@ -1708,7 +1716,11 @@ public final class QuicConnection implements StreamTransport {
             return -1;
         }
         QuicStream s = streams.open(bidirectional);
-        return s == null ? -1 : s.id;
+        if (s == null) {
+            pending.streamsBlocked(bidirectional, true);
+            return -1;
+        }
+        return s.id;
     }
 
     @Override
@@ -1743,9 +1755,11 @@ public final class QuicConnection implements StreamTransport {
         }
         int n = s.read(dst);
         if (n > 0) {
-            flow.onConsumed(n);
+            if (flow.onConsumed(n)) {
+                pending.maxData = true;
+            }
             if (s.windowUpdateNeeded()) {
-                windowUpdates.add(streamId);
+                pending.maxStreamData.add(streamId);
             }
         }
         maybeForget(s);
@@ -1756,8 +1770,9 @@ public final class QuicConnection implements StreamTransport {
     public void resetStream(long streamId, long applicationErrorCode) {
         QuicStream s = streams.get(streamId);
         if (s != null) {
-            s.reset(applicationErrorCode);
-            streams.markSendable(s);
+            if (s.reset(applicationErrorCode)) {
+                pending.resetStream.add(streamId);
+            }
         }
     }
 
@@ -1765,8 +1780,9 @@ public final class QuicConnection implements StreamTransport {
     public void stopSending(long streamId, long applicationErrorCode) {
         QuicStream s = streams.get(streamId);
         if (s != null) {
-            s.stopSending(applicationErrorCode);
-            streams.markSendable(s);
+            if (s.stopSending(applicationErrorCode)) {
+                pending.stopSending.add(streamId);
+            }
         }
     }
 
