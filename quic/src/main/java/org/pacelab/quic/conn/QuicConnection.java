@@ -49,7 +49,6 @@ import org.pacelab.quic.packet.PacketNumbers;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.packet.PacketType;
-import org.pacelab.quic.packet.PacketWriter;
 import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.packet.Retry;
@@ -85,6 +84,8 @@ public final class QuicConnection implements StreamTransport {
     private static final int MIN_PACKET_ROOM = 64;
     /** Room below which writeStreams starts no further STREAM frame (a header is at most 19 bytes, plus some data). */
     private static final int MAX_STREAM_HEADER = 24;
+    /** The levels packets are sent at, in the order they are coalesced into a datagram (RFC 9000 §12.2). */
+    private static final EncryptionLevel[] SENT_LEVELS = {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
     private static final int MAX_BUFFERED_PACKETS = 16;
 
@@ -939,21 +940,6 @@ public final class QuicConnection implements StreamTransport {
         return (int) Math.min(config.maxUdpPayloadSize(), peerMaxUdpPayload);
     }
 
-    /** A packet laid out in the datagram, sealed once the datagram is complete. */
-    private static final class Layout {
-        EncryptionLevel level;
-        long pn;
-        int pnLen;
-        int headerStart;
-        int pnOffset;
-        int lengthOffset = -1;
-        int payloadStart;
-        int payloadEnd;
-        boolean ackEliciting;
-        boolean inFlight;
-        List<Frame> frames;
-    }
-
     /**
      * Writes the next datagram into {@code out} (from its position, up to its limit), coalescing packets of
      * several encryption levels when useful.
@@ -1002,17 +988,17 @@ public final class QuicConnection implements StreamTransport {
                 intended = Math.max(release, readySince);
             }
         }
-        List<Layout> built = new ArrayList<>(3);
+        List<PacketBuilder> built = new ArrayList<>(3);
         boolean needsPadding = false;
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        for (EncryptionLevel level : SENT_LEVELS) {
             int remaining = start + room - out.position();
             if (remaining < MIN_PACKET_ROOM || !keys.hasTx(level)) {
                 continue;
             }
-            Layout l = buildPacket(level, out, remaining, mayElicit, now);
-            if (l != null) {
-                built.add(l);
-                if (level == EncryptionLevel.INITIAL && (isClient || l.ackEliciting)) {
+            PacketBuilder b = buildPacket(level, out, remaining, mayElicit, now);
+            if (b != null) {
+                built.add(b);
+                if (level == EncryptionLevel.INITIAL && (isClient || b.ackEliciting())) {
                     needsPadding = true;
                 }
             }
@@ -1030,22 +1016,14 @@ public final class QuicConnection implements StreamTransport {
             }
             return SendResult.NOTHING;
         }
-        // RFC 9000 §14.1: datagrams carrying Initial packets are at least 1200 bytes
-        Layout last = built.get(built.size() - 1);
         if (needsPadding) {
-            int size = out.position() - start;
-            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-            if (size < target) {
-                pad(out, last, target - size);
-                last.frames.add(new PaddingFrame(target - size));
-                last.inFlight = true;
-            }
+            padInitialDatagram(out, start, room, built);
         }
         boolean anyEliciting = false;
-        for (Layout l : built) {
-            int packetEnd = seal(out, l);
-            record(l, packetEnd - l.headerStart, intended, now);
-            anyEliciting |= l.ackEliciting;
+        for (PacketBuilder b : built) {
+            int size = b.seal(out, keys.tx(b.level));
+            record(b, size, intended, now);
+            anyEliciting |= b.ackEliciting();
         }
         int length = out.position() - start;
         bytesSent += length;
@@ -1055,20 +1033,26 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, anyEliciting ? intended : now, 0);
     }
 
-    /** Appends {@code n} PADDING bytes to the last laid-out packet, moving its tag space behind them. */
-    private static void pad(ByteBuffer out, Layout last, int n) {
-        out.position(last.payloadEnd);
-        for (int i = 0; i < n; i++) {
-            out.put((byte) 0);
+    /** RFC 9000 §14.1: a datagram carrying an Initial packet is at least 1200 bytes; its last packet is padded. */
+    private static void padInitialDatagram(ByteBuffer out, int start, int room, List<PacketBuilder> built) {
+        int size = out.position() - start;
+        int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
+        if (size < target) {
+            built.get(built.size() - 1).padFinished(out, target - size);
         }
-        last.payloadEnd += n;
-        out.position(last.payloadEnd + 16);
+    }
+
+    /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
+    private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
+        PacketNumberSpace pns = spaces[level.space().ordinal()];
+        PacketBuilder.Header header = new PacketBuilder.Header(peerCids.current(), initialScid,
+                isClient ? token : EMPTY, keys.keyPhase() == 1);
+        return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
     }
 
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
-    private Layout buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
-        PacketSpace space = level.space();
-        PacketNumberSpace pns = spaces[space.ordinal()];
+    private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
+        PacketNumberSpace pns = spaces[level.space().ordinal()];
         AckTracker tracker = pns.received;
         boolean ackDue = tracker.ackDue(now) && tracker.hasReceived();
         boolean probe = pns.probesToSend() > 0;
@@ -1079,67 +1063,37 @@ public final class QuicConnection implements StreamTransport {
         if (!ackDue && !probe && !(elicit && (hasCrypto || hasApp))) {
             return null;
         }
-        Layout l = new Layout();
-        l.level = level;
-        l.pn = pns.nextPacketNumber();
-        l.pnLen = PacketNumbers.encodedLength(l.pn, pns.largestAcked());
-        l.headerStart = out.position();
-        byte[] dcid = peerCids.current();
-        if (level == EncryptionLevel.ONE_RTT) {
-            PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, dcid, l.pnLen);
-        } else {
-            l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), QuicVersion.V1, dcid, initialScid,
-                    isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
-        }
-        l.pnOffset = out.position();
-        PacketNumbers.write(out, l.pn, l.pnLen);
-        l.payloadStart = out.position();
-        int limit = l.headerStart + room - 16;
-        l.frames = new ArrayList<>(4);
-        ByteBuffer payload = out.duplicate();
-        payload.limit(limit);
+        PacketBuilder b = startPacket(out, level, room, 4);
         // ACK first, piggybacked whenever there is anything new to acknowledge
         if (tracker.hasNewAcks() && tracker.hasReceived()) {
             AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? config.ackDelayExponent() : 0);
-            if (FrameCodec.encodedLength(ack) <= payload.remaining()) {
-                FrameCodec.encode(ack, payload);
-                l.frames.add(ack);
+            if (FrameCodec.encodedLength(ack) <= b.remaining()) {
+                b.write(ack);
                 tracker.onAckSent();
             }
         }
         if (elicit) {
-            writeCrypto(level, crypto, payload, l);
+            writeCrypto(level, crypto, b);
             if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
-                writeApplicationFrames(payload, l, now);
+                writeApplicationFrames(b, now);
             }
         }
-        if (probe && !l.ackEliciting) {
-            if (payload.remaining() >= 1) {
-                FrameCodec.encode(new PingFrame(), payload);
-                l.frames.add(new PingFrame());
-                l.ackEliciting = true;
-                l.inFlight = true;
-            }
+        if (probe && !b.ackEliciting() && b.remaining() >= 1) {
+            b.write(new PingFrame());
         }
-        if (probe && l.ackEliciting) {
+        if (probe && b.ackEliciting()) {
             pns.onProbeSent();
         }
-        if (l.frames.isEmpty()) {
-            out.position(l.headerStart);
+        if (b.isEmpty()) {
+            b.abandon(out);
             return null;
         }
-        // RFC 9001 §5.4.2: enough bytes after the packet number for the header protection sample
-        int minPayload = 4 - l.pnLen;
-        while (payload.position() - l.payloadStart < minPayload) {
-            payload.put((byte) 0);
-        }
-        l.payloadEnd = payload.position();
-        // leave room for the AEAD tag before a coalesced packet that may follow
-        out.position(l.payloadEnd + 16);
-        return l;
+        b.finish(out);
+        return b;
     }
 
-    private void writeCrypto(EncryptionLevel level, SendBuffer crypto, ByteBuffer payload, Layout l) {
+    private static void writeCrypto(EncryptionLevel level, SendBuffer crypto, PacketBuilder b) {
+        ByteBuffer payload = b.payload();
         while (payload.remaining() > 24) {
             // CRYPTO frame header: type, offset, length (at most 1 + 8 + 4 bytes)
             int max = payload.remaining() - 13;
@@ -1151,9 +1105,7 @@ public final class QuicConnection implements StreamTransport {
             org.pacelab.quic.wire.VarInt.write(payload, piece.offset());
             org.pacelab.quic.wire.VarInt.write(payload, piece.length());
             crypto.copy(piece.offset(), piece.length(), payload);
-            l.frames.add(new CryptoDataSent(level, piece.offset(), piece.length()));
-            l.ackEliciting = true;
-            l.inFlight = true;
+            b.record(new CryptoDataSent(level, piece.offset(), piece.length()));
         }
     }
 
@@ -1180,7 +1132,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean anyAckDue(long now) {
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        for (EncryptionLevel level : SENT_LEVELS) {
             AckTracker t = spaces[level.space().ordinal()].received;
             if (keys.hasTx(level) && t.ackDue(now) && t.hasReceived()) {
                 return true;
@@ -1189,92 +1141,82 @@ public final class QuicConnection implements StreamTransport {
         return false;
     }
 
-    private void writeApplicationFrames(ByteBuffer payload, Layout l, long now) {
-        if (pending.handshakeDone && !isClient && payload.remaining() >= 1) {
-            add(payload, l, new HandshakeDoneFrame());
+    private void writeApplicationFrames(PacketBuilder b, long now) {
+        if (pending.handshakeDone && !isClient && b.remaining() >= 1) {
+            b.write(new HandshakeDoneFrame());
             pending.handshakeDone = false;
         }
-        while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= payload.remaining()) {
-            add(payload, l, pending.pathResponses.poll());
+        while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= b.remaining()) {
+            b.write(pending.pathResponses.poll());
         }
-        if (pending.maxData && payload.remaining() >= 9) {
-            add(payload, l, new MaxDataFrame(flow.maxDataUpdate(now, recovery.rtt().smoothedRtt())));
+        if (pending.maxData && b.remaining() >= 9) {
+            b.write(new MaxDataFrame(flow.maxDataUpdate(now, recovery.rtt().smoothedRtt())));
             pending.maxData = false;
         }
-        for (var it = pending.maxStreamData.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+        for (var it = pending.maxStreamData.iterator(); it.hasNext() && b.remaining() >= 17; ) {
             long id = it.next();
             it.remove();
             QuicStream s = streams.get(id);
             if (s != null && s.canReceive()) {
-                add(payload, l, new MaxStreamDataFrame(id, s.receiveWindow().update(now, recovery.rtt().smoothedRtt())));
+                b.write(new MaxStreamDataFrame(id, s.receiveWindow().update(now, recovery.rtt().smoothedRtt())));
             }
         }
         for (boolean bidi : new boolean[] {true, false}) {
-            if ((bidi ? pending.maxStreamsBidi : pending.maxStreamsUni) && payload.remaining() >= 9) {
-                add(payload, l, new MaxStreamsFrame(bidi, streams.advertiseMaxStreams(bidi)));
+            if ((bidi ? pending.maxStreamsBidi : pending.maxStreamsUni) && b.remaining() >= 9) {
+                b.write(new MaxStreamsFrame(bidi, streams.advertiseMaxStreams(bidi)));
                 if (bidi) {
                     pending.maxStreamsBidi = false;
                 } else {
                     pending.maxStreamsUni = false;
                 }
             }
-            if ((bidi ? pending.streamsBlockedBidi : pending.streamsBlockedUni) && payload.remaining() >= 9) {
-                add(payload, l, new StreamsBlockedFrame(bidi, streams.peerMaxStreams(bidi)));
+            if ((bidi ? pending.streamsBlockedBidi : pending.streamsBlockedUni) && b.remaining() >= 9) {
+                b.write(new StreamsBlockedFrame(bidi, streams.peerMaxStreams(bidi)));
                 pending.streamsBlocked(bidi, false);
             }
         }
         while (!pending.newConnectionIds.isEmpty()
-                && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= payload.remaining()) {
+                && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= b.remaining()) {
             NewConnectionIdFrame f = pending.newConnectionIds.poll();
             if (localCids.isActive(f.sequenceNumber())) {
-                add(payload, l, f);
+                b.write(f);
             }
         }
-        while (!pending.retireConnectionIds.isEmpty() && payload.remaining() >= 9) {
-            add(payload, l, new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
+        while (!pending.retireConnectionIds.isEmpty() && b.remaining() >= 9) {
+            b.write(new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
         }
-        if (pending.dataBlocked && payload.remaining() >= 9) {
-            add(payload, l, new DataBlockedFrame(flow.peerMaxData()));
+        if (pending.dataBlocked && b.remaining() >= 9) {
+            b.write(new DataBlockedFrame(flow.peerMaxData()));
             pending.dataBlocked = false;
         }
-        for (var it = pending.resetStream.iterator(); it.hasNext() && payload.remaining() >= 25; ) {
+        for (var it = pending.resetStream.iterator(); it.hasNext() && b.remaining() >= 25; ) {
             QuicStream s = streams.get(it.next());
             it.remove();
             if (s != null && s.resetUnacknowledged()) {
-                add(payload, l, new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
+                b.write(new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
             }
         }
-        for (var it = pending.stopSending.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+        for (var it = pending.stopSending.iterator(); it.hasNext() && b.remaining() >= 17; ) {
             QuicStream s = streams.get(it.next());
             it.remove();
             if (s != null && s.peerMaySend()) {
-                add(payload, l, new StopSendingFrame(s.id, s.stopSendingCode()));
+                b.write(new StopSendingFrame(s.id, s.stopSendingCode()));
                 s.stopSendingSent();
             }
         }
-        for (var it = pending.streamDataBlocked.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+        for (var it = pending.streamDataBlocked.iterator(); it.hasNext() && b.remaining() >= 17; ) {
             QuicStream s = streams.get(it.next());
             it.remove();
             if (s != null) {
-                add(payload, l, new StreamDataBlockedFrame(s.id, s.sendLimit()));
+                b.write(new StreamDataBlockedFrame(s.id, s.sendLimit()));
             }
         }
-        writeStreams(payload, l);
-    }
-
-    private void add(ByteBuffer payload, Layout l, Frame f) {
-        FrameCodec.encode(f, payload);
-        l.frames.add(f);
-        if (f.ackEliciting()) {
-            l.ackEliciting = true;
-        }
-        if (f.countsInFlight()) {
-            l.inFlight = true;
-        }
+        writeStreams(b);
     }
 
     /** Stream frames, round-robin over streams with something to send (one frame per stream per turn). */
-    private void writeStreams(ByteBuffer payload, Layout l) {
+    private void writeStreams(PacketBuilder b) {
+        ByteBuffer payload = b.payload();
         ArrayDeque<QuicStream> queue = streams.sendQueue();
         int turns = queue.size();
         boolean wroteData = false;
@@ -1292,10 +1234,8 @@ public final class QuicConnection implements StreamTransport {
                 if (piece != null) {
                     StreamFrame.encodeHeader(payload, s.id, piece.offset(), piece.length(), piece.fin());
                     buf.copy(piece.offset(), piece.length(), payload);
-                    l.frames.add(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
+                    b.record(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
                     wroteData = true;
-                    l.ackEliciting = true;
-                    l.inFlight = true;
                     if (!piece.retransmission()) {
                         flow.onNewDataSent(piece.length());
                     }
@@ -1323,62 +1263,50 @@ public final class QuicConnection implements StreamTransport {
             // too little room for another STREAM frame (the header came out shorter than its bound, or a
             // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
             // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
-            for (int k = 0; k < slack; k++) {
-                payload.put((byte) 0);
-            }
-            l.frames.add(new PaddingFrame(slack));
+            b.pad(slack);
         }
     }
 
-    /** Patches the Length field, encrypts the payload and applies header protection; returns the packet end. */
-    private int seal(ByteBuffer out, Layout l) {
-        int payloadLength = l.payloadEnd - l.payloadStart;
-        if (l.lengthOffset >= 0) {
-            PacketWriter.patchLength(out, l.lengthOffset, l.pnLen + payloadLength + 16);
-        }
-        PacketKeys k = keys.tx(l.level);
-        int cipherLength = k.seal(out, l.headerStart, l.payloadStart - l.headerStart, l.payloadStart, payloadLength, l.pn);
-        HeaderProtection.apply(out, l.headerStart, l.pnOffset, k);
-        return l.payloadStart + cipherLength;
-    }
-
-    private void record(Layout l, int size, long intended, long now) {
-        PacketSpace space = l.level.space();
+    private void record(PacketBuilder b, int size, long intended, long now) {
+        EncryptionLevel level = b.level;
+        PacketSpace space = level.space();
         spaces[space.ordinal()].takePacketNumber();
         packetsSent++;
         // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
         // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
         // delivery rates count from there
-        long sentAt = l.ackEliciting ? Math.max(now, intended) : now;
-        SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
-                l.inFlight, l.frames);
+        boolean eliciting = b.ackEliciting();
+        long sentAt = eliciting ? Math.max(now, intended) : now;
+        SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
+                b.inFlight(), b.frames());
         recovery.onPacketSent(sp, now);
-        if (l.level == EncryptionLevel.ONE_RTT) {
-            keys.onPacketSent(l.pn);
+        if (level == EncryptionLevel.ONE_RTT) {
+            keys.onPacketSent(b.packetNumber);
             packetsSentInKeyPhase++;
         }
         if (qlog.enabled()) {
-            qlog.packetSent(now, l.level.packetType(), l.pn, size, sp.intendedSendTime, l.frames);
+            qlog.packetSent(now, level.packetType(), b.packetNumber, size, sp.intendedSendTime, b.frames());
         }
-        if (isClient && l.level == EncryptionLevel.HANDSHAKE) {
+        if (isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9001 §4.9.1: a client discards Initial keys when it first sends a Handshake packet
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        if (l.ackEliciting) {
+        if (eliciting) {
             // RFC 9000 §10.1: sending an ack-eliciting packet restarts the idle timer if nothing was sent
             // since the last received packet
             resetIdleTimerOnSend(now);
         }
     }
 
+    /** The CONNECTION_CLOSE datagram (RFC 9000 §10.2): one close packet per level the peer may be able to read. */
     private SendResult sendClose(ByteBuffer out, int room, long now) {
         if (!closePacketPending) {
             return SendResult.NOTHING;
         }
         closePacketPending = false;
         int start = out.position();
-        List<Layout> built = new ArrayList<>(3);
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        List<PacketBuilder> built = new ArrayList<>(3);
+        for (EncryptionLevel level : SENT_LEVELS) {
             if (!keys.hasTx(level)) {
                 continue;
             }
@@ -1395,52 +1323,26 @@ public final class QuicConnection implements StreamTransport {
             if (f.application() && level != EncryptionLevel.ONE_RTT) {
                 f = new ConnectionCloseFrame(false, TransportError.APPLICATION_ERROR.code, 0, "");
             }
-            Layout l = new Layout();
-            l.level = level;
-            PacketNumberSpace pns = spaces[level.space().ordinal()];
-            l.pn = pns.nextPacketNumber();
-            l.pnLen = PacketNumbers.encodedLength(l.pn, pns.largestAcked());
-            l.headerStart = out.position();
-            if (level == EncryptionLevel.ONE_RTT) {
-                PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, peerCids.current(), l.pnLen);
-            } else {
-                l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), QuicVersion.V1, peerCids.current(),
-                        initialScid, isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
-            }
-            l.pnOffset = out.position();
-            PacketNumbers.write(out, l.pn, l.pnLen);
-            l.payloadStart = out.position();
-            ByteBuffer payload = out.duplicate();
-            payload.limit(l.headerStart + remaining - 16);
-            l.frames = new ArrayList<>(1);
-            if (FrameCodec.encodedLength(f) > payload.remaining()) {
+            PacketBuilder b = startPacket(out, level, remaining, 1);
+            if (FrameCodec.encodedLength(f) > b.remaining()) {
                 f = new ConnectionCloseFrame(f.application(), f.errorCode(), f.frameType(), "");
             }
-            FrameCodec.encode(f, payload);
-            l.frames.add(f);
-            while (payload.position() - l.payloadStart < 4 - l.pnLen) {
-                payload.put((byte) 0);
-            }
-            l.payloadEnd = payload.position();
-            out.position(l.payloadEnd + 16);
-            built.add(l);
+            b.write(f);
+            b.finish(out);
+            built.add(b);
         }
         if (built.isEmpty()) {
             out.position(start);
             return SendResult.NOTHING;
         }
         if (isClient && built.get(0).level == EncryptionLevel.INITIAL) {
-            int size = out.position() - start;
-            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-            if (size < target) {
-                pad(out, built.get(built.size() - 1), target - size);
-            }
+            padInitialDatagram(out, start, room, built);
         }
-        for (Layout l : built) {
-            int end = seal(out, l);
-            spaces[l.level.space().ordinal()].takePacketNumber();
+        for (PacketBuilder b : built) {
+            int size = b.seal(out, keys.tx(b.level));
+            spaces[b.level.space().ordinal()].takePacketNumber();
             if (qlog.enabled()) {
-                qlog.packetSent(now, l.level.packetType(), l.pn, end - l.headerStart, now, l.frames);
+                qlog.packetSent(now, b.level.packetType(), b.packetNumber, size, now, b.frames());
             }
         }
         int length = out.position() - start;
