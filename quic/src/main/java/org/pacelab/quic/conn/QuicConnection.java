@@ -117,7 +117,6 @@ public final class QuicConnection implements StreamTransport {
     private final PendingFrames pending = new PendingFrames();
 
     private TransportParameters peerParams;
-    private long peerMaxAckDelay = 25_000_000L;
     private int peerAckDelayExponent = 3;
     private long peerMaxUdpPayload = 65527;
     private long peerIdleTimeout;
@@ -636,15 +635,11 @@ public final class QuicConnection implements StreamTransport {
                     "ACK for packet " + ack.largestAcknowledged() + " which was never sent");
         }
         long ackDelay = space == PacketSpace.APPLICATION ? (ack.ackDelay() << peerAckDelayExponent) * 1000L : 0;
-        int ptoBefore = recovery.loss().ptoCount();
-        LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, peerMaxAckDelay, handshakeConfirmed, now);
-        if (isClient && !peerValidatedOurAddress && space == PacketSpace.INITIAL) {
-            // RFC 9002 §A.7: keep backing off until the server has validated our address
-            recovery.loss().keepPtoBackoff(ptoBefore);
-        }
         if (isClient && space == PacketSpace.HANDSHAKE) {
+            // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
             peerValidatedOurAddress = true;
         }
+        LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, handshakeStatus(), now);
         for (SentPacket p : r.newlyAcked()) {
             onPacketAcked(p);
         }
@@ -688,12 +683,12 @@ public final class QuicConnection implements StreamTransport {
     private void handleLost(List<SentPacket> lost, long now) {
         for (SentPacket p : lost) {
             packetsLost++;
-            requeueFrames(p, true);
+            requeueFrames(p);
         }
     }
 
     /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
-    private void requeueFrames(SentPacket p, boolean lost) {
+    private void requeueFrames(SentPacket p) {
         for (Frame f : p.frames) {
             switch (f) {
                 case StreamDataSent s -> {
@@ -788,7 +783,7 @@ public final class QuicConnection implements StreamTransport {
         retryScidSeen = p.scid().clone();
         // everything sent in Initial packets is sent again with the new keys (RFC 9002 §6.3)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
-            requeueFrames(sp, false);
+            requeueFrames(sp);
         }
     }
 
@@ -882,7 +877,7 @@ public final class QuicConnection implements StreamTransport {
         streams.setPeerLimits(tp.initialMaxStreamDataBidiLocal(), tp.initialMaxStreamDataBidiRemote(),
                 tp.initialMaxStreamDataUni(), tp.initialMaxStreamsBidi(), tp.initialMaxStreamsUni());
         flow.setPeerMaxData(tp.initialMaxData());
-        peerMaxAckDelay = tp.maxAckDelay() * 1_000_000L;
+        recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
         peerAckDelayExponent = (int) tp.ackDelayExponent();
         peerMaxUdpPayload = tp.maxUdpPayloadSize();
         peerIdleTimeout = tp.maxIdleTimeout() * 1_000_000L;
@@ -1390,7 +1385,7 @@ public final class QuicConnection implements StreamTransport {
             return closeDeadline;
         }
         long t = idleDeadline;
-        t = Math.min(t, lossDetectionTimer());
+        t = Math.min(t, recovery.lossDetectionTimer(handshakeStatus()));
         long ackDeadline = spaces[PacketSpace.APPLICATION.ordinal()].received.ackDeadline();
         if (ackDeadline != Long.MIN_VALUE) {
             t = Math.min(t, ackDeadline);
@@ -1399,30 +1394,12 @@ public final class QuicConnection implements StreamTransport {
         return t;
     }
 
-    /** RFC 9002 §A.8 SetLossDetectionTimer. */
-    private long lossDetectionTimer() {
-        LossDetector loss = recovery.loss();
-        long lossTime = loss.earliestLossTime();
-        if (lossTime != 0) {
-            return lossTime;
-        }
-        if (!isClient && !addressValidated && 3 * bytesReceived <= bytesSent) {
-            // at the anti-amplification limit: no timer (the client's PTO unblocks us)
-            return Long.MAX_VALUE;
-        }
+    /** What recovery needs to know of the handshake to arm its timer (RFC 9002 §A.6, §A.8). */
+    private Recovery.HandshakeStatus handshakeStatus() {
+        boolean atAmplificationLimit = !isClient && !addressValidated && 3 * bytesReceived <= bytesSent;
         boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
-        if (loss.noAckElicitingInFlight() && peerCompletedValidation) {
-            return Long.MAX_VALUE;
-        }
-        LossDetector.Pto pto = loss.ptoTimeAndSpace(handshakeConfirmed, peerMaxAckDelay, isClient,
-                keys.hasTx(EncryptionLevel.HANDSHAKE), lastPtoBase());
-        return pto == null ? Long.MAX_VALUE : pto.time();
-    }
-
-    private long ptoAnchor;
-
-    private long lastPtoBase() {
-        return ptoAnchor;
+        return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
+                peerCompletedValidation, atAmplificationLimit);
     }
 
     /** Handles whatever timers expired at {@code now}. */
@@ -1444,44 +1421,15 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         keys.onTimer(now);
-        if (now >= lossDetectionTimer()) {
-            onLossDetectionTimeout(now);
+        Recovery.HandshakeStatus hs = handshakeStatus();
+        if (now >= recovery.lossDetectionTimer(hs)) {
+            Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
+            handleLost(timeout.lost(), now);
+            for (SentPacket p : timeout.resend()) {
+                requeueFrames(p);
+            }
         }
         dispatchAppEvents();
-    }
-
-    /** RFC 9002 §A.9 OnLossDetectionTimeout. */
-    private void onLossDetectionTimeout(long now) {
-        LossDetector loss = recovery.loss();
-        long prior = loss.bytesInFlight();
-        LossDetector.TimedLoss timed = loss.onLossTimer(now);
-        if (timed != null) {
-            recovery.reportLoss(now, timed.lost(), prior, timed.persistentCongestion(), "time_threshold");
-            handleLost(timed.lost(), now);
-            return;
-        }
-        LossDetector.Pto pto = loss.ptoTimeAndSpace(handshakeConfirmed, peerMaxAckDelay, isClient,
-                keys.hasTx(EncryptionLevel.HANDSHAKE), ptoAnchor);
-        PacketSpace space;
-        if (loss.noAckElicitingInFlight()) {
-            // RFC 9002 §6.2.2.1: the client's anti-deadlock probe
-            space = keys.hasTx(EncryptionLevel.HANDSHAKE) ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
-            ptoAnchor = now;
-        } else {
-            space = pto == null ? PacketSpace.APPLICATION : pto.space();
-        }
-        loss.onPtoExpired();
-        // RFC 9002 §6.2.4: one or two probes; resend the oldest unacknowledged data in them
-        PacketNumberSpace probed = spaces[space.ordinal()];
-        probed.requestProbes(2);
-        List<SentPacket> unacked = probed.unackedAckEliciting();
-        for (int i = 0; i < Math.min(2, unacked.size()); i++) {
-            requeueFrames(unacked.get(i), false);
-        }
-        if (space == PacketSpace.INITIAL && keys.hasTx(EncryptionLevel.HANDSHAKE) && !isClient) {
-            spaces[PacketSpace.HANDSHAKE.ordinal()].requestProbes(1);
-        }
-        recovery.logMetrics(now);
     }
 
     private void resetIdleTimer(long now) {
