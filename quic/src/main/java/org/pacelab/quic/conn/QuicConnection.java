@@ -257,8 +257,23 @@ public final class QuicConnection implements StreamTransport {
     // Receiving
     // =============================================================================================
 
-    /** Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2). */
+    /**
+     * Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2): a burst of one,
+     * as {@link #receiveInBurst} followed by {@link #endReceiveBurst}.
+     */
     public void receive(ByteBuffer datagram, long now) {
+        receiveInBurst(datagram, now);
+        endReceiveBurst();
+    }
+
+    /**
+     * Processes one datagram of a burst the runtime read at once (recvmmsg, GRO segments, a simulated batch).
+     * Packets, frames and acknowledgement state are handled as each datagram arrives; the application hears of
+     * the burst once, at {@link #endReceiveBurst}, and what to acknowledge is decided when the runtime then calls
+     * {@link #send}, so a burst is acknowledged as a whole (RFC 9000 §13.2.2; draft-ietf-quic-ack-frequency,
+     * "Batch Processing of Packets").
+     */
+    public void receiveInBurst(ByteBuffer datagram, long now) {
         if (state == State.CLOSED) {
             return;
         }
@@ -288,6 +303,13 @@ public final class QuicConnection implements StreamTransport {
         } catch (QuicException e) {
             closeWithError(e, now);
         }
+    }
+
+    /**
+     * Ends a burst of {@link #receiveInBurst} calls: the application is told what the burst brought (streams
+     * readable, opened, reset, the handshake done, the connection closed). The runtime then calls {@link #send}.
+     */
+    public void endReceiveBurst() {
         dispatchAppEvents();
     }
 

@@ -23,6 +23,11 @@ final class ConnectionPair {
     long now = 1_000_000_000L;
     final long oneWayDelay;
     double lossRate;
+    /**
+     * Datagrams that arrive at the same instant reach each endpoint as one burst (receiveInBurst, then
+     * endReceiveBurst), as a runtime that reads several datagrams per system call hands them over.
+     */
+    boolean bursts;
     /** Extra delay per datagram, uniform in [0, jitter) ns; datagrams overtake each other when it exceeds their spacing. */
     long jitter;
     final SplittableRandom random;
@@ -106,6 +111,14 @@ final class ConnectionPair {
                 InFlight d = link.poll();
                 deliver(d);
             }
+            if (bursts) {
+                client.endReceiveBurst();
+                if (endpoint != null) {
+                    endpoint.endReceiveBurst();
+                } else if (server != null) {
+                    server.endReceiveBurst();
+                }
+            }
             if (client.nextTimeout() <= now) {
                 client.onTimeout(now);
             }
@@ -129,12 +142,14 @@ final class ConnectionPair {
 
     private void deliver(InFlight d) {
         if (d.toServer && endpoint != null) {
-            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now,
-                    (datagram, to) -> {
-                        byte[] copy = new byte[datagram.remaining()];
-                        datagram.get(copy);
-                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
-                    });
+            ServerEndpoint.Replies replies = (datagram, to) -> {
+                byte[] copy = new byte[datagram.remaining()];
+                datagram.get(copy);
+                link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
+            };
+            ServerEndpoint.Entry e = bursts
+                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now, replies)
+                    : endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now, replies);
             if (e != null) {
                 server = e.connection;
             }
@@ -153,9 +168,17 @@ final class ConnectionPair {
                 server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
                         new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, now);
             }
-            server.receive(ByteBuffer.wrap(d.data), now);
+            receive(server, d.data);
         } else {
-            client.receive(ByteBuffer.wrap(d.data), now);
+            receive(client, d.data);
+        }
+    }
+
+    private void receive(QuicConnection c, byte[] data) {
+        if (bursts) {
+            c.receiveInBurst(ByteBuffer.wrap(data), now);
+        } else {
+            c.receive(ByteBuffer.wrap(data), now);
         }
     }
 
