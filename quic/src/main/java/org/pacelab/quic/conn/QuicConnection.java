@@ -704,6 +704,12 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : lost) {
             packetsLost++;
             requeueFrames(p);
+            if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
+                // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
+                // such a probe: a full window of 1-RTT data the peer cannot acknowledge before the handshake
+                // completes must not hold back the CRYPTO data it needs to complete it.
+                spaces[p.space.ordinal()].requestProbes(1);
+            }
         }
     }
 

@@ -37,8 +37,12 @@ public final class Recovery {
     private boolean appLimited;
     /** The peer's max_ack_delay, ns (RFC 9000 §18.2: 25 ms until its transport parameters say otherwise). */
     private long peerMaxAckDelay = 25_000_000L;
-    /** Base of the client's anti-deadlock PTO when nothing ack-eliciting is in flight (RFC 9002 §6.2.2.1). */
-    private long ptoAnchor;
+    /**
+     * When the loss-detection timer was last set (RFC 9002 §A.8 SetLossDetectionTimer runs when an in-flight
+     * packet is sent, an ACK acknowledges something new, the timer fires, or a space is discarded): the client's
+     * anti-deadlock PTO counts from there (§6.2.2.1, "now + duration").
+     */
+    private long timerSetAt;
 
     /**
      * The handshake facts the loss-detection timer depends on (RFC 9002 §6.2.2.1, §A.6, §A.8); quiche passes
@@ -93,6 +97,9 @@ public final class Recovery {
 
     public void onPacketSent(SentPacket p, long now) {
         if (p.inFlight) {
+            timerSetAt = now;
+        }
+        if (p.inFlight) {
             rateEstimator.onPacketSent(p, loss.bytesInFlight(), p.timeSent);
         }
         loss.onPacketSent(p);
@@ -140,7 +147,7 @@ public final class Recovery {
             return Long.MAX_VALUE;
         }
         LossDetector.Pto pto = loss.ptoTimeAndSpace(hs.handshakeConfirmed(), peerMaxAckDelay, hs.isClient(),
-                hs.hasHandshakeKeys(), ptoAnchor);
+                hs.hasHandshakeKeys(), timerSetAt);
         return pto == null ? Long.MAX_VALUE : pto.time();
     }
 
@@ -150,6 +157,7 @@ public final class Recovery {
      * probe from a server whose Initial PTO fired (§6.2.2.1 keeps the handshake going).
      */
     public Timeout onLossDetectionTimeout(HandshakeStatus hs, long now) {
+        timerSetAt = now;
         long prior = loss.bytesInFlight();
         LossDetector.TimedLoss timed = loss.onLossTimer(now);
         if (timed != null) {
@@ -157,12 +165,11 @@ public final class Recovery {
             return new Timeout(timed.lost(), List.of());
         }
         LossDetector.Pto pto = loss.ptoTimeAndSpace(hs.handshakeConfirmed(), peerMaxAckDelay, hs.isClient(),
-                hs.hasHandshakeKeys(), ptoAnchor);
+                hs.hasHandshakeKeys(), now);
         PacketSpace space;
         if (loss.noAckElicitingInFlight()) {
             // RFC 9002 §6.2.2.1: the client's anti-deadlock probe
             space = hs.hasHandshakeKeys() ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
-            ptoAnchor = now;
         } else {
             space = pto == null ? PacketSpace.APPLICATION : pto.space();
         }
@@ -197,6 +204,7 @@ public final class Recovery {
         if (r.newlyAcked().isEmpty()) {
             return r;
         }
+        timerSetAt = now;
         if (!r.lost().isEmpty()) {
             reportLoss(now, r.lost(), priorInFlight, r.persistentCongestion(), "reordering_threshold");
         }
@@ -248,6 +256,7 @@ public final class Recovery {
 
     /** A space's keys were discarded (RFC 9002 §6.4); returns the packets that no longer count. */
     public List<SentPacket> discardSpace(PacketSpace space, long now) {
+        timerSetAt = now;
         List<SentPacket> removed = loss.discardSpace(space);
         updatePacer(now);
         return removed;
