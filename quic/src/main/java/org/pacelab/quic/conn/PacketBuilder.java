@@ -12,7 +12,6 @@ import org.pacelab.quic.frame.PaddingFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.PacketNumbers;
 import org.pacelab.quic.packet.PacketWriter;
-import org.pacelab.quic.packet.QuicVersion;
 
 /**
  * One packet being written in place into a datagram buffer (RFC 9000 §17): {@link #start} writes the header
@@ -40,8 +39,8 @@ final class PacketBuilder {
     private boolean ackEliciting;
     private boolean inFlight;
 
-    /** What the header of a packet says besides its level and number. */
-    record Header(byte[] dcid, byte[] scid, byte[] initialToken, boolean keyPhase) {}
+    /** What the header of a packet says besides its level and number ({@code version} goes in long headers). */
+    record Header(int version, byte[] dcid, byte[] scid, byte[] initialToken, boolean keyPhase) {}
 
     private PacketBuilder(ByteBuffer out, EncryptionLevel level, long packetNumber, long largestAcked, Header header,
                           int room, int expectedFrames) {
@@ -54,7 +53,7 @@ final class PacketBuilder {
             this.lengthOffset = -1;
         } else {
             byte[] token = level == EncryptionLevel.INITIAL ? header.initialToken() : EMPTY;
-            this.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), QuicVersion.V1, header.dcid(),
+            this.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), header.version(), header.dcid(),
                     header.scid(), token, pnLength, 2);
         }
         this.pnOffset = out.position();

@@ -19,6 +19,7 @@ import org.pacelab.quic.crypto.AeadException;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.crypto.HeaderProtection;
 import org.pacelab.quic.crypto.PacketKeys;
+import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
@@ -56,6 +57,7 @@ import org.pacelab.quic.packet.StatelessReset;
 import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.LossDetector;
 import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
@@ -92,6 +94,11 @@ public final class QuicConnection implements StreamTransport {
 
     private final boolean isClient;
     private final ConnectionConfig config;
+    /** The version packets are sent in (the Negotiated Version once negotiation is over, RFC 9368 §2.1). */
+    private int version;
+    /** The version the client's first Initial used. */
+    private final int originalVersion;
+    private final StatelessResetTokens resetTokens;
     private final ApplicationHandler app;
     private final RandomGenerator random;
     private final QlogSink qlog;
@@ -111,6 +118,10 @@ public final class QuicConnection implements StreamTransport {
     /** Initial, Handshake and application data, indexed by {@link PacketSpace#ordinal()}. */
     private final PacketNumberSpace[] spaces;
     private final Recovery recovery;
+    private final EcnValidator ecn;
+    /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
+    private int rxEcn = -1;
+    private int txEcn;
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
@@ -155,9 +166,12 @@ public final class QuicConnection implements StreamTransport {
 
     private QuicConnection(boolean isClient, ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                            StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
-                           byte[] localCid, byte[] peerCid, byte[] originalDcid, byte[] retryScid, long now) {
+                           byte[] localCid, byte[] peerCid, byte[] originalDcid, byte[] retryScid, int version, long now) {
         this.isClient = isClient;
         this.config = config;
+        this.version = version;
+        this.originalVersion = version;
+        this.resetTokens = resetTokens;
         this.app = app;
         this.random = random;
         this.originalDcid = originalDcid.clone();
@@ -171,6 +185,7 @@ public final class QuicConnection implements StreamTransport {
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
         this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.ecn = new EcnValidator(config.ecn());
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
@@ -178,6 +193,7 @@ public final class QuicConnection implements StreamTransport {
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
                 : TlsHandshake.server(config.tls(), local.encode(), tlsListener, config.keyLog());
         // the client derives Initial keys from the DCID it chose, the server from the DCID the client used
+        keys.switchVersion(VersionProtection.of(version));
         keys.installInitial(isClient ? originalDcid : (retryScid != null ? retryScid : originalDcid));
         this.idleDeadline = now + (config.idleTimeout() > 0 ? config.idleTimeout() : Long.MAX_VALUE / 4);
         if (qlog.enabled()) {
@@ -200,7 +216,8 @@ public final class QuicConnection implements StreamTransport {
         // RFC 9000 §7.2: an unpredictable DCID of at least 8 bytes
         byte[] dcid = new byte[Math.max(8, config.localCidLength())];
         random.nextBytes(dcid);
-        QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null, now);
+        QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null,
+                config.versions().get(0), now);
         c.tls.start();
         c.idle = false;
         c.readySince = now;
@@ -208,7 +225,8 @@ public final class QuicConnection implements StreamTransport {
     }
 
     /**
-     * Creates a server connection for a client's first Initial packet.
+     * Creates a server connection for a client's first Initial packet of {@code version} (the client's Original
+     * Version, RFC 9368 §2.1).
      *
      * @param localCid     the connection ID the server chose for itself
      * @param clientScid   the Source Connection ID of the client's Initial
@@ -218,9 +236,9 @@ public final class QuicConnection implements StreamTransport {
     public static QuicConnection server(ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                                         StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
                                         byte[] localCid, byte[] clientScid, byte[] originalDcid, byte[] retryScid,
-                                        long now) {
+                                        int version, long now) {
         QuicConnection c = new QuicConnection(false, config, app, random, resetTokens, cidListener, localCid, clientScid,
-                originalDcid, retryScid, now);
+                originalDcid, retryScid, version, now);
         c.peerInitialScid = clientScid.clone();
         // RFC 9000 §8.1: a token from our Retry validates the client's address
         c.addressValidated = retryScid != null;
@@ -242,7 +260,10 @@ public final class QuicConnection implements StreamTransport {
                 .maxAckDelay(config.maxAckDelay() / 1_000_000L)
                 .activeConnectionIdLimit(config.activeConnectionIdLimit())
                 .disableActiveMigration(true)
-                .initialSourceConnectionId(initialScid);
+                .initialSourceConnectionId(initialScid)
+                // RFC 9368 §3: the version in use and, in preference order, the versions spoken
+                .versionInformation(new TransportParameters.VersionInformation(version,
+                        config.versions().stream().mapToInt(Integer::intValue).toArray()));
         if (!isClient) {
             resetTokenAnnounced = resetTokens.tokenFor(initialScid);
             b.originalDestinationConnectionId(originalDcid)
@@ -263,8 +284,22 @@ public final class QuicConnection implements StreamTransport {
      * as {@link #receiveInBurst} followed by {@link #endReceiveBurst}.
      */
     public void receive(ByteBuffer datagram, long now) {
-        receiveInBurst(datagram, now);
+        receive(datagram, -1, now);
+    }
+
+    /**
+     * Processes one received UDP datagram that arrived with the ECN codepoint {@code ecn} (0..3 from the IP header; -1
+     * when the runtime cannot read it: then nothing is counted and our ACK frames carry no ECN counts): a burst of
+     * one, as {@link #receiveInBurst} followed by {@link #endReceiveBurst}.
+     */
+    public void receive(ByteBuffer datagram, int ecn, long now) {
+        receiveInBurst(datagram, ecn, now);
         endReceiveBurst();
+    }
+
+    /** {@link #receiveInBurst(ByteBuffer, int, long)} of a datagram whose ECN codepoint the runtime cannot read. */
+    public void receiveInBurst(ByteBuffer datagram, long now) {
+        receiveInBurst(datagram, -1, now);
     }
 
     /**
@@ -272,9 +307,10 @@ public final class QuicConnection implements StreamTransport {
      * Packets, frames and acknowledgement state are handled as each datagram arrives; the application hears of
      * the burst once, at {@link #endReceiveBurst}, and what to acknowledge is decided when the runtime then calls
      * {@link #send}, so a burst is acknowledged as a whole (RFC 9000 §13.2.2; draft-ietf-quic-ack-frequency,
-     * "Batch Processing of Packets").
+     * "Batch Processing of Packets"). {@code ecn} is the datagram's ECN codepoint, -1 when unknown.
      */
-    public void receiveInBurst(ByteBuffer datagram, long now) {
+    public void receiveInBurst(ByteBuffer datagram, int ecn, long now) {
+        rxEcn = ecn;
         if (state == State.CLOSED) {
             return;
         }
@@ -335,6 +371,10 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.DRAINING) {
             return;
         }
+        if (type.isLongHeader() && p.version() != version && !acceptVersion(p)) {
+            drop(now, type, p.packetEnd() - p.headerStart(), "version_mismatch");
+            return;
+        }
         if (isClient && !Arrays.equals(p.dcid(), initialScid) && !isLocalCid(p.dcid())) {
             // RFC 9000 §10.3.1: a first packet that cannot be associated with the connection may be a reset
             if (firstInDatagram && dg.limit() >= StatelessReset.MIN_LENGTH) {
@@ -381,7 +421,11 @@ public final class QuicConnection implements StreamTransport {
             resetTail = new byte[16];
             dg.get(packetEnd - 16, resetTail);
         }
-        PacketKeys hpKeys = keys.rx(level);
+        PacketKeys hpKeys = level == EncryptionLevel.INITIAL ? keys.initialRx(p.version()) : keys.rx(level);
+        if (hpKeys == null) {
+            drop(now, type, p.packetEnd() - p.headerStart(), "key_unavailable");
+            return;
+        }
         int pnLen = HeaderProtection.remove(dg, headerStart, pnOffset, packetEnd, hpKeys);
         if (pnLen < 0) {
             drop(now, type, packetEnd - headerStart, "header_protection_sample_missing");
@@ -449,6 +493,10 @@ public final class QuicConnection implements StreamTransport {
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
+        if (rxEcn >= 0) {
+            // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
+            tracker.countEcn(rxEcn);
+        }
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
             addressValidated = true;
@@ -663,6 +711,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : r.newlyAcked()) {
             onPacketAcked(p);
         }
+        if (!r.newlyAcked().isEmpty()) {
+            // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
+            ecn.onAck(space, r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
+        }
         handleLost(r.lost(), now);
         if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
             keys.onAcked(ack.largestAcknowledged());
@@ -704,6 +756,7 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : lost) {
             packetsLost++;
             requeueFrames(p);
+            ecn.onLost(p.space, List.of(p.packetNumber));
             if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
                 // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
                 // such a probe: a full window of 1-RTT data the peer cannot acknowledge before the handshake
@@ -711,6 +764,16 @@ public final class QuicConnection implements StreamTransport {
                 spaces[p.space.ordinal()].requestProbes(1);
             }
         }
+    }
+
+    /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
+    public int ecnCodepoint() {
+        return txEcn;
+    }
+
+    /** The sender's ECN state (RFC 9000 Appendix A.4) and why it failed, if it did. */
+    public EcnValidator ecn() {
+        return ecn;
     }
 
     /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
@@ -782,13 +845,31 @@ public final class QuicConnection implements StreamTransport {
         return keys.hasRx(level) && (isClient || handshakeComplete || level != EncryptionLevel.ONE_RTT);
     }
 
+    /**
+     * Whether a long-header packet of another version than the one in use belongs to this connection (RFC 9368 §4): the
+     * server's first Initial in the version it negotiated (the client switches to it; its Handshake packets may come
+     * first), or the client's Initials in its original version until it learned of the server's switch.
+     */
+    private boolean acceptVersion(ParsedPacket p) {
+        boolean ours = config.versions().contains(p.version());
+        if (isClient && !firstServerPacketSeen && ours) {
+            if (p.type() == PacketType.INITIAL) {
+                version = p.version();
+                keys.switchVersion(VersionProtection.of(version));
+            }
+            return p.type() == PacketType.INITIAL || p.type() == PacketType.HANDSHAKE;
+        }
+        return !isClient && p.type() == PacketType.INITIAL && p.version() == originalVersion;
+    }
+
     private void onVersionNegotiation(ParsedPacket p, long now) {
         // RFC 9000 §6.2: a client abandons the attempt when no version it supports is offered
         if (!isClient || firstServerPacketSeen || packetsReceived > 0) {
             return;
         }
         for (int v : p.versions()) {
-            if (v == QuicVersion.V1) {
+            if (v == version) {
+                // RFC 9000 §6.2: a Version Negotiation packet that lists the version in use is ignored
                 return;
             }
         }
@@ -865,7 +946,9 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onPeerTransportParameters(byte[] encoded) throws QuicException {
-            applyPeerTransportParameters(TransportParameters.decode(encoded, isClient));
+            TransportParameters tp = TransportParameters.decode(encoded, isClient);
+            negotiateVersion(tp.versionInformation());
+            applyPeerTransportParameters(tp);
             peerParamsEncoded = encoded.clone();
         }
 
@@ -895,6 +978,46 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean confirmHandshakeNow;
+
+    /**
+     * Compatible version negotiation (RFC 9368 §4) as the peer's version_information allows. A server switches to the
+     * first of its versions the client offers — its Initial and every later packet then use it — and says so in its
+     * own version_information; it refuses a client whose Chosen Version is not the version its first Initial came in
+     * (a downgrade). A client checks that the server's Chosen Version is the version it now uses.
+     */
+    private void negotiateVersion(TransportParameters.VersionInformation peer) throws QuicException {
+        if (isClient) {
+            if (peer == null ? version != originalVersion : peer.chosenVersion() != version) {
+                throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the server's version_information "
+                        + (peer == null ? "is missing" : "names version " + QuicVersion.name(peer.chosenVersion()))
+                        + " and this connection uses " + QuicVersion.name(version) + " (RFC 9368 §4)");
+            }
+            return;
+        }
+        if (peer == null) {
+            return;
+        }
+        if (peer.chosenVersion() != originalVersion) {
+            throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the client's version_information chose "
+                    + QuicVersion.name(peer.chosenVersion()) + " but its first Initial was " + QuicVersion.name(originalVersion)
+                    + " (RFC 9368 §4)");
+        }
+        for (int v : config.versions()) {
+            if (peer.offers(v)) {
+                if (v != version) {
+                    version = v;
+                    keys.switchVersion(VersionProtection.of(v));
+                    tls.setLocalTransportParameters(localTransportParameters(resetTokens).encode());
+                }
+                return;
+            }
+        }
+    }
+
+    /** The QUIC version this connection sends in (RFC 9000 §15, RFC 9369). */
+    public int version() {
+        return version;
+    }
     private byte[] peerParamsEncoded;
     private SessionTicket sessionTicket;
 
@@ -1002,6 +1125,8 @@ public final class QuicConnection implements StreamTransport {
             readySince = now;
         }
         maybeInitiateKeyUpdate(now);
+        // every packet of this datagram carries the same ECN mark: the one the runtime puts on the datagram
+        txEcn = ecn.codepoint();
         int start = out.position();
         int room = Math.min(out.remaining(), maxDatagramSize());
         if (!isClient && !addressValidated) {
@@ -1091,7 +1216,7 @@ public final class QuicConnection implements StreamTransport {
     /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
     private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
         PacketNumberSpace pns = spaces[level.space().ordinal()];
-        PacketBuilder.Header header = new PacketBuilder.Header(peerCids.current(), initialScid,
+        PacketBuilder.Header header = new PacketBuilder.Header(version, peerCids.current(), initialScid,
                 isClient ? token : EMPTY, keys.keyPhase() == 1);
         return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
     }
@@ -1326,6 +1451,7 @@ public final class QuicConnection implements StreamTransport {
         SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
                 b.inFlight(), b.frames());
         recovery.onPacketSent(sp, now);
+        ecn.onSent(space, b.packetNumber, txEcn != 0);
         if (level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(b.packetNumber);
             packetsSentInKeyPhase++;

@@ -18,7 +18,12 @@ import org.pacelab.quic.tls.TlsConfig;
  * optional random loss, driven by a virtual clock. Deterministic for a given seed.
  */
 final class ConnectionPair {
-    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data) {}
+    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn) {}
+
+    /** What the virtual link does with the ECN field: hide it (the runtime cannot read it), keep it, clear it, mark CE. */
+    enum EcnLink { HIDDEN, KEPT, BLEACHED, CE }
+
+    EcnLink ecnLink = EcnLink.HIDDEN;
 
     long now = 1_000_000_000L;
     final long oneWayDelay;
@@ -145,11 +150,11 @@ final class ConnectionPair {
             ServerEndpoint.Replies replies = (datagram, to) -> {
                 byte[] copy = new byte[datagram.remaining()];
                 datagram.get(copy);
-                link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
+                link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
             };
             ServerEndpoint.Entry e = bursts
-                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now, replies)
-                    : endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now, replies);
+                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies)
+                    : endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies);
             if (e != null) {
                 server = e.connection;
             }
@@ -166,20 +171,29 @@ final class ConnectionPair {
                 byte[] cid = new byte[8];
                 random.nextBytes(cid);
                 server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
-                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, now);
+                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, p.version(), now);
             }
-            receive(server, d.data);
+            receive(server, d.data, ecnSeen(d));
         } else {
-            receive(client, d.data);
+            receive(client, d.data, ecnSeen(d));
         }
     }
 
-    private void receive(QuicConnection c, byte[] data) {
+    private void receive(QuicConnection c, byte[] data, int ecn) {
         if (bursts) {
-            c.receiveInBurst(ByteBuffer.wrap(data), now);
+            c.receiveInBurst(ByteBuffer.wrap(data), ecn, now);
         } else {
-            c.receive(ByteBuffer.wrap(data), now);
+            c.receive(ByteBuffer.wrap(data), ecn, now);
         }
+    }
+
+    private int ecnSeen(InFlight d) {
+        return switch (ecnLink) {
+            case HIDDEN -> -1;
+            case KEPT -> d.ecn;
+            case BLEACHED -> 0;
+            case CE -> d.ecn != 0 ? 0b11 : 0;
+        };
     }
 
     /** The stateless reset token the server announced in its transport parameters. */
@@ -231,7 +245,7 @@ final class ConnectionPair {
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
             long extra = jitter > 0 ? random.nextLong(jitter) : 0;
-            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data));
+            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint()));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }
