@@ -13,14 +13,12 @@ import picocli.CommandLine;
 final class Launchers {
     private Launchers() {}
 
-    static PacelabLauncher current(CommandLine anyCommand) {
+    static PacelabLauncher current() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> prefix = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m",
                 "-cp", System.getProperty("java.class.path"), Main.class.getName());
-        CommandLine root = anyCommand;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
+        // the running command line may hold only the subcommand that was started (Main.commandLine)
+        CommandLine root = Main.fullCommandLine();
         Set<String> commands = new LinkedHashSet<>();
         collect(root, "", commands);
         return new PacelabLauncher(prefix, commands);

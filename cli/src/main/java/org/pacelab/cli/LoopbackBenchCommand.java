@@ -72,7 +72,7 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        PacelabLauncher launcher = Launchers.current(spec.commandLine());
+        PacelabLauncher launcher = Launchers.current();
         List<BenchStack> stacks = new ArrayList<>();
         List<String> pacelabNames = new ArrayList<>();
         try {
