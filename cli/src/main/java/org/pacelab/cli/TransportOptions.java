@@ -59,10 +59,10 @@ final class TransportOptions {
             description = "UDP socket buffer size requested (default: 32mib; the kernel caps it at net.core.rmem_max/wmem_max).")
     long udpBuffer = 32L << 20;
 
-    @Option(names = "--qlog-dir", paramLabel = "DIR", description = "Write one qlog per connection here (default: $QLOGDIR).")
+    @Option(names = "--qlog-dir", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "Write one qlog per connection here (default: $QLOGDIR).")
     Path qlogDir;
 
-    @Option(names = "--keylog", paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    @Option(names = "--keylog", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
     Path keylog;
 
     @Option(names = "--key-update", paramLabel = "PACKETS",
@@ -260,11 +260,21 @@ final class TransportOptions {
     }
 
     KeyLogSink keyLog() throws IOException {
-        return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+        try {
+            return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+        } catch (java.nio.file.FileSystemException e) {
+            throw new UserError((keylog != null ? "--keylog " : "SSLKEYLOGFILE ") + "cannot be written: "
+                    + FailureReporter.fileProblem(e));
+        }
     }
 
     QlogDirectory qlog(String role) throws IOException {
-        return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+        try {
+            return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new UserError((qlogDir != null ? "--qlog-dir " : "QLOGDIR ") + "cannot be created: "
+                    + FailureReporter.fileProblem(e));
+        }
     }
 
     /** The connection settings these options describe. */
