@@ -242,7 +242,8 @@ public final class CampaignRunner {
                     }
                     Path clientLog = dir.resolve("client.json");
                     return RunAnalysis.analyze(dir, r.key(), null, r.configuration().transfer().totalBytes(),
-                            Files.isRegularFile(clientLog) ? clientLog : null, -1, r.configuration().client().name(), collect());
+                            Files.isRegularFile(clientLog) ? clientLog : null, -1, r.configuration().client().name(), collect(),
+                            r.configuration().link());
                 }, local)));
             }
             for (Future<Boolean> f : results) {

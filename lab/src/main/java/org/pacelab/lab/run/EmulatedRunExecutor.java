@@ -123,7 +123,7 @@ final class EmulatedRunExecutor {
                         + c.transfer().totalBytes() + " bytes");
             }
             return RunAnalysis.analyze(dir, run.key(), serverSetup.port(), c.transfer().totalBytes(), outcome.clientLog(),
-                    clientWall, c.client().name(), collect);
+                    clientWall, c.client().name(), collect, c.link());
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {
