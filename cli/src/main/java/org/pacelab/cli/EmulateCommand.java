@@ -101,6 +101,12 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--duration", paramLabel = "TIME", description = "Stop after this long (default: until interrupted).")
     String duration;
 
+    @Option(names = "--rebind", paramLabel = "FIRST[/EVERY][,addr]",
+            description = "NAT rebinding as the QUIC Interop Runner's rebind scenario: every flow gets a new port toward the "
+                    + "server at FIRST after the first datagram, then every EVERY; ',addr' moves it to a new 127.x.y.z too "
+                    + "(IPv4 loopback servers). E.g. 1s/5s.")
+    String rebind;
+
     @Option(names = "--realtime", description = "Run the relay thread SCHED_FIFO for timing precision (needs root).")
     boolean realtime;
 
@@ -112,6 +118,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         LinkSpec link = null;
         DcSpec dcSpec = null;
         long bufferBytes, spinNanos, durationNanos;
+        org.pacelab.net.relay.Rebinding rebinding;
         var parsed = spec.commandLine().getParseResult();
         try {
             if (dc != null) {
@@ -128,6 +135,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
             bufferBytes = Units.parseSize("--buffer", buffer);
             spinNanos = Units.parseDuration("--spin", spin);
             durationNanos = duration == null ? 0 : Units.parseDuration("--duration", duration);
+            rebinding = rebind == null ? org.pacelab.net.relay.Rebinding.NONE : org.pacelab.net.relay.Rebinding.parse("--rebind", rebind);
             if (bufferBytes > Integer.MAX_VALUE / 2) throw new SpecException("--buffer: '" + buffer + "' is more than 1 GiB");
         } catch (SpecException e) {
             return usageError(e.getMessage());
@@ -164,7 +172,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         UdpRelay relay;
         try {
             relay = new UdpRelay(new RelayConfig(all, link, dcSpec, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
-                    maxFlows, 1_000_000, realtime));
+                    maxFlows, 1_000_000, realtime, rebinding));
         } catch (SpecException e) {
             return usageError(e.getMessage());
         } catch (IOException e) {

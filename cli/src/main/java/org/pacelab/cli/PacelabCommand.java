@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
                 SimCommand.class,
                 PeerCommand.class,
                 DcCommand.class,
+                InteropCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

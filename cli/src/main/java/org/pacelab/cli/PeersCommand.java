@@ -62,7 +62,7 @@ public final class PeersCommand implements Callable<Integer> {
         }
         out.println("Also: qdisc (none, fq, etf) is a server option of every peer, applied to the server's host "
                 + "(netns mode with kernel support, or sim).");
-        Set<String> missing = PeerInstaller.missingPackages(PeerRegistry.standard().all(), host, pacelab);
+        Set<String> missing = new PeerInstaller(host, pacelab, PeerInstaller.APT).missingPackages(PeerRegistry.standard().all());
         if (!missing.isEmpty()) {
             out.println("Missing Debian packages: " + String.join(" ", missing) + " — install them with 'pacelab peers install' (root).");
         }
@@ -99,14 +99,15 @@ public final class PeersCommand implements Callable<Integer> {
             }
             Host host = new Host();
             PacelabLauncher pacelab = Launchers.current(spec.commandLine());
-            Set<String> pkgs = PeerInstaller.missingPackages(peers, host, pacelab);
+            PeerInstaller installer = new PeerInstaller(host, pacelab, PeerInstaller.APT);
+            Set<String> pkgs = installer.missingPackages(peers);
             if (pkgs.isEmpty()) {
                 out.println("nothing to install: every Debian peer asked for is installed");
                 return 0;
             }
-            String failure = PeerInstaller.install(pkgs, host, new java.io.PrintStream(System.out, true));
-            if (failure != null) {
-                err.println("pacelab peers install: " + failure + " (packages: " + String.join(" ", pkgs) + ")");
+            PeerInstaller.Result r = installer.install(peers, Set.of(), new java.io.PrintStream(System.out, true));
+            if (!r.ok()) {
+                r.problems().forEach(p -> err.println("pacelab peers install: " + p));
                 return 1;
             }
             out.println("installed: " + String.join(" ", pkgs));

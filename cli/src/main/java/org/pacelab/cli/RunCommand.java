@@ -202,24 +202,23 @@ public final class RunCommand implements Callable<Integer> {
         return o.isEmpty() ? "" : " " + o;
     }
 
-    /** Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only). */
+    /**
+     * Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only);
+     * the plan is made afterwards, from what is installed then.
+     */
     private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
         for (Implementation i : scenario.implementations()) {
             peers.get(i.server().value()).ifPresent(named::add);
             peers.get(i.client().value()).ifPresent(named::add);
         }
-        Set<String> pkgs = PeerInstaller.missingPackages(new ArrayList<>(named), host, pacelab);
+        PeerInstaller installer = new PeerInstaller(host, pacelab, PeerInstaller.APT);
         // the report's figures are drawn by JFreeChart, which needs fontconfig and a font on a headless JDK
-        if (host.which("dpkg-query").isPresent() && host.packageVersion("fontconfig") == null) {
-            pkgs.addAll(List.of("fontconfig", "fonts-dejavu-core"));
+        Set<String> fonts = host.which("dpkg-query").isPresent() ? Set.of("fontconfig", "fonts-dejavu-core") : Set.of();
+        if (installer.cannotInstall() != null) {
+            return; // the plan lists what cannot run here, with the reason
         }
-        if (pkgs.isEmpty() || PeerInstaller.cannotInstall(host) != null) {
-            return;
-        }
-        String failure = PeerInstaller.install(pkgs, host, out);
-        if (failure != null) {
-            out.println("pacelab run: could not install " + String.join(" ", pkgs) + ": " + failure);
-        }
+        PeerInstaller.Result r = installer.install(new ArrayList<>(named), fonts, out);
+        r.problems().forEach(p -> out.println("pacelab run: " + p));
     }
 }

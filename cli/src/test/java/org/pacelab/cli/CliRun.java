@@ -27,13 +27,21 @@ record CliRun(int code, String out, String err) {
      * start; other tests in this JVM have done TLS already). Output is collected in files, the wait is bounded.
      */
     static CliRun inChild(java.nio.file.Path workDir, String... args) throws java.io.IOException, InterruptedException {
+        return inChild(workDir, java.util.Map.of(), args);
+    }
+
+    /** As {@link #inChild(java.nio.file.Path, String...)}, with these environment variables changed for the child. */
+    static CliRun inChild(java.nio.file.Path workDir, java.util.Map<String, String> environment, String... args)
+            throws java.io.IOException, InterruptedException {
         String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(javaBin, "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(java.util.List.of(args));
         java.nio.file.Path out = java.nio.file.Files.createTempFile(workDir, "cli", ".out");
         java.nio.file.Path err = java.nio.file.Files.createTempFile(workDir, "cli", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(environment);
+        Process p = pb.start();
         try {
             if (!p.waitFor(30, java.util.concurrent.TimeUnit.MINUTES)) {
                 throw new AssertionError("pacelab " + String.join(" ", args) + " did not finish within 30 minutes");

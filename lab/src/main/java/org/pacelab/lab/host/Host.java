@@ -18,8 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * and TCP congestion controllers. Answers are cached for the life of the object.
  */
 public class Host {
-    private static final List<Path> EXTRA_BIN = List.of(Path.of("/usr/sbin"), Path.of("/sbin"), Path.of("/usr/local/sbin"));
+    /** Where Debian puts administration programs (gtlsserver, nginx, tc, sysctl); a user's PATH often lacks them. */
+    public static final List<Path> SYSTEM_DIRS = List.of(Path.of("/usr/local/sbin"), Path.of("/usr/sbin"), Path.of("/sbin"));
 
+    private final List<Path> searchPath;
+    private final List<Path> systemDirs;
     private final Map<String, Optional<Path>> programs = new ConcurrentHashMap<>();
     private final Map<String, String> packages = new ConcurrentHashMap<>();
     private final Map<String, QdiscSupport> qdiscs = new ConcurrentHashMap<>();
@@ -28,12 +31,19 @@ public class Host {
     /** Whether a qdisc kind can be installed here, and the sentence that explains it when not. */
     public record QdiscSupport(boolean available, String detail) {}
 
-    /** The program's path (PATH, then the sbin directories), or empty. */
-    public Optional<Path> which(String program) {
-        return programs.computeIfAbsent(program, Host::search);
+    /** This machine as the current process sees it: its PATH, then the sbin directories. */
+    public Host() {
+        this(pathOfThisProcess(), SYSTEM_DIRS);
     }
 
-    private static Optional<Path> search(String program) {
+    /** A host whose programs are looked up in {@code searchPath}, then in {@code systemDirs}. */
+    public Host(List<Path> searchPath, List<Path> systemDirs) {
+        this.searchPath = List.copyOf(searchPath);
+        this.systemDirs = List.copyOf(systemDirs);
+    }
+
+    /** The directories of this process's PATH, in order. */
+    public static List<Path> pathOfThisProcess() {
         List<Path> dirs = new ArrayList<>();
         String path = System.getenv("PATH");
         if (path != null) {
@@ -43,14 +53,55 @@ public class Host {
                 }
             }
         }
-        dirs.addAll(EXTRA_BIN);
+        return dirs;
+    }
+
+    /** The program's absolute path (PATH, then the sbin directories), or empty. Remembered until {@link #forgetInstalled()}. */
+    public Optional<Path> which(String program) {
+        return programs.computeIfAbsent(program, this::search);
+    }
+
+    private Optional<Path> search(String program) {
+        List<Path> dirs = new ArrayList<>(searchPath);
+        dirs.addAll(systemDirs);
         for (Path d : dirs) {
-            Path p = d.resolve(program);
+            Path p = d.resolve(program).toAbsolutePath();
             if (Files.isRegularFile(p) && Files.isExecutable(p)) {
                 return Optional.of(p);
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The command with its program replaced by the path {@link #which} found, so a process starts the program that
+     * was found available even when this process's PATH lacks its directory (Debian's gtlsserver and nginx are in
+     * /usr/sbin, which a non-root login shell's PATH often lacks). A program given as a path is kept as it is.
+     *
+     * @throws IOException one sentence when the program is not installed here
+     */
+    public List<String> resolve(List<String> command) throws IOException {
+        if (command.isEmpty()) {
+            throw new IOException("an empty command line");
+        }
+        String program = command.getFirst();
+        if (program.contains("/")) {
+            return command;
+        }
+        Path found = which(program).orElseThrow(() -> new IOException(program + " is not installed here (not on PATH"
+                + (systemDirs.isEmpty() ? "" : " nor in " + String.join(", ", systemDirs.stream().map(Path::toString).toList())) + ")"));
+        List<String> c = new ArrayList<>(command);
+        c.set(0, found.toString());
+        return c;
+    }
+
+    /**
+     * Forgets what was found about programs and packages: after installing software, availability is decided
+     * again from what is there now.
+     */
+    public void forgetInstalled() {
+        programs.clear();
+        packages.clear();
     }
 
     /** The installed version of a Debian package, or null when it is not installed (or dpkg is missing). */
@@ -92,23 +143,28 @@ public class Host {
     }
 
     private QdiscSupport probeQdisc(String kind) {
-        List<String> add = new ArrayList<>(List.of("tc", "qdisc", "add", "dev", "lo", "root", kind));
+        Optional<Path> tc = which("tc");
+        if (tc.isEmpty()) {
+            return new QdiscSupport(false, "tc is not installed (Debian package iproute2), so the " + kind + " qdisc cannot be probed");
+        }
+        List<String> add = new ArrayList<>(List.of(tc.get().toString(), "qdisc", "add", "dev", "lo", "root", kind));
         if (kind.equals("etf")) {
             add.addAll(List.of("clockid", "CLOCK_TAI", "delta", "200000"));
         }
         Commands.Result r;
         if (isRoot()) {
             String ns = "pl-probe-" + ProcessHandle.current().pid();
-            Commands.Result created = Commands.run("ip", "netns", "add", ns);
+            String ip = which("ip").map(Path::toString).orElse("ip");
+            Commands.Result created = Commands.run(ip, "netns", "add", ns);
             if (!created.ok()) {
                 return new QdiscSupport(false, "could not create a namespace to probe the " + kind + " qdisc: " + created.output());
             }
             try {
-                List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+                List<String> cmd = new ArrayList<>(List.of(ip, "netns", "exec", ns));
                 cmd.addAll(add);
                 r = Commands.run(30, cmd);
             } finally {
-                Commands.run("ip", "netns", "del", ns);
+                Commands.run(ip, "netns", "del", ns);
             }
         } else {
             List<String> cmd = new ArrayList<>(List.of("unshare", "-rn"));

@@ -14,6 +14,7 @@ import org.pacelab.lab.store.ResultStore;
  *   DIR/runs/CONFIG/REP/       one run: tap.pcapng, events.bin, keys.log, qlog/, logs, summary.json, packets.csv
  *   DIR/report/                index.html, figures/, aggregate.json
  *   DIR/www/, DIR/pki/         served files (sparse) and the servers' certificate
+ *   DIR/slurm/                 job arrays submitted with --executor slurm: one directory per submission
  * </pre>
  */
 public record CampaignLayout(Path root) {
@@ -60,6 +61,19 @@ public record CampaignLayout(Path root) {
     /** Processes this campaign started and has not yet seen exit (cleaned up after a crash). */
     public Path children() {
         return root.resolve(".children");
+    }
+
+    /** The Slurm executor's submissions (manifest, job id, task logs), one directory each. */
+    public Path slurm() {
+        return root.resolve("slurm");
+    }
+
+    /**
+     * Present while job arrays of this campaign may be running on a Slurm cluster (created before the first sbatch,
+     * removed when every submitted run is stored): the local executor refuses to run the campaign meanwhile.
+     */
+    public Path slurmInFlight() {
+        return slurm().resolve("in-flight");
     }
 
     public Path lock() {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.lab.dc.DcRunAnalysis;
 import org.pacelab.lab.dc.DcRunOutputs;
+import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
@@ -44,13 +45,15 @@ final class DcRunExecutor {
     private static final long EMULATOR_STOP_MILLIS = 30_000;
 
     private final ProcessSupervisor supervisor;
+    private final Host host;
     private final PacelabLauncher pacelab;
     private final Path documentRoot;
     private final Pki pki;
     private final Collect collect;
 
-    DcRunExecutor(ProcessSupervisor supervisor, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
+    DcRunExecutor(ProcessSupervisor supervisor, Host host, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
         this.supervisor = supervisor;
+        this.host = host;
         this.pacelab = pacelab;
         this.documentRoot = documentRoot;
         this.pki = pki;
@@ -246,8 +249,10 @@ final class DcRunExecutor {
         }
     }
 
-    private static List<String> wrap(NetnsTopology ns, Role role, List<String> command) {
-        return ns == null ? command : ns.wrap(role, command);
+    /** The command as it starts in the role's place, its programs by the paths the host found. */
+    private List<String> wrap(NetnsTopology ns, Role role, List<String> command) throws IOException {
+        List<String> c = host.resolve(command);
+        return ns == null ? c : host.resolve(ns.wrap(role, c));
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
@@ -32,13 +33,15 @@ final class EmulatedRunExecutor {
     private static final long QLOG_SETTLE_MAX_MILLIS = 5_000;
 
     private final ProcessSupervisor supervisor;
+    private final Host host;
     private final PacelabLauncher pacelab;
     private final Path documentRoot;
     private final Pki pki;
     private final Collect collect;
 
-    EmulatedRunExecutor(ProcessSupervisor supervisor, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
+    EmulatedRunExecutor(ProcessSupervisor supervisor, Host host, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
         this.supervisor = supervisor;
+        this.host = host;
         this.pacelab = pacelab;
         this.documentRoot = documentRoot;
         this.pki = pki;
@@ -71,18 +74,18 @@ final class EmulatedRunExecutor {
             Launch sl = c.server().server(serverSetup, pacelab);
             List<List<String>> before = new ArrayList<>();
             if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
-                before.add(n.qdiscCommand(c.qdisc()));
+                before.add(placed(topology, Role.SERVER, n.qdiscCommand(c.qdisc())));
             }
             for (List<String> b : sl.before()) {
-                before.add(topology.wrap(Role.SERVER, b));
+                before.add(placed(topology, Role.SERVER, b));
             }
             for (List<String> b : sl.hostBefore()) {
-                runSetupCommand(b, dir);
+                runSetupCommand(host.resolve(b), dir);
             }
             for (List<String> b : before) {
                 runSetupCommand(b, dir);
             }
-            server = supervisor.start("server " + c.server().name(), topology.wrap(Role.SERVER, sl.command()), sl.environment(), dir,
+            server = supervisor.start("server " + c.server().name(), placed(topology, Role.SERVER, sl.command()), sl.environment(), dir,
                     RunFiles.log(dir, "server", "out"), RunFiles.log(dir, "server", "err"));
             ChildProcess s = server;
             Waits.until(server, () -> PortProbe.ready(s.pid(), sl.readiness()), READY_TIMEOUT_NS,
@@ -93,7 +96,7 @@ final class EmulatedRunExecutor {
             Launch cl = c.client().client(clientSetup, pacelab);
             Path clientOut = RunFiles.log(dir, "client", "out");
             long start = System.nanoTime();
-            client = supervisor.start("client " + c.client().name(), topology.wrap(Role.CLIENT, cl.command()), cl.environment(), dir,
+            client = supervisor.start("client " + c.client().name(), placed(topology, Role.CLIENT, cl.command()), cl.environment(), dir,
                     clientOut, RunFiles.log(dir, "client", "err"));
             boolean done = client.process().waitFor(c.timeoutNs(), TimeUnit.NANOSECONDS);
             clientWall = System.nanoTime() - start;
@@ -141,6 +144,14 @@ final class EmulatedRunExecutor {
                 }
             }
         }
+    }
+
+    /**
+     * The command as it starts in the role's place (inside its namespace in netns mode), every program by the path the
+     * host found when it decided the peer was available, also when this process's PATH lacks its directory.
+     */
+    private List<String> placed(Topology topology, Role role, List<String> command) throws IOException {
+        return host.resolve(topology.wrap(role, host.resolve(command)));
     }
 
     private static ClientOutcome clientOutcome(Peer client, ClientSetup setup, Path stdout) throws RunFailedException {

@@ -133,13 +133,13 @@ final class NetnsTopology implements Topology {
         return c;
     }
 
-    /** The command that installs a host qdisc on the server namespace's side of the link. */
+    /** The command that installs a host qdisc on the server namespace's side of the link (to run in the server's namespace). */
     List<String> qdiscCommand(String kind) {
         List<String> c = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", NetnsLab.SERVER_TUN, "root", kind));
         if (kind.equals("etf")) {
             c.addAll(List.of("clockid", "CLOCK_TAI", "delta", "200000"));
         }
-        return wrap(Role.SERVER, c);
+        return c;
     }
 
     @Override

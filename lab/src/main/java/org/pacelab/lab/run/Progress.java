@@ -64,6 +64,15 @@ public final class Progress {
         draw();
     }
 
+    /** A line for the user (what the executor did), printed above the status line. */
+    public synchronized void message(String line) {
+        if (terminal) {
+            clear();
+        }
+        out.println(line);
+        draw();
+    }
+
     /** Redraws (called by a ticker so the elapsed time moves). */
     public synchronized void tick() {
         draw();

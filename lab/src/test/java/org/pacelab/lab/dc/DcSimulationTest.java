@@ -74,8 +74,8 @@ class DcSimulationTest {
     /**
      * The pacer is the only difference. What holds for any seed: the split reorders with or without pacing (the dual-
      * connected flow's packets are held), the single-path flows are never held, and the runs differ. Which way the held
-     * count and the fairness index move is not asserted: over 8 s it depends on the seed (see docs/architecture.md for
-     * 180 s runs).
+     * count and the fairness index move is not asserted: over 8 s it depends on the seed (see net/README.md, "Dual
+     * connectivity", for 180 s runs).
      */
     @Test
     void pacingAgainstNoPacingOnADualConnectivityLink(@TempDir Path dir) throws Exception {

@@ -14,7 +14,11 @@ public enum DropCause {
     /** Dual connectivity: the reordering receiver had already received this COUNT (e.g. the other path's copy). */
     DUPLICATE(5),
     /** Dual connectivity: the COUNT was below RX_DELIV and never received: the reordering timer had given up on it. */
-    OUTDATED(6);
+    OUTDATED(6),
+    /** The link was dark at the time (a blackhole outage). */
+    BLACKHOLE(7),
+    /** The packet's position was on the direction's drop list. */
+    LISTED(8);
 
     private final int code;
 

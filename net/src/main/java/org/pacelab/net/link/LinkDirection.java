@@ -1,6 +1,5 @@
 package org.pacelab.net.link;
 
-import java.nio.ByteBuffer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -113,13 +112,22 @@ public final class LinkDirection implements PacketChannel {
 
     private void enterBottleneck(Packet p, long t) {
         emit(EventType.TAP, p, t, DropCause.NONE);
+        if (model.dropList().drops()) {
+            emit(EventType.DROP, p, t, DropCause.LISTED);
+            return;
+        }
+        if (model.blackhole().swallows(t)) {
+            emit(EventType.DROP, p, t, DropCause.BLACKHOLE);
+            return;
+        }
         if (model.loss().lose(lossRng)) {
             emit(EventType.DROP, p, t, DropCause.LOSS);
             return;
         }
         boolean duplicate = model.duplicateProbability() > 0 && duplicateRng.nextDouble() < model.duplicateProbability();
-        if (model.corruptProbability() > 0 && corruptRng.nextDouble() < model.corruptProbability()) {
-            p = corrupt(p);
+        Packet corrupted = model.corruption().apply(p, corruptRng);
+        if (corrupted != null) {
+            p = corrupted;
             emit(EventType.CORRUPT, p, t, DropCause.NONE);
         }
         admit(p, t);
@@ -127,16 +135,6 @@ public final class LinkDirection implements PacketChannel {
             emit(EventType.DUPLICATE, p, t, DropCause.NONE);
             admit(p, t);
         }
-    }
-
-    private Packet corrupt(Packet p) {
-        ByteBuffer src = p.payload();
-        if (src == null || !src.hasRemaining()) return p;
-        ByteBuffer copy = ByteBuffer.allocate(src.remaining());
-        copy.put(src.duplicate()).flip();
-        int at = corruptRng.nextInt(copy.remaining());
-        copy.put(at, (byte) (copy.get(at) ^ (1 << corruptRng.nextInt(8))));
-        return p.withPayload(copy);
     }
 
     private void admit(Packet p, long t) {

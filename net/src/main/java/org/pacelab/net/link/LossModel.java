@@ -54,4 +54,37 @@ public sealed interface LossModel {
             return "ge:p=" + p + ",r=" + r + ",good=" + lossGood + ",bad=" + lossBad;
         }
     }
+
+    /**
+     * Another model whose losses come in runs of at most {@code maxBurst} packets: after that many losses in a row
+     * the next packet passes, and the inner model is not consulted for it (the QUIC Interop Runner's
+     * {@code drop-rate} scenario, {@code --burst_to_client}/{@code --burst_to_server}; this lowers the loss rate a
+     * little below the inner model's, as the runner's does).
+     */
+    final class BurstLimited implements LossModel {
+        private final LossModel inner;
+        private final int maxBurst;
+        private int inARow;
+
+        public BurstLimited(LossModel inner, int maxBurst) {
+            if (maxBurst < 1) throw new IllegalArgumentException("a loss burst limit must be at least 1 packet");
+            this.inner = inner;
+            this.maxBurst = maxBurst;
+        }
+
+        @Override public boolean lose(RandomGenerator rng) {
+            if (inARow >= maxBurst) {
+                inARow = 0;
+                return false;
+            }
+            boolean lost = inner.lose(rng);
+            inARow = lost ? inARow + 1 : 0;
+            return lost;
+        }
+
+        /** The inner model's rate (an upper bound: forced passes lower it slightly). */
+        @Override public double stationaryLossRate() { return inner.stationaryLossRate(); }
+
+        @Override public String toString() { return inner + " burst " + maxBurst; }
+    }
 }

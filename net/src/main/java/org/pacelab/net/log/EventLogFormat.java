@@ -1,7 +1,7 @@
 package org.pacelab.net.log;
 
 /**
- * The on-disk layout of a pacelab event log (documented in docs/architecture.md, section net). All integers
+ * The on-disk layout of a pacelab event log (documented in net/README.md, "Event log"). All integers
  * little-endian.
  * <pre>
  * header, 32 bytes:
@@ -20,7 +20,8 @@ package org.pacelab.net.log;
  *           9 REORDER_HOLD, 10 REORDER_RELEASE, 11 REORDER_DISCARD, 12 REORDER_TIMEOUT (dual connectivity), 16 FLOW
  *  25  1  direction: 0 down (server to client), 1 up
  *  26  1  drop cause: 0 none, 1 loss, 2 queue full, 3 oversize, 4 trace ended; with REORDER_DISCARD:
- *           5 duplicate (already received), 6 outdated (below RX_DELIV, given up by the reordering timer)
+ *           5 duplicate (already received), 6 outdated (below RX_DELIV, given up by the reordering timer);
+ *           7 blackhole (the link was dark), 8 listed (the packet's position was on the drop list)
  *  27  1  path: 0 on a single-path link (files written before dual connectivity have 0 here); on a
  *           dual-connectivity downlink 0 = path a, 1 = path b, 255 = the downlink as a whole (ARRIVAL, TAP,
  *           REORDER_TIMEOUT)

@@ -80,7 +80,7 @@ public final class EventLogReader {
             if (type == null || direction == null || cause == null) {
                 throw new EventLogFormatException(name + ": byte offset " + offset + ": record has type " + typeCode
                         + ", direction " + dir + ", cause " + causeCode + "; valid are types 1-12 and 16, directions 0-1, "
-                        + "causes 0-6");
+                        + "causes 0-8");
             }
             sink.accept(new LogEvent(time, id, flow, size, type, direction, cause, path, queue));
             records++;

@@ -39,11 +39,14 @@ public final class LinkCounters implements LinkObserver {
     public String format() {
         StringBuilder b = new StringBuilder();
         for (Direction d : Direction.values()) {
+            String outages = drops(d, DropCause.BLACKHOLE) + drops(d, DropCause.LISTED) == 0 ? ""
+                    : String.format(", blackhole %d, listed %d", drops(d, DropCause.BLACKHOLE), drops(d, DropCause.LISTED));
             b.append(String.format("%-4s arrived %d, delivered %d (%d bytes), dropped %d (queue full %d, loss %d, oversize %d, "
-                            + "trace ended %d), corrupted %d, duplicated %d, max queue %d packets%n",
+                            + "trace ended %d%s), corrupted %d, duplicated %d, max queue %d packets%n",
                     d.label(), count(d, EventType.ARRIVAL), count(d, EventType.DELIVER), deliveredBytes(d), totalDrops(d),
                     drops(d, DropCause.QUEUE_FULL), drops(d, DropCause.LOSS), drops(d, DropCause.OVERSIZE),
-                    drops(d, DropCause.TRACE_ENDED), count(d, EventType.CORRUPT), count(d, EventType.DUPLICATE), maxQueue(d)));
+                    drops(d, DropCause.TRACE_ENDED), outages, count(d, EventType.CORRUPT), count(d, EventType.DUPLICATE),
+                    maxQueue(d)));
         }
         return b.toString();
     }

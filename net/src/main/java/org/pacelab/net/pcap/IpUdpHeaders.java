@@ -21,8 +21,16 @@ public final class IpUdpHeaders {
         return src.getAddress() instanceof Inet4Address ? IPV4_UDP_BYTES : IPV6_UDP_BYTES;
     }
 
-    /** The headers for {@code payload} sent from {@code src} to {@code dst} (same address family). */
+    /** The headers for {@code payload} sent from {@code src} to {@code dst} (same address family), traffic class 0. */
     public static byte[] build(InetSocketAddress src, InetSocketAddress dst, ByteBuffer payload) {
+        return build(src, dst, payload, 0);
+    }
+
+    /**
+     * The headers for {@code payload} sent from {@code src} to {@code dst} with the given traffic class byte (IPv4
+     * TOS, IPv6 Traffic Class; its low two bits are the ECN field).
+     */
+    public static byte[] build(InetSocketAddress src, InetSocketAddress dst, ByteBuffer payload, int trafficClass) {
         byte[] s = src.getAddress().getAddress(), d = dst.getAddress().getAddress();
         if (s.length != d.length) {
             s = mapped(s, d.length);
@@ -32,7 +40,7 @@ public final class IpUdpHeaders {
         int udpLen = 8 + len;
         if (s.length == 4) {
             ByteBuffer h = ByteBuffer.allocate(IPV4_UDP_BYTES);
-            h.put((byte) 0x45).put((byte) 0).putShort((short) (20 + udpLen)).putShort((short) 0).putShort((short) 0x4000)
+            h.put((byte) 0x45).put((byte) trafficClass).putShort((short) (20 + udpLen)).putShort((short) 0).putShort((short) 0x4000)
                     .put((byte) 64).put((byte) 17).putShort((short) 0).put(s).put(d);
             h.putShort(10, (short) checksum(fold(sum(h.array(), 0, 20, 0))));
             h.putShort((short) src.getPort()).putShort((short) dst.getPort()).putShort((short) udpLen).putShort((short) 0);
@@ -42,7 +50,7 @@ public final class IpUdpHeaders {
             return h.array();
         }
         ByteBuffer h = ByteBuffer.allocate(IPV6_UDP_BYTES);
-        h.putInt(0x60000000).putShort((short) udpLen).put((byte) 17).put((byte) 64).put(s).put(d);
+        h.putInt(0x60000000 | (trafficClass & 0xff) << 20).putShort((short) udpLen).put((byte) 17).put((byte) 64).put(s).put(d);
         h.putShort((short) src.getPort()).putShort((short) dst.getPort()).putShort((short) udpLen).putShort((short) 0);
         long pseudo = sum(s, 0, 16, 0) + sum(d, 0, 16, 0) + udpLen + 17;
         int c = checksum(fold(sumPayload(payload, sum(h.array(), 40, 8, pseudo))));

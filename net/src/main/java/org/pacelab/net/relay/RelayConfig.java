@@ -22,20 +22,34 @@ import org.pacelab.net.spec.LinkSpec;
  * @param maxFlows     client 5-tuples served at once
  * @param maxInside    packets the link may hold before the relay drops new arrivals (bounds memory)
  * @param realtime     run the driving thread SCHED_FIFO (root)
+ * @param rebinding    NAT rebinding of the flows toward the servers ({@link Rebinding#NONE}: none)
  */
 public record RelayConfig(List<RelayRoute> routes, LinkSpec link, DcSpec dc, long seed, Path tap, int snaplen,
-                          Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime) {
+                          Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime,
+                          Rebinding rebinding) {
     public RelayConfig {
         routes = List.copyOf(routes);
         if (routes.isEmpty()) throw new IllegalArgumentException("the relay needs at least one route");
         if ((link == null) == (dc == null)) throw new IllegalArgumentException("give either a link or a dual-connectivity link");
+        if (rebinding == null) rebinding = Rebinding.NONE;
+    }
+
+    /** Without rebinding. */
+    public RelayConfig(List<RelayRoute> routes, LinkSpec link, DcSpec dc, long seed, Path tap, int snaplen,
+                       Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime) {
+        this(routes, link, dc, seed, tap, snaplen, eventLog, bufferBytes, spinNanos, maxFlows, maxInside, realtime, Rebinding.NONE);
+    }
+
+    /** The same relay with {@code r} as its rebinding. */
+    public RelayConfig withRebinding(Rebinding r) {
+        return new RelayConfig(routes, link, dc, seed, tap, snaplen, eventLog, bufferBytes, spinNanos, maxFlows, maxInside, realtime, r);
     }
 
     /** One route over a single-path link. */
     public RelayConfig(InetSocketAddress listen, InetSocketAddress server, LinkSpec link, long seed, Path tap, int snaplen,
                        Path eventLog, int bufferBytes, long spinNanos, int maxFlows, int maxInside, boolean realtime) {
         this(List.of(new RelayRoute(listen, server, DcFlowMode.DUAL)), link, null, seed, tap, snaplen, eventLog, bufferBytes,
-                spinNanos, maxFlows, maxInside, realtime);
+                spinNanos, maxFlows, maxInside, realtime, Rebinding.NONE);
     }
 
     /** The first route's listening address. */

@@ -59,12 +59,18 @@ public final class UdpRelay implements AutoCloseable {
     private final DualConnectivityDownlink dc;
     private final DcTimeline dcTotals;
     private final Map<ClientKey, RelayFlow> byClient = new HashMap<>();
-    private final Map<Integer, RelayFlow> byFd = new HashMap<>();
-    private final Map<Integer, RelayFlow> byId = new HashMap<>();
+    private final Map<Integer, RelayFlow.Binding> byFd = new HashMap<>();
+    private final Map<Integer, RelayFlow.Binding> byId = new HashMap<>();
     private final int grantedBuffer;
+    private final java.util.random.RandomGenerator rebindRandom;
     private volatile boolean stopping;
     private volatile boolean stopped;
     private long nextId;
+    private int nextFlowId = 1;
+    /** Model time of the first datagram (the rebinding schedule's origin), or MIN_VALUE before it. */
+    private long origin = Long.MIN_VALUE;
+    private long rebinds;
+    private long staleDrops;
 
     /** A client address as seen on one listening socket (route). */
     private record ClientKey(int route, InetSocketAddress client) { }
@@ -86,6 +92,7 @@ public final class UdpRelay implements AutoCloseable {
                 int g = l.setBuffers(config.bufferBytes());
                 if (i == 0) granted = g;
                 l.enableTimestamps();
+                l.enableTrafficClass();
                 poller.add(l.fd());
                 routeByListenFd.put(l.fd(), i);
             }
@@ -94,6 +101,14 @@ public final class UdpRelay implements AutoCloseable {
             LinkObserver obs = counters;
             if (lg != null) obs = LinkObserver.both(obs, lg);
             if (tp != null) obs = LinkObserver.both(obs, this::tapEvent);
+            if (config.rebinding().address()) {
+                for (RelayRoute r : config.routes()) {
+                    if (!(r.server().getAddress() instanceof java.net.Inet4Address) || !r.server().getAddress().isLoopbackAddress()) {
+                        throw new SpecException("--rebind addr needs servers on IPv4 loopback (127.0.0.0/8 offers other source "
+                                + "addresses to move to), not " + UdpSocket.format(r.server()));
+                    }
+                }
+            }
             if (config.dc() != null) {
                 dcTotals = new DcTimeline(1_000_000_000L);
                 obs = LinkObserver.both(obs, dcTotals);
@@ -111,6 +126,7 @@ public final class UdpRelay implements AutoCloseable {
             throw e;
         }
         this.grantedBuffer = granted;
+        this.rebindRandom = new org.pacelab.net.link.RandomStreams(config.seed()).stream("relay/rebind");
         this.log = lg;
         this.tap = tp;
         this.driver = new RealTimeDriver(clock, link, this::deliverDown, this::deliverUp, config.spinNanos(), this::flush);
@@ -170,15 +186,17 @@ public final class UdpRelay implements AutoCloseable {
             if (route != null) {
                 drain(listeners.get(route), route, null);
             } else {
-                RelayFlow f = byFd.get(fd);
-                if (f != null) drain(f.serverSide, -1, f);
+                RelayFlow.Binding b = byFd.get(fd);
+                if (b != null) drain(b.socket(), -1, b);
             }
         }
     }
 
-    /** Reads every waiting datagram of one socket; flow null = listening socket {@code route} (uplink). */
-    private void drain(UdpSocket s, int route, RelayFlow flow) throws IOException {
+    /** Reads every waiting datagram of one socket; binding null = listening socket {@code route} (uplink). */
+    private void drain(UdpSocket s, int route, RelayFlow.Binding binding) throws IOException {
         for (int budget = 0; budget < 256; budget++) {
+            // a rebinding (applied while the model advanced) may have closed this socket
+            if (binding != null && binding.flow().binding != binding) return;
             int len = s.receive();
             if (len < 0) return;
             long now = clock.now();
@@ -187,20 +205,80 @@ public final class UdpRelay implements AutoCloseable {
             long arrival = driver.arrivalTime(kernel, now);
             if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - clock.fromEpochNanos(kernel)));
             stats.datagramsIn++;
-            RelayFlow f = flow != null ? flow : flowFor(route, s.lastSource(), arrival);
+            if (origin == Long.MIN_VALUE) origin = arrival;
+            RelayFlow f = binding != null ? binding.flow() : flowFor(route, s.lastSource(), arrival);
             if (f == null) continue;
             f.lastActive = arrival;
+            int flowId = binding != null ? binding.id() : f.id();
+            int trafficClass = s.lastTrafficClass();
             byte[] bytes = new byte[len];
             java.lang.foreign.MemorySegment.copy(s.data(), java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes, 0, len);
-            Direction d = flow != null ? Direction.DOWN : Direction.UP;
+            Direction d = binding != null ? Direction.DOWN : Direction.UP;
             int size = len + IpUdpHeaders.overhead(f.route.server());
             driver.advance(arrival);
             if (link.direction(d).packetsInside() >= config.maxInside()) {
                 stats.overloadDrops++;
                 continue;
             }
-            link.direction(d).offer(new Packet(nextId++, f.id, size, ByteBuffer.wrap(bytes)), arrival);
+            link.direction(d).offer(new Packet(nextId++, flowId, size, ByteBuffer.wrap(bytes), trafficClass), arrival);
+            if (binding != null) rebindIfDue(f, arrival);
         }
+    }
+
+    /** Applies the rebindings due at model time {@code t} to {@code f}; true if it has a new binding now. */
+    private boolean rebindIfDue(RelayFlow f, long t) throws IOException {
+        if (!config.rebinding().active() || origin == Long.MIN_VALUE) return false;
+        long due = config.rebinding().due(t - origin);
+        if (due <= f.rebinds) return false;
+        f.rebinds = due;
+        RelayFlow.Binding old = f.binding;
+        f.binding = bind(f, t);
+        poller.remove(old.socket().fd());
+        byFd.remove(old.socket().fd());
+        old.socket().close();
+        rebinds++;
+        return true;
+    }
+
+    /** A new socket toward the flow's server (a new port; with address rebinding a new 127.x.y.z) and its flow id. */
+    private RelayFlow.Binding bind(RelayFlow f, long now) throws IOException {
+        InetSocketAddress server = f.route.server();
+        InetAddress local;
+        if (f.binding != null && config.rebinding().address()) {
+            byte[] a = f.binding.local().getAddress().getAddress();
+            byte[] b;
+            do {
+                b = new byte[] {127, (byte) rebindRandom.nextInt(256), (byte) rebindRandom.nextInt(256), (byte) (1 + rebindRandom.nextInt(254))};
+            } while (java.util.Arrays.equals(a, b));
+            local = InetAddress.getByAddress(b);
+        } else {
+            local = server.getAddress().isLoopbackAddress() ? server.getAddress()
+                    : (server.getAddress() instanceof java.net.Inet4Address ? InetAddress.getByName("0.0.0.0")
+                    : InetAddress.getByName("::"));
+        }
+        UdpSocket s = UdpSocket.bind(new InetSocketAddress(local, 0), "relay socket toward the server");
+        InetSocketAddress bound;
+        try {
+            s.connect(server);
+            s.setBuffers(config.bufferBytes());
+            s.enableTimestamps();
+            s.enableTrafficClass();
+            bound = s.localAddress();
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+        RelayFlow.Binding b = new RelayFlow.Binding(nextFlowId++, f, s, bound);
+        if (dc != null) dc.assign(b.id(), f.route.mode());
+        byFd.put(s.fd(), b);
+        byId.put(b.id(), b);
+        poller.add(s.fd());
+        if (log != null) {
+            log.describeFlow(b.id(), now, "udp " + UdpSocket.format(server) + " " + UdpSocket.format(bound)
+                    + " client " + UdpSocket.format(f.client) + (dc != null ? " path=" + f.route.mode().label() : "")
+                    + (f.binding != null ? " rebinding of flow " + f.binding.id() : ""));
+        }
+        return b;
     }
 
     private RelayFlow flowFor(int route, InetSocketAddress client, long now) throws IOException {
@@ -208,51 +286,51 @@ public final class UdpRelay implements AutoCloseable {
         RelayFlow f = byClient.get(key);
         if (f != null) return f;
         RelayRoute r = config.routes().get(route);
-        InetSocketAddress server = r.server();
         if (byClient.size() >= config.maxFlows()) {
             stats.refusedFlows++;
             return null;
         }
-        InetAddress any = server.getAddress().isLoopbackAddress() ? server.getAddress()
-                : (server.getAddress() instanceof java.net.Inet4Address ? InetAddress.getByName("0.0.0.0")
-                : InetAddress.getByName("::"));
-        UdpSocket s = UdpSocket.bind(new InetSocketAddress(any, 0), "relay socket toward the server");
-        try {
-            s.connect(server);
-            s.setBuffers(config.bufferBytes());
-            s.enableTimestamps();
-        } catch (IOException e) {
-            s.close();
-            throw e;
-        }
-        f = new RelayFlow(byClient.size() + 1, r, listeners.get(route), client, s, s.localAddress());
-        if (dc != null) dc.assign(f.id, r.mode());
+        f = new RelayFlow(r, listeners.get(route), client);
+        f.binding = bind(f, now);
+        if (origin != Long.MIN_VALUE) f.rebinds = config.rebinding().due(now - origin);
         byClient.put(key, f);
-        byFd.put(s.fd(), f);
-        byId.put(f.id, f);
-        poller.add(s.fd());
         stats.flows++;
-        if (log != null) {
-            log.describeFlow(f.id, now, "udp " + UdpSocket.format(server) + " " + UdpSocket.format(f.serverSideLocal)
-                    + " client " + UdpSocket.format(client) + (dc != null ? " path=" + r.mode().label() : ""));
-        }
         return f;
     }
 
     private void deliverDown(Packet p, long t) {
-        RelayFlow f = byId.get(p.flow());
-        if (f == null) return;
+        RelayFlow.Binding b = byId.get(p.flow());
+        if (b == null) return;
+        RelayFlow f = b.flow();
+        try {
+            rebindIfDue(f, t);
+        } catch (IOException e) {
+            stats.sendFailures++;
+        }
+        if (f.binding != b) {
+            // sent to a binding the NAT has forgotten: it never reaches the client
+            staleDrops++;
+            return;
+        }
         send(f.listen, p, f.client, t);
     }
 
     private void deliverUp(Packet p, long t) {
-        RelayFlow f = byId.get(p.flow());
-        if (f == null) return;
-        send(f.serverSide, p, null, t);
+        RelayFlow.Binding b = byId.get(p.flow());
+        if (b == null) return;
+        RelayFlow f = b.flow();
+        try {
+            rebindIfDue(f, t);
+        } catch (IOException e) {
+            stats.sendFailures++;
+            return;
+        }
+        send(f.binding.socket(), p, null, t);
     }
 
     private void send(UdpSocket s, Packet p, InetSocketAddress to, long due) {
         try {
+            s.setTrafficClass(p.trafficClass());
             if (s.send(p.payload().duplicate(), to)) stats.datagramsOut++;
             else stats.sendFailures++;
         } catch (SysException e) {
@@ -264,18 +342,33 @@ public final class UdpRelay implements AutoCloseable {
     private void tapEvent(EventType type, int direction, Packet p, long time, DropCause cause, int q) {
         boolean down = direction == Direction.DOWN.index();
         if (!((down && type == EventType.TAP) || (!down && type == EventType.DELIVER))) return;
-        RelayFlow f = byId.get(p.flow());
-        if (f == null) return;
-        InetSocketAddress src = down ? f.route.server() : f.serverSideLocal;
-        InetSocketAddress dst = down ? f.serverSideLocal : f.route.server();
+        RelayFlow.Binding b = byId.get(p.flow());
+        if (b == null) return;
+        if (!down) {
+            // an uplink packet leaves through the binding current at its delivery (the NAT rewrites it then)
+            try {
+                rebindIfDue(b.flow(), time);
+            } catch (IOException e) {
+                return;
+            }
+            b = b.flow().binding;
+        }
+        InetSocketAddress src = down ? b.flow().route.server() : b.local();
+        InetSocketAddress dst = down ? b.local() : b.flow().route.server();
         ByteBuffer payload = p.payload().duplicate();
-        tap.write(clock.epochNanosOfZero() + time, IpUdpHeaders.build(src, dst, payload), payload);
+        tap.write(clock.epochNanosOfZero() + time, IpUdpHeaders.build(src, dst, payload, p.trafficClass()), payload);
     }
+
+    /** Rebindings applied (all flows together). */
+    public long rebinds() { return rebinds; }
+
+    /** Datagrams the servers sent to bindings the NAT had already replaced (dropped at the client's side). */
+    public long staleDrops() { return staleDrops; }
 
     @Override
     public void close() throws IOException {
         stopping = true;
-        for (RelayFlow f : byClient.values()) f.serverSide.close();
+        for (RelayFlow f : byClient.values()) f.binding.socket().close();
         for (UdpSocket l : listeners) l.close();
         poller.close();
         IOException first = null;
@@ -287,6 +380,8 @@ public final class UdpRelay implements AutoCloseable {
     /** The counters and timing statistics, several lines. */
     public String report() {
         String dcReport = dc == null ? "" : DcReport.format(dc, dcTotals);
-        return counters.format() + dcReport + stats.format();
+        String rebinding = config.rebinding().active() ? String.format("rebinding: %d rebindings, %d datagrams to forgotten "
+                + "bindings dropped%n", rebinds, staleDrops) : "";
+        return counters.format() + dcReport + rebinding + stats.format();
     }
 }

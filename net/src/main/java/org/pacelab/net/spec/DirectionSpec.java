@@ -1,5 +1,6 @@
 package org.pacelab.net.spec;
 
+import java.util.List;
 import org.pacelab.net.link.Jitter;
 
 /**
@@ -17,20 +18,25 @@ import org.pacelab.net.link.Jitter;
  * @param jitter           delay variation
  * @param reorder          whether jitter may reorder
  * @param loss             random loss
- * @param corrupt          corruption probability
+ * @param corrupt          corruption
  * @param duplicate        duplication probability
  * @param wireBps          access-link wire rate; 0 = off
  * @param wireOverheadBytes per-frame overhead on the wire
  * @param rttNs            RTT used for BDP sizes; 0 = the sum of both directions' delays
+ * @param blackhole        scheduled outages
+ * @param drops            1-based positions of packets to drop (empty: none)
  */
 public record DirectionSpec(long rateBps, long burstBytes, String trace, boolean traceRepeat, int overheadBytes,
                             QueueSpec queue, boolean shared, long delayNs, Jitter jitter, boolean reorder,
-                            LossSpec loss, double corrupt, double duplicate, long wireBps, int wireOverheadBytes,
-                            long rttNs) {
+                            LossSpec loss, CorruptSpec corrupt, double duplicate, long wireBps, int wireOverheadBytes,
+                            long rttNs, BlackholeSpec blackhole, List<Long> drops) {
+    public DirectionSpec {
+        drops = List.copyOf(drops);
+    }
 
     /** No shaping at all. */
     public static final DirectionSpec UNSHAPED = new DirectionSpec(0, 0, null, true, 0, QueueSpec.UNLIMITED, false,
-            0, new Jitter.None(), false, LossSpec.NONE, 0, 0, 0, 38, 0);
+            0, new Jitter.None(), false, LossSpec.NONE, CorruptSpec.NONE, 0, 0, 38, 0, BlackholeSpec.NONE, List.of());
 
     public Builder toBuilder() { return new Builder(this); }
 
@@ -53,11 +59,15 @@ public record DirectionSpec(long rateBps, long burstBytes, String trace, boolean
         if (!(jitter instanceof Jitter.None)) b.append(" jitter=").append(formatJitter(jitter));
         if (reorder) b.append(" reorder=on");
         if (loss.kind() != LossSpec.Kind.NONE) b.append(" loss=").append(loss);
-        if (corrupt > 0) b.append(" corrupt=").append(corrupt * 100).append('%');
+        if (corrupt.probability() > 0) b.append(" corrupt=").append(corrupt);
         if (duplicate > 0) b.append(" duplicate=").append(duplicate * 100).append('%');
         b.append(" wire=").append(wireBps > 0 ? Units.formatRate(wireBps) : "off");
         if (wireOverheadBytes != 38) b.append(" wire-overhead=").append(wireOverheadBytes).append('b');
         if (rttNs > 0) b.append(" rtt=").append(Units.formatDuration(rttNs));
+        if (blackhole.closedNs() > 0 && blackhole.repeat() > 0) b.append(" blackhole=").append(blackhole);
+        if (!drops.isEmpty()) {
+            b.append(" drops=").append(String.join(",", drops.stream().map(String::valueOf).toList()));
+        }
         return b.toString();
     }
 
@@ -72,19 +82,19 @@ public record DirectionSpec(long rateBps, long burstBytes, String trace, boolean
     /** Mutable copy used while applying overrides. */
     public static final class Builder {
         long rateBps, burstBytes; String trace; boolean traceRepeat; int overheadBytes; QueueSpec queue;
-        boolean shared; long delayNs; Jitter jitter; boolean reorder; LossSpec loss; double corrupt, duplicate;
-        long wireBps; int wireOverheadBytes; long rttNs;
+        boolean shared; long delayNs; Jitter jitter; boolean reorder; LossSpec loss; CorruptSpec corrupt; double duplicate;
+        long wireBps; int wireOverheadBytes; long rttNs; BlackholeSpec blackhole; List<Long> drops;
 
         Builder(DirectionSpec s) {
             rateBps = s.rateBps; burstBytes = s.burstBytes; trace = s.trace; traceRepeat = s.traceRepeat;
             overheadBytes = s.overheadBytes; queue = s.queue; shared = s.shared; delayNs = s.delayNs; jitter = s.jitter;
             reorder = s.reorder; loss = s.loss; corrupt = s.corrupt; duplicate = s.duplicate; wireBps = s.wireBps;
-            wireOverheadBytes = s.wireOverheadBytes; rttNs = s.rttNs;
+            wireOverheadBytes = s.wireOverheadBytes; rttNs = s.rttNs; blackhole = s.blackhole; drops = s.drops;
         }
 
         public DirectionSpec build() {
             return new DirectionSpec(rateBps, burstBytes, trace, traceRepeat, overheadBytes, queue, shared, delayNs,
-                    jitter, reorder, loss, corrupt, duplicate, wireBps, wireOverheadBytes, rttNs);
+                    jitter, reorder, loss, corrupt, duplicate, wireBps, wireOverheadBytes, rttNs, blackhole, drops);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DirectionModel;
+import org.pacelab.net.link.DropList;
 import org.pacelab.net.link.Link;
 import org.pacelab.net.link.LinkDirection;
 import org.pacelab.net.link.LinkObserver;
@@ -56,8 +57,10 @@ public final class LinkFactory {
                 yield QueueLimit.ofBytes(Math.max(1, bytes));
             }
         };
-        return new DirectionModel(d.wireBps(), d.wireOverheadBytes(), d.loss().create(), d.corrupt(), d.duplicate(),
-                limiter, d.overheadBytes(), limit, d.shared(), d.delayNs(), d.jitter(), d.reorder());
+        long[] drops = d.drops().stream().mapToLong(Long::longValue).toArray();
+        return new DirectionModel(d.wireBps(), d.wireOverheadBytes(), d.loss().create(), d.corrupt().create(), d.duplicate(),
+                limiter, d.overheadBytes(), limit, d.shared(), d.delayNs(), d.jitter(), d.reorder(), d.blackhole().create(),
+                drops.length == 0 ? DropList.NONE : new DropList(drops));
     }
 
     private static MahimahiTrace loadTrace(String file) throws SpecException {

@@ -18,8 +18,13 @@ import org.pacelab.net.link.Jitter;
  *   jitter=none|normal:cov=X|normal:sd=TIME|uniform:TIME   (uniform:±2ms also accepted)
  *   reorder=on|off           whether jitter may reorder packets
  *   loss=P|ge:p=P,r=P[,good=P][,bad=P]   Bernoulli or Gilbert-Elliott (good/bad: loss probability per state,
- *                            defaults 0 and 1)
- *   corrupt=P  duplicate=P   probabilities (1% or 0.01)
+ *                            defaults 0 and 1); either may end in ,burst=N: at most N losses in a row
+ *   corrupt=P[,burst=N][,within=SIZE][,change=bit|byte]   corruption probability; at most N in a row; the changed
+ *                            byte lies in the first SIZE bytes; one bit flipped (default) or the byte replaced
+ *   duplicate=P              probability (1% or 0.01)
+ *   blackhole=OPEN/CLOSED[,repeat=N]   open for OPEN, then every packet lost for CLOSED, N times (default 1),
+ *                            from the direction's first packet
+ *   drops=LIST               1-based positions of packets to drop: 2,3,4 or 2-7
  *   wire=RATE|off            the server's access-link wire model
  *   wire-overhead=SIZE       per-frame wire overhead (Ethernet 38b)
  *   rtt=TIME                 RTT for bdp sizes (default: sum of both directions' delays)
@@ -29,7 +34,7 @@ public final class LinkSpecParser {
     private LinkSpecParser() {}
 
     public static final String KEYS = "rate, burst, trace, trace-repeat, overhead, queue, shared, delay, jitter, "
-            + "reorder, loss, corrupt, duplicate, wire, wire-overhead, rtt";
+            + "reorder, loss, corrupt, duplicate, wire, wire-overhead, rtt, blackhole, drops";
 
     /** Applies {@code text} to {@code base}; {@code where} names the option for errors (e.g. "--down"). */
     public static DirectionSpec apply(String where, DirectionSpec base, String text) throws SpecException {
@@ -59,11 +64,13 @@ public final class LinkSpecParser {
                 case "jitter" -> b.jitter = parseJitter(at, value);
                 case "reorder" -> b.reorder = onOff(at, value);
                 case "loss" -> b.loss = parseLoss(at, value);
-                case "corrupt" -> b.corrupt = Units.parseProbability(at, value);
+                case "corrupt" -> b.corrupt = parseCorrupt(at, value);
                 case "duplicate" -> b.duplicate = Units.parseProbability(at, value);
                 case "wire" -> b.wireBps = value.equalsIgnoreCase("off") ? 0 : Units.parseRate(at, value);
                 case "wire-overhead" -> b.wireOverheadBytes = (int) Units.parseSize(at, value);
                 case "rtt" -> b.rttNs = Units.parseDuration(at, value);
+                case "blackhole" -> b.blackhole = parseBlackhole(at, value);
+                case "drops" -> b.drops = parseDrops(at, value);
                 default -> throw new SpecException(where + ": unknown key '" + key + "'; valid keys: " + KEYS);
             }
         }
@@ -145,15 +152,21 @@ public final class LinkSpecParser {
 
     static LossSpec parseLoss(String at, String v) throws SpecException {
         String s = v.toLowerCase(Locale.ROOT);
+        int burst = 0;
+        int b = s.indexOf(",burst=");
+        if (b >= 0) {
+            burst = count(at + " burst", s.substring(b + ",burst=".length()), "a number of packets, e.g. loss=30%,burst=3");
+            s = s.substring(0, b);
+        }
         if (!s.startsWith("ge:")) {
-            double p = Units.parseProbability(at, v);
-            return p == 0 ? LossSpec.NONE : new LossSpec(LossSpec.Kind.BERNOULLI, p, 0, 0, 0);
+            double p = Units.parseProbability(at, s);
+            return p == 0 ? LossSpec.NONE : new LossSpec(LossSpec.Kind.BERNOULLI, p, 0, 0, 0, burst);
         }
         double p = -1, r = -1, good = 0, bad = 1;
         for (String part : s.substring(3).split(",")) {
             int eq = part.indexOf('=');
             if (eq <= 0) throw new SpecException(at + ": '" + part + "' in '" + v + "' is not name=probability; "
-                    + "write ge:p=1%,r=30%[,good=0%][,bad=100%]");
+                    + "write ge:p=1%,r=30%[,good=0%][,bad=100%][,burst=N]");
             String name = part.substring(0, eq);
             double x = Units.parseProbability(at + " " + name, part.substring(eq + 1));
             switch (name) {
@@ -162,11 +175,89 @@ public final class LinkSpecParser {
                 case "good" -> good = x;
                 case "bad" -> bad = x;
                 default -> throw new SpecException(at + ": unknown Gilbert-Elliott parameter '" + name
-                        + "'; valid: p, r, good, bad");
+                        + "'; valid: p, r, good, bad, burst");
             }
         }
         if (p < 0 || r < 0) throw new SpecException(at + ": Gilbert-Elliott loss needs p and r, e.g. ge:p=1%,r=30%");
         if (p + r == 0) throw new SpecException(at + ": Gilbert-Elliott loss needs p + r > 0");
-        return new LossSpec(LossSpec.Kind.GILBERT_ELLIOTT, p, r, good, bad);
+        return new LossSpec(LossSpec.Kind.GILBERT_ELLIOTT, p, r, good, bad, burst);
+    }
+
+    static CorruptSpec parseCorrupt(String at, String v) throws SpecException {
+        String[] parts = v.split(",");
+        double p = Units.parseProbability(at, parts[0]);
+        int burst = 0;
+        int within = 0;
+        boolean replaceByte = false;
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i].toLowerCase(Locale.ROOT);
+            int eq = part.indexOf('=');
+            String name = eq < 0 ? part : part.substring(0, eq);
+            String value = eq < 0 ? "" : part.substring(eq + 1);
+            switch (name) {
+                case "burst" -> burst = count(at + " burst", value, "a number of packets, e.g. corrupt=30%,burst=3");
+                case "within" -> {
+                    long w = Units.parseSize(at + " within", value);
+                    if (w < 1 || w > 65535) throw new SpecException(at + " within: '" + value + "' must be 1b to 65535b");
+                    within = (int) w;
+                }
+                case "change" -> replaceByte = switch (value) {
+                    case "bit" -> false;
+                    case "byte" -> true;
+                    default -> throw new SpecException(at + " change: '" + value + "' is not bit or byte");
+                };
+                default -> throw new SpecException(at + ": unknown corruption parameter '" + name
+                        + "' in '" + v + "'; write corrupt=P[,burst=N][,within=SIZE][,change=bit|byte]");
+            }
+        }
+        return p == 0 ? CorruptSpec.NONE : new CorruptSpec(p, burst, within, replaceByte);
+    }
+
+    static BlackholeSpec parseBlackhole(String at, String v) throws SpecException {
+        String s = v.toLowerCase(Locale.ROOT);
+        if (s.equals("off") || s.equals("none")) return BlackholeSpec.NONE;
+        String form = "write blackhole=OPEN/CLOSED[,repeat=N], e.g. blackhole=5s/2s (open 5 s, then dark 2 s)";
+        String[] parts = s.split(",");
+        int slash = parts[0].indexOf('/');
+        if (slash <= 0 || slash == parts[0].length() - 1) throw new SpecException(at + ": '" + v + "' has no OPEN/CLOSED times; " + form);
+        long open = Units.parseDuration(at + " open time", parts[0].substring(0, slash));
+        long closed = Units.parseDuration(at + " dark time", parts[0].substring(slash + 1));
+        int repeat = 1;
+        for (int i = 1; i < parts.length; i++) {
+            if (!parts[i].startsWith("repeat=")) throw new SpecException(at + ": unknown blackhole parameter '" + parts[i] + "'; " + form);
+            repeat = count(at + " repeat", parts[i].substring("repeat=".length()), "a number of outages, e.g. repeat=2");
+        }
+        if (closed == 0) throw new SpecException(at + ": the dark time of '" + v + "' is zero; " + form);
+        return new BlackholeSpec(open, closed, repeat);
+    }
+
+    static java.util.List<Long> parseDrops(String at, String v) throws SpecException {
+        if (v.equalsIgnoreCase("none")) return java.util.List.of();
+        java.util.TreeSet<Long> out = new java.util.TreeSet<>();
+        String form = "write 1-based packet positions such as drops=2,3,4 or drops=2-7";
+        for (String part : v.split(",")) {
+            int dash = part.indexOf('-');
+            try {
+                long from = Long.parseLong(dash < 0 ? part : part.substring(0, dash));
+                long to = dash < 0 ? from : Long.parseLong(part.substring(dash + 1));
+                if (from < 1 || to < from || to - from > 100_000) {
+                    throw new SpecException(at + ": '" + part + "' is not a position or an ascending range from 1; " + form);
+                }
+                for (long i = from; i <= to; i++) out.add(i);
+            } catch (NumberFormatException e) {
+                throw new SpecException(at + ": '" + part + "' is not a packet position; " + form);
+            }
+        }
+        return java.util.List.copyOf(out);
+    }
+
+    private static int count(String at, String v, String what) throws SpecException {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new SpecException(at + ": '" + v + "' is not a positive whole number; use " + what);
+        }
     }
 }

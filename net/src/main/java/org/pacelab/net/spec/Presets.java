@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Links that reproduce known testbeds. Each is documented with its source in docs/architecture.md (net).
+ * Links that reproduce known testbeds. Each is documented with its source in net/README.md ("Presets and their derivation").
  * <ul>
  * <li>{@code quic-steps}: the QUIC Steps study (Kempf et al., CoNEXT 2025), artifact script
  *   {@code framework/pre-post-scripts/set-rtt-netem.sh}: on the client's ingress (via ifb) a root

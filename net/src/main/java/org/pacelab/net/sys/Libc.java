@@ -38,6 +38,12 @@ public final class Libc {
     /** SO_TXTIME socket option and its SCM_TXTIME control message (linux/net_tstamp.h, asm-generic/socket.h). */
     public static final int SO_TXTIME = 61, SCM_TXTIME = 61;
     public static final int CLOCK_MONOTONIC = 1, CLOCK_TAI = 11;
+    /**
+     * The IP traffic class (whose low two bits are the ECN field, RFC 3168): set it with IP_TOS / IPV6_TCLASS, as a
+     * socket option or per message; ask for it on receive with IP_RECVTOS / IPV6_RECVTCLASS, which delivers an
+     * IP_TOS (one byte) or IPV6_TCLASS (an int) control message (linux/in.h, linux/in6.h).
+     */
+    public static final int IPPROTO_IP = 0, IP_TOS = 1, IP_RECVTOS = 13, IPV6_RECVTCLASS = 66, IPV6_TCLASS = 67;
     public static final int EFD_NONBLOCK = 0x800, EFD_CLOEXEC = 0x80000;
 
     private static final Linker LINKER = Linker.nativeLinker();

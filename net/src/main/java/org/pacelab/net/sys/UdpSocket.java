@@ -30,6 +30,8 @@ public final class UdpSocket implements AutoCloseable {
     /** What the last {@link #receive} got. */
     private InetSocketAddress lastSource;
     private long lastKernelTimeNanos;
+    private int lastTrafficClass;
+    private int sendTrafficClass;
 
     private UdpSocket(int fd, int family) {
         this.fd = fd;
@@ -85,6 +87,31 @@ public final class UdpSocket implements AutoCloseable {
     }
 
     /**
+     * Asks the kernel for the traffic class (TOS) byte of every received datagram, so {@link #lastTrafficClass()}
+     * tells its ECN codepoint. An IPv6 socket asks for both the IPv6 and the IPv4 byte (IPv4-mapped traffic).
+     */
+    public boolean enableTrafficClass() {
+        if (family == Libc.AF_INET6) {
+            boolean v6 = setOption(Libc.IPPROTO_IPV6, Libc.IPV6_RECVTCLASS, 1) == 0;
+            setOption(Libc.IPPROTO_IP, Libc.IP_RECVTOS, 1);
+            return v6;
+        }
+        return setOption(Libc.IPPROTO_IP, Libc.IP_RECVTOS, 1) == 0;
+    }
+
+    /**
+     * Sets the traffic class (TOS) byte of the datagrams this socket sends from now on; only a change costs a system
+     * call. Returns 0 or the errno.
+     */
+    public int setTrafficClass(int trafficClass) {
+        if (trafficClass == sendTrafficClass) return 0;
+        int e = family == Libc.AF_INET6 ? setOption(Libc.IPPROTO_IPV6, Libc.IPV6_TCLASS, trafficClass)
+                : setOption(Libc.IPPROTO_IP, Libc.IP_TOS, trafficClass);
+        if (e == 0) sendTrafficClass = trafficClass;
+        return e;
+    }
+
+    /**
      * Asks for receive and send buffers of {@code bytes}; as root it forces them past net.core.rmem_max/wmem_max.
      * Returns the receive buffer the kernel granted (Linux reports twice the usable size).
      */
@@ -131,6 +158,7 @@ public final class UdpSocket implements AutoCloseable {
         }
         lastSource = SocketAddresses.decode(name);
         lastKernelTimeNanos = 0;
+        lastTrafficClass = 0;
         long controlLen = msghdr.get(ValueLayout.JAVA_LONG, 40);
         long off = 0;
         while (off + 16 <= controlLen) {
@@ -140,6 +168,10 @@ public final class UdpSocket implements AutoCloseable {
             if (level == Libc.SOL_SOCKET && type == Libc.SO_TIMESTAMPNS && cmsgLen >= 32) {
                 lastKernelTimeNanos = control.get(ValueLayout.JAVA_LONG, off + 16) * 1_000_000_000L
                         + control.get(ValueLayout.JAVA_LONG, off + 24);
+            } else if (level == Libc.IPPROTO_IP && type == Libc.IP_TOS && cmsgLen >= 17) {
+                lastTrafficClass = control.get(ValueLayout.JAVA_BYTE, off + 16) & 0xff;
+            } else if (level == Libc.IPPROTO_IPV6 && type == Libc.IPV6_TCLASS && cmsgLen >= 20) {
+                lastTrafficClass = control.get(ValueLayout.JAVA_INT, off + 16) & 0xff;
             }
             off += (cmsgLen + 7) & ~7L;
         }
@@ -150,6 +182,9 @@ public final class UdpSocket implements AutoCloseable {
     public MemorySegment data() { return data; }
 
     public InetSocketAddress lastSource() { return lastSource; }
+
+    /** The traffic class (TOS) byte of the last datagram, when {@link #enableTrafficClass()} asked for it, else 0. */
+    public int lastTrafficClass() { return lastTrafficClass; }
 
     /** Kernel receive time of the last datagram in ns since the epoch (CLOCK_REALTIME), or 0 if none was given. */
     public long lastKernelTimeNanos() { return lastKernelTimeNanos; }

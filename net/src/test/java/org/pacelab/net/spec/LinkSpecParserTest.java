@@ -37,10 +37,32 @@ class LinkSpecParserTest {
         assertEquals(new Jitter.Uniform(2_000_000L), d.jitter());
         assertTrue(d.reorder());
         assertEquals(0.5, d.loss().lossBad(), 1e-12);
-        assertEquals(0.001, d.corrupt(), 1e-12);
+        assertEquals(0.001, d.corrupt().probability(), 1e-12);
         assertEquals(0.2, d.duplicate(), 1e-12);
         assertEquals(24, d.wireOverheadBytes());
         assertEquals(d, LinkSpecParser.apply("--down", DirectionSpec.UNSHAPED, d.format()));
+    }
+
+    @Test
+    void interopRunnerImpairmentsRoundTrip() throws Exception {
+        DirectionSpec d = LinkSpecParser.apply("--down", Presets.get("interop-simple-p2p").down(),
+                "loss=2%,burst=3 corrupt=30%,burst=3,within=50b,change=byte blackhole=5s/2s,repeat=2 drops=2-4,7");
+        assertEquals(3, d.loss().maxBurst());
+        assertEquals(new CorruptSpec(0.3, 3, 50, true), d.corrupt());
+        assertEquals(new BlackholeSpec(5_000_000_000L, 2_000_000_000L, 2), d.blackhole());
+        assertEquals(java.util.List.of(2L, 3L, 4L, 7L), d.drops());
+        assertEquals(d, LinkSpecParser.apply("--down", DirectionSpec.UNSHAPED, d.format()));
+        assertTrue(LinkFactory.model(new LinkSpec("x", d, d), d, 0).loss() instanceof org.pacelab.net.link.LossModel.BurstLimited);
+        assertEquals("--up blackhole: '5s' has no OPEN/CLOSED times; write blackhole=OPEN/CLOSED[,repeat=N], e.g. "
+                        + "blackhole=5s/2s (open 5 s, then dark 2 s)",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", null, "blackhole=5s")).getMessage());
+        assertEquals("--down drops: '7-3' is not a position or an ascending range from 1; write 1-based packet positions "
+                        + "such as drops=2,3,4 or drops=2-7",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "drops=7-3", null)).getMessage());
+        assertEquals("--down corrupt change: 'nibble' is not bit or byte",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "corrupt=1%,change=nibble", null)).getMessage());
+        assertEquals("--down loss burst: '0' is not a positive whole number; use a number of packets, e.g. loss=30%,burst=3",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "loss=30%,burst=0", null)).getMessage());
     }
 
     @Test

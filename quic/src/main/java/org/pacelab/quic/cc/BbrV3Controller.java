@@ -21,7 +21,7 @@ import org.pacelab.quic.recovery.SentPacket;
  * bounded by 2*mds and 64 KiB). Randomness (the ProbeBW wait, §"Time Scale for Bandwidth Probing") is
  * injected.
  *
- * <p>Mapping to QUIC and interpretations (see docs/architecture.md):
+ * <p>Mapping to QUIC and interpretations (see quic/README.md, "Congestion control and pacing"):
  * <ul>
  *   <li>Loss recovery is RFC 9002's recovery period: a loss of a packet sent after the current period
  *       started is OnEnterFastRecovery (SaveCwnd, SaveStateUponLoss); the period ends, with RestoreCwnd,

@@ -1798,6 +1798,9 @@ public final class QuicConnection implements StreamTransport {
 
     public boolean isHandshakeConfirmed() { return handshakeConfirmed; }
 
+    /** Server side: whether the client's address is validated (RFC 9000 §8.1: Retry token or a Handshake packet). */
+    public boolean isAddressValidated() { return isClient || addressValidated; }
+
     public byte[] originalDestinationConnectionId() { return originalDcid.clone(); }
 
     public byte[] sourceConnectionId() { return initialScid.clone(); }

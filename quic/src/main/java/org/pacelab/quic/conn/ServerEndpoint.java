@@ -47,6 +47,8 @@ public final class ServerEndpoint {
         public final QuicConnection connection;
         public final InetSocketAddress peer;
         final List<ByteKey> keys = new ArrayList<>();
+        /** Counted in {@link ServerEndpoint#unvalidated} until the client's address is validated or the entry goes. */
+        boolean unvalidated;
 
         Entry(QuicConnection connection, InetSocketAddress peer) {
             this.connection = connection;
@@ -73,12 +75,14 @@ public final class ServerEndpoint {
     private final RetryTokens retryTokens;
     private final boolean requireRetry;
     private final int maxConnections;
+    private final UnvalidatedConnections.Counter unvalidated;
     private final Map<ByteKey, Entry> byCid = new HashMap<>();
     private final Map<QuicConnection, Entry> entries = new LinkedHashMap<>();
     private long statelessResets;
     private long versionNegotiations;
     private long retries;
     private long dropped;
+    private long retriesForLimit;
 
     /**
      * @param staticKey      endpoint secret for stateless reset and Retry tokens (at least 32 random bytes)
@@ -87,6 +91,16 @@ public final class ServerEndpoint {
      */
     public ServerEndpoint(ConnectionConfig config, Function<InetSocketAddress, ApplicationHandler> apps,
                           RandomGenerator random, byte[] staticKey, boolean requireRetry, int maxConnections) {
+        this(config, apps, random, staticKey, requireRetry, maxConnections, UnvalidatedConnections.DEFAULT);
+    }
+
+    /**
+     * @param unvalidatedLimits how many connections may wait for address validation, per client IP address and in
+     *                          all; beyond, new clients get a Retry (also without {@code requireRetry})
+     */
+    public ServerEndpoint(ConnectionConfig config, Function<InetSocketAddress, ApplicationHandler> apps,
+                          RandomGenerator random, byte[] staticKey, boolean requireRetry, int maxConnections,
+                          UnvalidatedConnections unvalidatedLimits) {
         this.config = config;
         this.apps = apps;
         this.random = random;
@@ -94,6 +108,7 @@ public final class ServerEndpoint {
         this.retryTokens = new RetryTokens(staticKey, random, 10_000_000_000L);
         this.requireRetry = requireRetry;
         this.maxConnections = maxConnections;
+        this.unvalidated = new UnvalidatedConnections.Counter(unvalidatedLimits);
     }
 
     /**
@@ -111,6 +126,10 @@ public final class ServerEndpoint {
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
             e.connection.receive(datagram, now);
+            if (e.unvalidated && e.connection.isAddressValidated()) {
+                e.unvalidated = false;
+                unvalidated.remove(e.peer.getAddress());
+            }
             return e;
         }
         int size = datagram.remaining();
@@ -144,28 +163,40 @@ public final class ServerEndpoint {
             dropped++;
             return null;
         }
-        byte[] originalDcid = p.dcid();
-        byte[] retryScid = null;
-        if (requireRetry) {
-            if (p.token().length == 0) {
-                retries++;
-                byte[] scid = newCid();
-                byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
-                replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+        // RFC 9000 §8.1.2, §21.1.1.2: beyond the caps on unvalidated state, validate the address with a Retry first
+        boolean limited = unvalidated.full(from.getAddress());
+        if (p.token().length > 0) {
+            RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
+            if (v != null) {
+                Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
+                created.connection.receive(datagram, now);
+                return created;
+            }
+            if (limited) {
+                // no state for it: the client cannot take a second Retry, and we are at the cap
+                dropped++;
                 return null;
             }
-            RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
-            if (v == null) {
+            if (requireRetry) {
                 // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
                 refused.connection.receive(datagram, now);
                 return refused;
             }
-            originalDcid = v.originalDcid();
-            retryScid = p.dcid();
+            // §8.1.3: otherwise proceed as if the client had no token
         }
-        Entry created = accept(from, p, originalDcid, retryScid, now);
+        if (requireRetry || limited) {
+            retries++;
+            if (limited) {
+                retriesForLimit++;
+            }
+            byte[] scid = newCid();
+            byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
+            replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+            return null;
+        }
+        Entry created = accept(from, p, p.dcid(), null, now);
         created.connection.receive(datagram, now);
         return created;
     }
@@ -218,6 +249,10 @@ public final class ServerEndpoint {
         Entry e = new Entry(conn, from);
         holder[0] = e;
         entries.put(conn, e);
+        if (!conn.isAddressValidated()) {
+            e.unvalidated = true;
+            unvalidated.add(from.getAddress());
+        }
         // packets arrive for our chosen ID and, until the client switches, for the ID it picked (RFC 9000 §7.2)
         for (byte[] k : new byte[][] {cid, p.dcid()}) {
             ByteKey key = new ByteKey(k.clone());
@@ -259,6 +294,10 @@ public final class ServerEndpoint {
                 for (ByteKey k : e.keys) {
                     byCid.remove(k, e);
                 }
+                if (e.unvalidated) {
+                    e.unvalidated = false;
+                    unvalidated.remove(e.peer.getAddress());
+                }
                 removed.add(e);
             }
         }
@@ -269,6 +308,8 @@ public final class ServerEndpoint {
     public Map<String, Long> counters() {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("retries_sent", retries);
+        m.put("retries_for_unvalidated_limit", retriesForLimit);
+        m.put("unvalidated_connections", (long) unvalidated.total());
         m.put("version_negotiations_sent", versionNegotiations);
         m.put("stateless_resets_sent", statelessResets);
         m.put("datagrams_dropped", dropped);
