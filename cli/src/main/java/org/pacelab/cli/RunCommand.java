@@ -70,6 +70,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
     boolean check;
 
+    @Option(names = "--quick", description = "run the scenario's quick subset (its quick: section replaces those keys; "
+            + "results in results/<name>-quick)")
+    boolean quick;
+
     @Option(names = "--no-install", description = "do not install missing Debian peers (otherwise done when root)")
     boolean noInstall;
 
@@ -100,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
         try {
-            scenario = ScenarioReader.read(scenarioFile);
+            scenario = ScenarioReader.read(scenarioFile, quick);
             if (repetitions != null) {
                 scenario = ScenarioOverrides.withRepetitions(scenario, repetitions);
             }

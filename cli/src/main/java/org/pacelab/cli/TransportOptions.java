@@ -110,7 +110,8 @@ final class TransportOptions {
     @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
     @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
-            + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search) "
+            + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
+            + "onset (the RTT rising within the round) "
             + "(default: hystart++).")
     String slowStart;
     @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "
@@ -127,6 +128,9 @@ final class TransportOptions {
     @Option(names = SlowStartConfig.SEARCH_THRESHOLD, paramLabel = "X",
             description = "SEARCH's exit threshold, above 0 and below 1 (default: 0.26, draft-chung-ccwg-search-09).")
     String searchThreshold;
+    @Option(names = SlowStartConfig.ONSET_DELAY, paramLabel = "TIME",
+            description = "The onset rule's floor of the queueing delay that ends slow start, 0.1ms to 100ms (default: 1ms).")
+    String onsetDelay;
     @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
     String rollback;
     @Option(names = CongestionConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
@@ -158,6 +162,7 @@ final class TransportOptions {
         put(m, SlowStartConfig.HYSTART_CSS_ROUNDS, hystartCssRounds);
         put(m, SlowStartConfig.HYSTART_DETECT, hystartDetect);
         put(m, SlowStartConfig.SEARCH_THRESHOLD, searchThreshold);
+        put(m, SlowStartConfig.ONSET_DELAY, onsetDelay);
         put(m, CongestionConfig.ROLLBACK, rollback);
         put(m, CongestionConfig.FAST_CONVERGENCE, fastConvergence);
         put(m, PacingConfig.PACER, pacer);

@@ -21,7 +21,7 @@ public record Scenario(String source, String text, String name, String descripti
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
                        boolean skipUnavailable, DcScenario dc) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
-            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows");
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

@@ -83,15 +83,12 @@ public record CongestionConfig(CongestionAlgorithm algorithm, SlowStartConfig sl
 
     /**
      * The options that reproduce this configuration with {@link #fromOptions}: {@code --slow-start} and the
-     * selected rule's parameters (not the older {@code --hystart}, nor other rules' parameters), none of them for
-     * {@code --cc bbr}.
+     * selected rule's parameters (not the older {@code --hystart}, nor other rules' parameters).
      */
     public Map<String, String> toOptions() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(CC, algorithm.optionValue());
-        if (algorithm != CongestionAlgorithm.BBR) {
-            m.putAll(slowStart.toOptions());
-        }
+        m.putAll(slowStart.toOptions());
         m.put(ROLLBACK, rollback.optionValue());
         m.put(FAST_CONVERGENCE, fastConvergence ? "on" : "off");
         m.putAll(pacing.toOptions());

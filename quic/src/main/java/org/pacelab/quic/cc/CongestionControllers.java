@@ -33,7 +33,9 @@ public final class CongestionControllers {
             case NEWRENO -> new NewRenoController(maxDatagramSize, config.slowStart().create(config.paced()));
             case CUBIC -> new CubicController(maxDatagramSize, config.slowStart().create(config.paced()), config.rollback(),
                     config.fastConvergence());
-            case BBR -> new BbrV3Controller(maxDatagramSize, estimator, random);
+            case BBR -> new BbrV3Controller(maxDatagramSize, estimator, random,
+                    config.slowStart().rule() == SlowStartRule.QUEUE_ONSET
+                            ? new QueueOnset(config.slowStart().onsetMinDelay(), config.paced()) : null);
         };
         Pacer pacer = config.pacing().pacer().create(config.pacing().initialBurst());
         return new CongestionSetup(config, controller, pacer,

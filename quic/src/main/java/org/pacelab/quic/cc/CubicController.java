@@ -138,8 +138,7 @@ public final class CubicController implements CongestionController {
         ackAppLimited = ack.appLimited();
         if (ackAppLimited) {
             if (slowStart.onAppLimitedAck(ack, inSlowStart(), (long) cwnd, maxDatagramSize)) {
-                ssthresh = (long) cwnd;
-                cwndPrior = cwnd;
+                leaveSlowStart();
             }
             return;
         }
@@ -158,10 +157,18 @@ public final class CubicController implements CongestionController {
             }
         }
         if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
-            // RFC 9406 §4.2 and RFC 9438 §4.10 (HyStart++; Linux HyStart and SEARCH alike): leave slow start without loss
-            ssthresh = (long) cwnd;
-            cwndPrior = cwnd;
+            leaveSlowStart();
         }
+    }
+
+    /** RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss, at the rule's exit window. */
+    private void leaveSlowStart() {
+        long exit = slowStart.exitWindow((long) cwnd);
+        if (exit < cwnd) {
+            cwnd = Math.max(exit, WindowBounds.minimumWindow(maxDatagramSize));
+        }
+        ssthresh = (long) cwnd;
+        cwndPrior = cwnd;
     }
 
     private void congestionAvoidance(long now, int ackedBytes, long smoothedRtt) {

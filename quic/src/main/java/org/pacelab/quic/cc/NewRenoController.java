@@ -76,7 +76,7 @@ public final class NewRenoController implements CongestionController {
         // B.5 OnPacketAcked: IsAppOrFlowControlLimited()
         if (appLimited) {
             if (slowStart.onAppLimitedAck(ack, inSlowStart(), congestionWindow, maxDatagramSize)) {
-                ssthresh = congestionWindow;
+                leaveSlowStart();
             }
             return;
         }
@@ -92,9 +92,14 @@ public final class NewRenoController implements CongestionController {
             }
         }
         if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
-            // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the current cwnd
-            ssthresh = congestionWindow;
+            leaveSlowStart();
         }
+    }
+
+    /** RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the (rule's exit) window. */
+    private void leaveSlowStart() {
+        congestionWindow = Math.max(slowStart.exitWindow(congestionWindow), WindowBounds.minimumWindow(maxDatagramSize));
+        ssthresh = congestionWindow;
     }
 
     @Override

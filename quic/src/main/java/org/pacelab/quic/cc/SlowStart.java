@@ -51,8 +51,14 @@ public final class SlowStart {
         return running(inSlowStart) ? rule.increase(ackedBytes) : ackedBytes;
     }
 
+    /** The window to leave slow start with ({@link SlowStartExit#exitWindow}), at most {@code congestionWindow}. */
+    public long exitWindow(long congestionWindow) {
+        return Math.min(congestionWindow, rule.exitWindow(congestionWindow));
+    }
+
     /**
-     * Ends the ACK begun with {@link #beginAck}: true when the rule ends slow start now.
+     * Ends the ACK begun with {@link #beginAck}: true when the rule ends slow start now; the controller then takes
+     * {@link #exitWindow} as its window and ssthresh.
      *
      * @param congestionWindow the window after this ACK's growth
      */

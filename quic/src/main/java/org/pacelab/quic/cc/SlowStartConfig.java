@@ -19,9 +19,10 @@ import org.pacelab.quic.pacing.PacingConfig;
  * @param hystartDetect   {@code --hystart-detect} (hystart): which of Linux HyStart's signals may end slow start
  * @param searchThreshold {@code --search-threshold} (search): the normalized difference between bytes sent one RTT
  *                        earlier and bytes delivered now at which SEARCH leaves slow start
+ * @param onsetMinDelay   {@code --onset-delay} (onset): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
  */
 public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, HyStart.Detect hystartDetect,
-                              double searchThreshold) {
+                              double searchThreshold, long onsetMinDelay) {
 
     public static final String SLOW_START = "--slow-start";
     /** The older switch: {@code on} is {@code --slow-start hystart++}, {@code off} is {@code --slow-start standard}. */
@@ -30,16 +31,21 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     public static final String HYSTART_CSS_ROUNDS = "--hystart-css-rounds";
     public static final String HYSTART_DETECT = "--hystart-detect";
     public static final String SEARCH_THRESHOLD = "--search-threshold";
+    public static final String ONSET_DELAY = "--onset-delay";
 
     /** Every option, in documentation order. */
     public static final List<String> OPTION_NAMES = List.of(SLOW_START, HYSTART, HYSTART_L, HYSTART_CSS_ROUNDS,
-            HYSTART_DETECT, SEARCH_THRESHOLD);
+            HYSTART_DETECT, SEARCH_THRESHOLD, ONSET_DELAY);
+
+    /** The range of {@code --onset-delay}, ns. */
+    public static final long MIN_ONSET_DELAY = 100_000L;
+    public static final long MAX_ONSET_DELAY = 100_000_000L;
 
     /** The largest {@code --hystart-css-rounds} accepted. */
     public static final int MAX_CSS_ROUNDS = 100;
 
     public static final SlowStartConfig DEFAULT = new SlowStartConfig(SlowStartRule.HYSTART_PLUS_PLUS, 0,
-            HyStartPlusPlus.CSS_ROUNDS, HyStart.Detect.BOTH, Search.THRESH);
+            HyStartPlusPlus.CSS_ROUNDS, HyStart.Detect.BOTH, Search.THRESH, QueueOnset.DEFAULT_MIN_DELAY);
 
     public SlowStartConfig {
         if (rule == null || hystartDetect == null) {
@@ -55,11 +61,14 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
         if (!(searchThreshold > 0 && searchThreshold < 1)) {
             throw new IllegalArgumentException(SEARCH_THRESHOLD + ": must be above 0 and below 1, got " + searchThreshold + ".");
         }
+        if (onsetMinDelay < MIN_ONSET_DELAY || onsetMinDelay > MAX_ONSET_DELAY) {
+            throw new IllegalArgumentException(ONSET_DELAY + ": must be 0.1 ms to 100 ms, got " + onsetMinDelay + " ns.");
+        }
     }
 
     /** The same configuration with another rule. */
     public SlowStartConfig withRule(SlowStartRule r) {
-        return new SlowStartConfig(r, hystartL, cssRounds, hystartDetect, searchThreshold);
+        return new SlowStartConfig(r, hystartL, cssRounds, hystartDetect, searchThreshold, onsetMinDelay);
     }
 
     /** HyStart++'s L, resolving auto from whether the connection paces. */
@@ -73,7 +82,8 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     /**
      * The rule's state for one connection.
      *
-     * @param paced whether the connection paces (HyStart++'s L, Linux HyStart's ACK-train threshold)
+     * @param paced whether the connection paces (HyStart++'s L, Linux HyStart's ACK-train threshold, the span of
+     *              the onset rule's run of samples)
      */
     public SlowStartExit create(boolean paced) {
         return switch (rule) {
@@ -81,30 +91,31 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             case HYSTART_PLUS_PLUS -> new HyStartPlusPlus(effectiveHystartL(paced), cssRounds);
             case HYSTART -> new HyStart(hystartDetect, paced);
             case SEARCH -> new Search(searchThreshold);
+            case QUEUE_ONSET -> new QueueOnset(onsetMinDelay, paced);
         };
     }
 
     /**
-     * Reads the slow-start options (names with or without the leading {@code --}); options not given keep their
-     * defaults. An invalid value, a parameter of a rule not selected, or any of these options with a controller
-     * that has no slow start of this kind ({@code --cc bbr}) throws {@link IllegalArgumentException} with one
+     * Reads the slow-start options (names with or without the leading {@code --}); options not given keep the
+     * controller's defaults ({@link #defaults}). An invalid value, a parameter of a rule not selected, or a rule the
+     * controller does not take (BBR takes standard and onset) throws {@link IllegalArgumentException} with one
      * sentence naming the option and what is valid.
      */
     public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
-        SlowStartConfig d = DEFAULT;
+        SlowStartConfig d = defaults(algorithm);
         String v;
-        if (algorithm == CongestionAlgorithm.BBR) {
-            for (String o : OPTION_NAMES) {
-                if ((v = PacingConfig.get(options, o)) != null) {
-                    throw new IllegalArgumentException(o + " " + v.trim() + " applies only to " + CongestionConfig.CC
-                            + " newreno and cubic; " + CongestionConfig.CC + " bbr leaves Startup by its own full-pipe and "
-                            + "loss checks, so leave " + o + " out.");
-                }
-            }
-            return d;
-        }
         SlowStartRule rule = (v = PacingConfig.get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
         String hystartSwitch = PacingConfig.get(options, HYSTART);
+        if (algorithm == CongestionAlgorithm.BBR) {
+            if (hystartSwitch != null) {
+                throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " applies only to "
+                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+            }
+            if (rule != null && !BBR_RULES.contains(rule)) {
+                throw new IllegalArgumentException(SLOW_START + " " + rule.optionValue() + " applies only to "
+                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+            }
+        }
         if (hystartSwitch != null) {
             SlowStartRule mapped = CongestionConfig.parseOnOff(HYSTART, hystartSwitch) ? SlowStartRule.HYSTART_PLUS_PLUS
                     : SlowStartRule.STANDARD;
@@ -126,8 +137,26 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
                 ? d.hystartDetect : HyStart.Detect.parse(v);
         double threshold = (v = parameter(options, SEARCH_THRESHOLD, SlowStartRule.SEARCH, rule)) == null
                 ? d.searchThreshold : parseSearchThreshold(v);
-        return new SlowStartConfig(rule, l, css, detect, threshold);
+        long onset = (v = parameter(options, ONSET_DELAY, SlowStartRule.QUEUE_ONSET, rule)) == null ? d.onsetMinDelay
+                : parseOnsetDelay(v);
+        return new SlowStartConfig(rule, l, css, detect, threshold, onset);
     }
+
+    /** The rules BBR takes: standard (the draft's Startup) and onset (an extra exit from Startup). */
+    public static final List<SlowStartRule> BBR_RULES = List.of(SlowStartRule.STANDARD, SlowStartRule.QUEUE_ONSET);
+
+    private static String bbrChoices() {
+        return CongestionConfig.CC + " bbr leaves Startup by the draft's full-pipe and loss checks (" + SLOW_START
+                + " standard) or also at the queue's onset (" + SLOW_START + " onset).";
+    }
+
+    /** The defaults for a controller: its default rule, the other parameters as {@link #DEFAULT}. */
+    public static SlowStartConfig defaults(CongestionAlgorithm algorithm) {
+        return algorithm == CongestionAlgorithm.BBR ? DEFAULT.withRule(BBR_DEFAULT_RULE) : DEFAULT;
+    }
+
+    /** BBR's default: the draft's Startup. */
+    public static final SlowStartRule BBR_DEFAULT_RULE = SlowStartRule.STANDARD;
 
     /** The value of a parameter of {@code owner}, or null; given with another rule it is an error. */
     private static String parameter(Map<String, String> options, String option, SlowStartRule owner, SlowStartRule rule) {
@@ -151,6 +180,8 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             }
             case HYSTART -> m.put(HYSTART_DETECT, hystartDetect.optionValue());
             case SEARCH -> m.put(SEARCH_THRESHOLD, Double.toString(searchThreshold));
+            case QUEUE_ONSET -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
+                    : onsetMinDelay % 1_000 == 0 ? onsetMinDelay / 1_000 + "us" : onsetMinDelay + "ns");
             case STANDARD -> { }
         }
         return m;
@@ -188,6 +219,25 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
         }
         throw new IllegalArgumentException(HYSTART_L + ": '" + value + "' is not a valid L; valid values are auto, "
                 + "inf or a whole number of segments of at least 1.");
+    }
+
+    /** A duration: a number with ns, us, ms or s (e.g. 1ms, 500us, 0.5ms), within the option's range. */
+    static long parseOnsetDelay(String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        long unit = v.endsWith("ns") ? 1 : v.endsWith("us") ? 1_000 : v.endsWith("ms") ? 1_000_000 : v.endsWith("s") ? 1_000_000_000 : 0;
+        try {
+            if (unit > 0) {
+                double n = Double.parseDouble(v.substring(0, v.length() - (unit == 1_000_000_000 ? 1 : 2)).trim());
+                long ns = Math.round(n * unit);
+                if (ns >= MIN_ONSET_DELAY && ns <= MAX_ONSET_DELAY) {
+                    return ns;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(ONSET_DELAY + ": '" + value + "' is not a valid delay; give a time from 0.1ms to "
+                + "100ms, e.g. 1ms or 500us.");
     }
 
     static double parseSearchThreshold(String value) {

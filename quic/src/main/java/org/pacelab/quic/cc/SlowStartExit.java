@@ -27,9 +27,17 @@ public interface SlowStartExit {
      * the sender is application-limited ({@link AckEvent#appLimited()}), which grow nothing.
      *
      * @param congestionWindow the window after this ACK's growth, bytes
-     * @return true when slow start ends now: the controller sets ssthresh to its window
+     * @return true when slow start ends now: the controller takes {@link #exitWindow} as its window and ssthresh
      */
     boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize);
+
+    /**
+     * The window to continue with when {@link #onAck} has just ended slow start (the controller then sets ssthresh to
+     * it): the current window by default; a rule may give a smaller one.
+     */
+    default long exitWindow(long congestionWindow) {
+        return congestionWindow;
+    }
 
     /** A congestion event (or any other end of the initial slow start): the rule is over for this connection. */
     void stop();

@@ -16,7 +16,9 @@ public enum SlowStartRule {
     /** {@link HyStart}: Linux's {@code tcp_cubic.c} HyStart, ACK train and delay. */
     HYSTART("hystart"),
     /** {@link Search}: draft-chung-ccwg-search, delivered bytes against bytes sent one RTT earlier. */
-    SEARCH("search");
+    SEARCH("search"),
+    /** {@link QueueOnset}: the RTT rising above its minimum for a run of consecutive ACKs, within the round. */
+    QUEUE_ONSET("onset");
 
     private final String optionValue;
 

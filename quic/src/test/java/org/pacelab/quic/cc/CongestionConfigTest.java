@@ -67,7 +67,7 @@ class CongestionConfigTest {
         assertEquals(1_250_000_000L, p.unpacedAbove());
         assertEquals(c, CongestionConfig.fromOptions(c.toOptions()), "toOptions round-trips");
         // --slow-start with hystart++'s two parameters; not the older --hystart nor the other rules' parameters
-        assertEquals(CongestionConfig.OPTION_NAMES.size() - 3, c.toOptions().size());
+        assertEquals(CongestionConfig.OPTION_NAMES.size() - 4, c.toOptions().size());
         assertEquals("hystart++", c.toOptions().get("--slow-start"));
     }
 
@@ -130,12 +130,18 @@ class CongestionConfigTest {
 
     @Test
     void slowStartErrorsAreOneSentence() {
-        assertEquals("--slow-start: 'hybla' is not a slow-start rule; valid values are standard, hystart++, hystart, search.",
-                error(Map.of("--slow-start", "hybla")));
-        assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by its own "
-                + "full-pipe and loss checks, so leave --slow-start out.", error(Map.of("--cc", "bbr", "--slow-start", "search")));
-        assertEquals("--hystart on applies only to --cc newreno and cubic; --cc bbr leaves Startup by its own "
-                + "full-pipe and loss checks, so leave --hystart out.", error(Map.of("--cc", "bbr", "--hystart", "on")));
+        assertEquals("--slow-start: 'hybla' is not a slow-start rule; valid values are standard, hystart++, hystart, search, "
+                + "onset.", error(Map.of("--slow-start", "hybla")));
+        assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
+                + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+                error(Map.of("--cc", "bbr", "--slow-start", "search")));
+        assertEquals("--hystart on applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
+                + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+                error(Map.of("--cc", "bbr", "--hystart", "on")));
+        assertEquals("--onset-delay: '5' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
+                error(Map.of("--slow-start", "onset", "--onset-delay", "5")));
+        assertEquals("--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
+                error(Map.of("--slow-start", "onset", "--onset-delay", "200ms")));
         assertEquals("--hystart off (the older switch for --slow-start standard) contradicts --slow-start search; give "
                 + "only --slow-start.", error(Map.of("--hystart", "off", "--slow-start", "search")));
         assertEquals("--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 "
@@ -148,10 +154,16 @@ class CongestionConfigTest {
                 + "out or select --slow-start search.", error(Map.of("--search-threshold", "0.3")));
         assertEquals("--hystart-css-rounds is a parameter of --slow-start hystart++, not of --slow-start standard; leave "
                 + "it out or select --slow-start hystart++.", error(Map.of("--hystart", "off", "--hystart-css-rounds", "3")));
-        // BBR with no slow-start option at all is fine, and its options say nothing about slow start
+        // BBR takes standard (the draft's Startup) and onset, and round-trips either
         CongestionConfig bbr = CongestionConfig.fromOptions(Map.of("--cc", "bbr"));
-        assertFalse(bbr.toOptions().containsKey("--slow-start"));
+        assertEquals(SlowStartConfig.BBR_DEFAULT_RULE, bbr.slowStart().rule());
         assertEquals(bbr, CongestionConfig.fromOptions(bbr.toOptions()));
+        CongestionConfig onset = CongestionConfig.fromOptions(Map.of("--cc", "bbr", "--slow-start", "onset", "--onset-delay", "2ms"));
+        assertEquals(2_000_000, onset.slowStart().onsetMinDelay());
+        assertEquals("2ms", onset.toOptions().get("--onset-delay"));
+        assertEquals(onset, CongestionConfig.fromOptions(onset.toOptions()));
+        assertEquals(500_000, CongestionConfig.fromOptions(Map.of("--slow-start", "onset", "--onset-delay", "0.5ms"))
+                .slowStart().onsetMinDelay());
     }
 
     @Test
