@@ -16,7 +16,8 @@ import java.util.Arrays;
  * (1 ARRIVAL, 5 DROP, 6 DELIVER, 16 FLOW), u8 direction (0 down, i.e. server to client), ...; a FLOW record is
  * followed by {@code size} bytes of text).
  *
- * <p>Drops are counted as a whole and split at a moment (the end of the sender's slow start): a drop happens when
+ * <p>Drops are counted as a whole, grouped into loss episodes (a drop more than {@link #EPISODE_GAP_NS} after the
+ * previous one starts a new episode) and split at a moment (the end of the sender's slow start): a drop happens when
  * the packet reaches the bottleneck's queue, right after it left the server, so its time is the packet's. Delivered
  * bytes are counted as a whole and over a window from the first downlink packet's arrival.
  */
@@ -30,17 +31,24 @@ final class EmulatorLog {
     private static final int FLOW = 16;
     private static final int DOWN = 0;
 
+    /** A drop more than this long after the previous one starts a new loss episode. */
+    static final long EPISODE_GAP_NS = 500_000_000L;
+
     /**
      * The downlink's counts.
      *
      * @param drops            packets dropped
+     * @param episodes         loss episodes
+     * @param firstEpisode     drops of the first episode (0 when there was none)
+     * @param largestEpisode   drops of the largest episode (0 when there was none)
      * @param dropsBeforeSplit packets dropped at or before the split moment (0 without one)
      * @param deliveredBytes   IP bytes delivered to the client
      * @param windowBytes      IP bytes delivered within the window after the first arrival
      * @param spanNs           from the first arrival to the last delivery, ns (0 without deliveries)
      * @param note             a sentence when the log ended inside a record, else null
      */
-    record Counts(long drops, long dropsBeforeSplit, long deliveredBytes, long windowBytes, long spanNs, String note) {}
+    record Counts(long drops, long episodes, long firstEpisode, long largestEpisode, long dropsBeforeSplit,
+                  long deliveredBytes, long windowBytes, long spanNs, String note) {}
 
     private EmulatorLog() {}
 
@@ -101,6 +109,11 @@ final class EmulatorLog {
         final long split;
         final long window;
         long drops;
+        long episodes;
+        long firstEpisode;
+        long largestEpisode;
+        long currentEpisode;
+        long lastDrop = Long.MIN_VALUE;
         long dropsBefore;
         long delivered;
         long inWindow;
@@ -121,6 +134,16 @@ final class EmulatorLog {
                 }
                 case DROP -> {
                     drops++;
+                    if (episodes == 0 || epochNs - lastDrop > EPISODE_GAP_NS) {
+                        episodes++;
+                        currentEpisode = 0;
+                    }
+                    currentEpisode++;
+                    if (episodes == 1) {
+                        firstEpisode = currentEpisode;
+                    }
+                    largestEpisode = Math.max(largestEpisode, currentEpisode);
+                    lastDrop = epochNs;
                     if (split != Long.MIN_VALUE && epochNs <= split) {
                         dropsBefore++;
                     }
@@ -138,7 +161,7 @@ final class EmulatorLog {
 
         Counts counts(String note) {
             long span = firstArrival == Long.MIN_VALUE || lastDelivery == Long.MIN_VALUE ? 0 : lastDelivery - firstArrival;
-            return new Counts(drops, dropsBefore, delivered, inWindow, span, note);
+            return new Counts(drops, episodes, firstEpisode, largestEpisode, dropsBefore, delivered, inWindow, span, note);
         }
     }
 }

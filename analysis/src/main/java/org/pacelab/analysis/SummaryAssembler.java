@@ -241,13 +241,17 @@ final class SummaryAssembler {
                 : null;
         if (options.events() == null) {
             String why = "no emulator event log given (--events)";
-            for (SummaryField f : List.of(DROPS, DROPS_SLOW_START, DROPS_AFTER_SLOW_START, GOODPUT_5S_MBPS)) {
+            for (SummaryField f : List.of(DROPS, LOSS_EPISODES, DROPS_FIRST_EPISODE, DROPS_LARGEST_EPISODE, DROPS_SLOW_START,
+                    DROPS_AFTER_SLOW_START, GOODPUT_5S_MBPS)) {
                 s.unavailable(f, why);
             }
             return;
         }
         EmulatorLog.Counts c = EmulatorLog.read(options.events(), noSplit == null ? split : Long.MIN_VALUE, GOODPUT_WINDOW_NS);
         s.put(DROPS, c.drops());
+        s.put(LOSS_EPISODES, c.episodes());
+        s.put(DROPS_FIRST_EPISODE, c.firstEpisode());
+        s.put(DROPS_LARGEST_EPISODE, c.largestEpisode());
         if (noSplit == null) {
             s.put(DROPS_SLOW_START, c.dropsBeforeSplit());
             s.put(DROPS_AFTER_SLOW_START, c.drops() - c.dropsBeforeSplit());

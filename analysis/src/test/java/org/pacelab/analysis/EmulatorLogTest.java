@@ -48,6 +48,9 @@ class EmulatorLogTest {
         Path f = Files.write(dir.resolve("events.bin"), b);
         EmulatorLog.Counts c = EmulatorLog.count(f);
         assertEquals(2, c.drops());
+        assertEquals(1, c.episodes(), "drops nanoseconds apart are one loss episode");
+        assertEquals(2, c.firstEpisode());
+        assertEquals(2, c.largestEpisode());
         assertNull(c.note());
         Path cut = Files.write(dir.resolve("cut.bin"), Arrays.copyOf(b, b.length - 5));
         EmulatorLog.Counts partial = EmulatorLog.count(cut);
@@ -90,6 +93,9 @@ class EmulatorLogTest {
         Path f = Files.write(dir.resolve("timed.bin"), b);
         EmulatorLog.Counts c = EmulatorLog.read(f, wall + 2 * s, 5 * s);
         assertEquals(3, c.drops());
+        assertEquals(3, c.episodes(), "drops 1 s apart are episodes of their own");
+        assertEquals(1, c.firstEpisode());
+        assertEquals(1, c.largestEpisode());
         assertEquals(2, c.dropsBeforeSplit());
         assertEquals(5000, c.deliveredBytes());
         assertEquals(1500, c.windowBytes());

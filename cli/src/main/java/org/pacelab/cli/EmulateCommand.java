@@ -103,7 +103,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Option(names = "--rebind", paramLabel = "FIRST[/EVERY][,addr]",
             description = "NAT rebinding as the QUIC Interop Runner's rebind scenario: every flow gets a new port toward the "
-                    + "server at FIRST after the first datagram, then every EVERY; ',addr' moves it to a new 127.x.y.z too "
+                    + "server at FIRST after the server's first datagram, then every EVERY; ',addr' moves it to a new 127.x.y.z too "
                     + "(IPv4 loopback servers). E.g. 1s/5s.")
     String rebind;
 

@@ -17,15 +17,17 @@ import org.pacelab.io.app.ServerContent;
 import org.pacelab.io.log.KeyLogFile;
 import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
-import org.pacelab.io.runtime.ParkWait;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.tls.SessionTicket;
+import org.pacelab.quic.tls.SessionTickets;
 import org.pacelab.quic.tls.TlsConfig;
 
 import picocli.CommandLine.Command;
@@ -48,7 +50,9 @@ public final class EndpointCommand implements Callable<Integer> {
      * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
      */
     static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
-            "http3");
+            "http3", "resumption", "ecn");
+    /** Session tickets a server keeps (each used at most once). */
+    private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
 
     @Option(names = "--www", paramLabel = "DIR", description = "Served directory (default: $WWW or /www).")
@@ -123,6 +127,10 @@ public final class EndpointCommand implements Callable<Integer> {
         if (qlog != null && !qlog.isBlank()) {
             c = c.withQlog(new QlogDirectory(Path.of(qlog), role, true));
         }
+        if (testcase.equals("ecn")) {
+            // mark ECT(0) and report the peer's marks; the native socket reads them (sendConfig)
+            c = c.withEcn(true);
+        }
         if (testcase.equals("keyupdate") && role.equals("client")) {
             // the runner checks that packets travel in both key phases: update early in the transfer
             c = c.withKeyUpdateInterval(100);
@@ -130,14 +138,21 @@ public final class EndpointCommand implements Callable<Integer> {
         return c;
     }
 
+    /** The default send path; for the ECN test the native socket, which reads the ECN field of arriving datagrams. */
+    private static SendConfig sendConfig(String testcase) {
+        return testcase.equals("ecn") ? SendConfig.fromOptions(Map.of(SendConfig.SOCKET, "native")) : SendConfig.DEFAULT;
+    }
+
     QuicServer startServer(String testcase) throws IOException {
         Path certDir = dir(certs, "CERTS", "/certs");
         Certificates.Identity id = Certificates.load(certDir.resolve("cert.pem"), certDir.resolve("priv.key"));
-        TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key());
+        // session tickets after every handshake (RFC 8446 §4.6.1), so clients can resume
+        TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key())
+                .withTickets(new SessionTickets(new java.security.SecureRandom(), TICKETS), false);
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
         return QuicServer.start(addr, config(tls, "server", testcase), ServerContent.of(dir(www, "WWW", "/www")),
-                testcase.equals("retry"), 32 << 20, new ParkWait(), r -> {});
+                testcase.equals("retry"), 32 << 20, sendConfig(testcase), r -> {});
     }
 
     int runClient(String testcase) throws Exception {
@@ -160,21 +175,31 @@ public final class EndpointCommand implements Callable<Integer> {
         Path out = dir(downloads, "DOWNLOADS", "/downloads");
         Files.createDirectories(out);
         InetSocketAddress server = new InetSocketAddress(InetAddress.getByName(host), first.getPort() < 0 ? 443 : first.getPort());
-        // multiconnect: one connection per request, one after the other (the runner's handshakeloss/handshakecorruption)
-        List<List<DownloadRequest>> connections = testcase.equals("multiconnect")
-                ? reqs.stream().map(List::of).toList() : List.of(reqs);
-        boolean ok = true;
-        for (List<DownloadRequest> batch : connections) {
-            QuicClient.Outcome o = QuicClient.download(server, config(tls, "client", testcase), batch, new FileDownloadSink(out),
-                    180_000_000_000L, 32 << 20, new ParkWait());
+        // multiconnect: one connection per request, one after the other (the runner's handshakeloss/handshakecorruption);
+        // resumption: the first request, then the others on a second connection resuming the first one's session
+        List<List<DownloadRequest>> connections = testcase.equals("multiconnect") ? reqs.stream().map(List::of).toList()
+                : testcase.equals("resumption") && reqs.size() > 1 ? List.of(reqs.subList(0, 1), reqs.subList(1, reqs.size()))
+                : List.of(reqs);
+        SessionTicket ticket = null;
+        for (int i = 0; i < connections.size(); i++) {
+            TlsConfig t = testcase.equals("resumption") && i > 0 ? tls.withResumption(ticket, false) : tls;
+            QuicClient.Outcome o = QuicClient.download(server, config(t, "client", testcase), connections.get(i),
+                    new FileDownloadSink(out), 180_000_000_000L, 32 << 20, sendConfig(testcase));
             for (DownloadResult r : o.results()) {
                 System.err.println(ClientLog.describe(r));
             }
-            ok &= o.allSucceeded();
-            if (!ok) {
-                break;
+            if (!o.allSucceeded()) {
+                return 1;
+            }
+            if (testcase.equals("resumption") && i == 0 && connections.size() > 1) {
+                ticket = o.sessionTicket();
+                if (ticket == null) {
+                    System.err.println("pacelab endpoint: the server issued no session ticket on the first connection, so the "
+                            + "second cannot resume");
+                    return 1;
+                }
             }
         }
-        return ok ? 0 : 1;
+        return 0;
     }
 }

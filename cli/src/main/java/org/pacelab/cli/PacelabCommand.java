@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
                 AnalyzeCommand.class,
                 ReportCommand.class,
                 RunCommand.class,
+                ReproduceCommand.class,
+                SlurmTaskCommand.class,
                 PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,

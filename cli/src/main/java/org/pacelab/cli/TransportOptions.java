@@ -70,6 +70,10 @@ final class TransportOptions {
             description = "Initiate a 1-RTT key update after this many packets (default: 0, never).")
     long keyUpdate;
 
+    @Option(names = "--ecn", description = "ECN (RFC 9000 §13.4): mark packets ECT(0), validate the path, report the peer's "
+            + "marks in ACK frames; needs the native socket, chosen when --socket is not given.")
+    boolean ecn;
+
     @Option(names = SendConfig.SEND, paramLabel = "STRATEGY",
             description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
     String send;
@@ -187,7 +191,8 @@ final class TransportOptions {
         Map<String, String> m = new LinkedHashMap<>();
         put(m, SendConfig.SEND, send);
         put(m, SendConfig.HYBRID_SPIN, hybridSpin);
-        put(m, SendConfig.SOCKET, socket);
+        // reading the ECN field of arriving datagrams needs the native socket
+        put(m, SendConfig.SOCKET, socket == null && ecn ? "native" : socket);
         put(m, SendConfig.SENDMMSG, sendmmsg);
         put(m, SendConfig.GSO, gso);
         put(m, SendConfig.GSO_SHRINK_ON_LOSS, gsoShrinkOnLoss ? "on" : null);
@@ -285,6 +290,7 @@ final class TransportOptions {
                 .withMaxUdpPayloadSize(maxUdpPayload)
                 .withIdleTimeout(idleTimeout)
                 .withKeyUpdateInterval(keyUpdate)
+                .withEcn(ecn)
                 .withKeyLog(keyLog())
                 .withStreams(StreamLimits.defaults());
         QlogDirectory q = qlog(role);

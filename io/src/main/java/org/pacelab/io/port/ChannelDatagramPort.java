@@ -18,6 +18,16 @@ public final class ChannelDatagramPort implements DatagramPort {
     private final Selector selector;
     private final int receiveBuffer;
     private final int sendBuffer;
+    private int trafficClass;
+
+    @Override
+    public void setTrafficClass(int tc) throws IOException {
+        if (tc != trafficClass) {
+            // the JDK maps IP_TOS to IPV6_TCLASS on an IPv6 socket
+            channel.setOption(StandardSocketOptions.IP_TOS, tc);
+            trafficClass = tc;
+        }
+    }
 
     private ChannelDatagramPort(DatagramChannel channel, Selector selector) throws IOException {
         this.channel = channel;

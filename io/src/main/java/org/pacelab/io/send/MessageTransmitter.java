@@ -59,6 +59,9 @@ public final class MessageTransmitter implements Transmitter {
     private long dropped;
     private long largestMessageSegments;
 
+    /** The ECN codepoint of the open message. */
+    private int openEcn;
+
     public MessageTransmitter(NativeDatagramPort port, SendConfig config) throws IOException {
         this.port = port;
         this.config = config;
@@ -76,8 +79,9 @@ public final class MessageTransmitter implements Transmitter {
     public void add(ByteBuffer datagram, InetSocketAddress to, long intendedSendTime, QuicConnection connection)
             throws IOException {
         int length = datagram.remaining();
+        int ecn = connection == null ? 0 : connection.ecnCodepoint();
         if (open >= 0 && connection == openConnection && to.equals(openTo) && length <= segmentSize
-                && segmentsIn[open] < segmentLimit) {
+                && segmentsIn[open] < segmentLimit && ecn == openEcn) {
             out.append(open, datagram);
             segmentsIn[open]++;
             if (length < segmentSize || segmentsIn[open] >= segmentLimit) {
@@ -98,6 +102,11 @@ public final class MessageTransmitter implements Transmitter {
         segmentsIn[open] = 1;
         openTo = to;
         openConnection = connection;
+        openEcn = ecn;
+        if (ecn != 0) {
+            // RFC 9000 §13.4: the ECN codepoint of every segment of the message
+            out.trafficClass(open, ecn);
+        }
         segmentSize = length;
         firstIntended = intendedSendTime;
         segmentLimit = config.gsoSegments() > 1 ? budget(connection) : 1;

@@ -27,12 +27,14 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param congestion              congestion controller and pacer settings
  * @param qlog                    creates the qlog sink for a connection, given its original DCID
  * @param keyLog                  receives TLS secrets (SSLKEYLOGFILE)
+ * @param ecn                     mark packets ECT(0) and validate the path's ECN (RFC 9000 §13.4.2); the runtime must
+ *                                also hand the received ECN codepoints in for the peer's packets to be counted
  */
 public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTimeout, int maxUdpPayloadSize,
                                int ackDelayExponent, long maxAckDelay, int ackElicitingThreshold,
                                int activeConnectionIdLimit, int localCidLength, long initialRtt, long keyUpdateInterval,
                                long pacingLookahead, CongestionConfig congestion, Function<byte[], QlogSink> qlog,
-                               KeyLogSink keyLog) {
+                               KeyLogSink keyLog, boolean ecn) {
 
     /** RFC 9000 §14: the smallest datagram an Initial may travel in. */
     public static final int MIN_INITIAL_SIZE = 1200;
@@ -52,7 +54,12 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
     /** Defaults: 30 s idle timeout, 1452-byte datagrams, RFC ack settings. */
     public static ConnectionConfig defaults(TlsConfig tls, CongestionConfig congestion) {
         return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L, 2, 4, 8,
-                333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE);
+                333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE, false);
+    }
+
+    /** With ECN marking and validation on or off. */
+    public ConnectionConfig withEcn(boolean on) {
+        return toBuilder().ecn(on).build();
     }
 
     public ConnectionConfig withTls(TlsConfig t) {
@@ -116,6 +123,7 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         private CongestionConfig congestion;
         private Function<byte[], QlogSink> qlog;
         private KeyLogSink keyLog;
+        private boolean ecn;
 
         private Builder(ConnectionConfig c) {
             tls = c.tls;
@@ -133,6 +141,12 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
             congestion = c.congestion;
             qlog = c.qlog;
             keyLog = c.keyLog;
+            ecn = c.ecn;
+        }
+
+        public Builder ecn(boolean v) {
+            ecn = v;
+            return this;
         }
 
         public Builder tls(TlsConfig v) {
@@ -211,7 +225,7 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         }
 
         public ConnectionConfig build() {
-            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog);
+            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog, ecn);
         }
     }
 }

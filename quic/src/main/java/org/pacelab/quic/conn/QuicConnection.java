@@ -57,6 +57,7 @@ import org.pacelab.quic.packet.StatelessReset;
 import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.LossDetector;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
@@ -66,6 +67,7 @@ import org.pacelab.quic.stream.QuicStream;
 import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.stream.StreamDataSent;
 import org.pacelab.quic.stream.StreamManager;
+import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
 /**
@@ -108,6 +110,10 @@ public final class QuicConnection implements StreamTransport {
     private final AckTracker[] acks = new AckTracker[3];
     private final long[] nextPn = new long[3];
     private final Recovery recovery;
+    private final EcnValidator ecn;
+    /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
+    private int rxEcn = -1;
+    private int txEcn;
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
@@ -173,6 +179,7 @@ public final class QuicConnection implements StreamTransport {
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
         this.recovery = new Recovery(rtt, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.ecn = new EcnValidator(config.ecn());
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
@@ -262,6 +269,15 @@ public final class QuicConnection implements StreamTransport {
 
     /** Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2). */
     public void receive(ByteBuffer datagram, long now) {
+        receive(datagram, -1, now);
+    }
+
+    /**
+     * Processes one received UDP datagram that arrived with the ECN codepoint {@code ecn} (0..3 from the IP header; -1
+     * when the runtime cannot read it: then nothing is counted and our ACK frames carry no ECN counts).
+     */
+    public void receive(ByteBuffer datagram, int ecn, long now) {
+        rxEcn = ecn;
         if (state == State.CLOSED) {
             return;
         }
@@ -429,13 +445,14 @@ public final class QuicConnection implements StreamTransport {
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
+        if (rxEcn >= 0) {
+            // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
+            tracker.countEcn(rxEcn);
+        }
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
             addressValidated = true;
             discardLevel(EncryptionLevel.INITIAL, now);
-        }
-        if (isClient && level == EncryptionLevel.HANDSHAKE) {
-            peerValidatedOurAddress = true;
         }
         resetIdleTimer(now);
     }
@@ -639,6 +656,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : r.newlyAcked()) {
             onPacketAcked(p);
         }
+        if (!r.newlyAcked().isEmpty()) {
+            // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
+            ecn.onAck(space, r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
+        }
         handleLost(r.lost(), now);
         if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
             keys.onAcked(ack.largestAcknowledged());
@@ -680,7 +701,18 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : lost) {
             packetsLost++;
             requeueFrames(p, true);
+            ecn.onLost(p.space, List.of(p.packetNumber));
         }
+    }
+
+    /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
+    public int ecnCodepoint() {
+        return txEcn;
+    }
+
+    /** The sender's ECN state (RFC 9000 Appendix A.4) and why it failed, if it did. */
+    public EcnValidator ecn() {
+        return ecn;
     }
 
     /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
@@ -741,6 +773,10 @@ public final class QuicConnection implements StreamTransport {
         int n = undecryptable.size();
         for (int i = 0; i < n; i++) {
             byte[] packet = undecryptable.poll();
+            if (packet == null) {
+                // a packet processed above carried CRYPTO data that drained the rest (this method re-entered)
+                break;
+            }
             ByteBuffer b = ByteBuffer.wrap(packet);
             ParsedPacket p;
             try {
@@ -841,6 +877,15 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onPeerTransportParameters(byte[] encoded) throws QuicException {
             applyPeerTransportParameters(TransportParameters.decode(encoded, isClient));
+            peerParamsEncoded = encoded.clone();
+        }
+
+        @Override
+        public void onSessionTicket(byte[] tlsTicket, boolean earlyDataAllowed) {
+            // RFC 9000 §7.4.1: the server's transport parameters are kept with the ticket for 0-RTT
+            if (isClient && peerParamsEncoded != null) {
+                sessionTicket = new SessionTicket(tlsTicket, peerParamsEncoded, earlyDataAllowed);
+            }
         }
 
         @Override
@@ -861,6 +906,18 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean confirmHandshakeNow;
+    private byte[] peerParamsEncoded;
+    private SessionTicket sessionTicket;
+
+    /** Client: the latest session ticket the server issued (with its transport parameters), or null. */
+    public SessionTicket sessionTicket() {
+        return sessionTicket;
+    }
+
+    /** Whether this connection's handshake resumed a session (RFC 8446 §2.2: no certificate exchanged). */
+    public boolean resumed() {
+        return tls.resumed();
+    }
 
     private void applyPeerTransportParameters(TransportParameters tp) throws QuicException {
         // RFC 9000 §7.3: authenticate the connection IDs used during the handshake
@@ -962,6 +1019,8 @@ public final class QuicConnection implements StreamTransport {
             readySince = now;
         }
         maybeInitiateKeyUpdate(now);
+        // every packet of this datagram carries the same ECN mark: the one the runtime puts on the datagram
+        txEcn = ecn.codepoint();
         int start = out.position();
         int room = Math.min(out.remaining(), maxDatagramSize());
         if (!isClient && !addressValidated) {
@@ -1329,6 +1388,7 @@ public final class QuicConnection implements StreamTransport {
         SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
                 l.inFlight, l.frames);
         recovery.onPacketSent(sp, now);
+        ecn.onSent(space, l.pn, txEcn != 0);
         if (l.level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(l.pn);
             packetsSentInKeyPhase++;

@@ -116,6 +116,14 @@ public final class ServerEndpoint {
      * statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+        return receive(datagram, from, -1, now, replies);
+    }
+
+    /**
+     * Handles one datagram that arrived with the ECN codepoint {@code ecn} (-1: unknown; RFC 9000 §13.4.1). Returns the
+     * connection it went to (possibly new), or null when it was answered statelessly or dropped.
+     */
+    public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -125,7 +133,7 @@ public final class ServerEndpoint {
         }
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
-            e.connection.receive(datagram, now);
+            e.connection.receive(datagram, ecn, now);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
                 unvalidated.remove(e.peer.getAddress());
@@ -169,7 +177,7 @@ public final class ServerEndpoint {
             RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
             if (v != null) {
                 Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
-                created.connection.receive(datagram, now);
+                created.connection.receive(datagram, ecn, now);
                 return created;
             }
             if (limited) {
@@ -181,7 +189,7 @@ public final class ServerEndpoint {
                 // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
-                refused.connection.receive(datagram, now);
+                refused.connection.receive(datagram, ecn, now);
                 return refused;
             }
             // §8.1.3: otherwise proceed as if the client had no token
@@ -197,7 +205,7 @@ public final class ServerEndpoint {
             return null;
         }
         Entry created = accept(from, p, p.dcid(), null, now);
-        created.connection.receive(datagram, now);
+        created.connection.receive(datagram, ecn, now);
         return created;
     }
 
