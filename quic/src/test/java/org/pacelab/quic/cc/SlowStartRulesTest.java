@@ -62,6 +62,16 @@ class SlowStartRulesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("disturbances")
+    void noRuleLeavesSlowStartBeforeThePipeIsFullWhateverTheDisturbance(String name, Noise noise) {
+        for (SlowStartRule r : SlowStartRule.values()) {
+            SlowStartPath p = run(rule(r, true), true, true, noise);
+            assertTrue(p.exitTime > 0, r + ": " + describe(p));
+            assertTrue(p.exitCwnd >= p.bdp(), r + " left slow start early: " + describe(p));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("disturbances")
     void hystartPlusPlusSeesTheQueueARoundLateAndTheBufferOverflowsFirst(String name, Noise noise) {
         SlowStartPath p = run(rule(SlowStartRule.HYSTART_PLUS_PLUS, true), true, true, noise);
         // each round's queue drains before the next round starts, so no round's minimum RTT rises in time
