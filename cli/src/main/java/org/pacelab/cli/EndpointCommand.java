@@ -26,6 +26,7 @@ import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.SessionTickets;
 import org.pacelab.quic.tls.TlsConfig;
@@ -50,7 +51,7 @@ public final class EndpointCommand implements Callable<Integer> {
      * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
      */
     static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
-            "http3", "resumption", "ecn");
+            "http3", "resumption", "ecn", "v2");
     /** Session tickets a server keeps (each used at most once). */
     private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
@@ -130,6 +131,11 @@ public final class EndpointCommand implements Callable<Integer> {
         if (testcase.equals("ecn")) {
             // mark ECT(0) and report the peer's marks; the native socket reads them (sendConfig)
             c = c.withEcn(true);
+        }
+        if (testcase.equals("v2") && role.equals("server")) {
+            // RFC 9368 §4: the server chooses v2 when the client's version_information offers it; the client starts
+            // with v1 and offers both (the default)
+            c = c.withVersions(List.of(QuicVersion.V2, QuicVersion.V1));
         }
         if (testcase.equals("keyupdate") && role.equals("client")) {
             // the runner checks that packets travel in both key phases: update early in the transfer

@@ -55,8 +55,11 @@ public final class ChannelDatagramPort implements DatagramPort {
             return new ChannelDatagramPort(ch, sel);
         } catch (BindException e) {
             ch.close();
-            throw new BindException("cannot listen on " + local.getHostString() + ":" + local.getPort() + ": "
-                    + e.getMessage() + " (is another process using the port?)");
+            String m = String.valueOf(e.getMessage());
+            String why = m.contains("in use") ? "address already in use (another process is bound to it; choose another "
+                    + "port or stop that process)" : m.contains("assign requested") ? "no local interface has this address"
+                    : m.contains("ermission") ? "permission denied (ports below 1024 need root)" : m;
+            throw new BindException("cannot listen on " + local.getHostString() + ":" + local.getPort() + ": " + why);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;

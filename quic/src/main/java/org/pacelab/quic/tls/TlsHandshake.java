@@ -92,6 +92,7 @@ public final class TlsHandshake {
     private boolean applicationSecretsReported;
     private boolean complete;
     private QuicException listenerFailure;
+    private final StatusHandler status;
 
     private TlsHandshake(boolean isClient, TlsConfig config, byte[] localTransportParameters, Listener listener,
                          KeyLogSink keyLog) {
@@ -104,6 +105,7 @@ public final class TlsHandshake {
             outgoing[i] = new SendBuffer(Long.MAX_VALUE);
         }
         StatusHandler status = new StatusHandler(localTransportParameters);
+        this.status = status;
         if (isClient) {
             TlsClientEngineImpl client = new TlsClientEngineImpl(new ClientSender(), status);
             String name = config.serverName();
@@ -148,6 +150,18 @@ public final class TlsHandshake {
 
     public static TlsHandshake server(TlsConfig config, byte[] localTransportParameters, Listener listener, KeyLogSink keyLog) {
         return new TlsHandshake(false, config, localTransportParameters, listener, keyLog);
+    }
+
+    /**
+     * Server: replaces the transport parameters it sends, until it sends them with its EncryptedExtensions — the
+     * listener may call this from {@link Listener#onPeerTransportParameters} (compatible version negotiation changes
+     * the chosen version in version_information, RFC 9368 §3).
+     */
+    public void setLocalTransportParameters(byte[] encoded) {
+        if (isClient) {
+            throw new IllegalStateException("a client's transport parameters are in its ClientHello already");
+        }
+        status.localTransportParameters = encoded.clone();
     }
 
     /** Client: produces the ClientHello. */
@@ -448,7 +462,7 @@ public final class TlsHandshake {
     }
 
     private final class StatusHandler implements TlsStatusEventHandler {
-        private final byte[] localTransportParameters;
+        private byte[] localTransportParameters;
 
         StatusHandler(byte[] localTransportParameters) {
             this.localTransportParameters = localTransportParameters;

@@ -154,7 +154,7 @@ final class ConnectionPair {
                 byte[] cid = new byte[8];
                 random.nextBytes(cid);
                 server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
-                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, now);
+                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, p.version(), now);
             }
             server.receive(ByteBuffer.wrap(d.data), ecnSeen(d), now);
         } else {
