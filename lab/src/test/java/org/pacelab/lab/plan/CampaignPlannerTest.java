@@ -63,13 +63,20 @@ class CampaignPlannerTest {
     }
 
     @Test
-    void slowStartOptionsAreCheckedWithTheController() {
+    void slowStartOptionsAreCheckedWithTheController() throws ScenarioException {
         String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
                 + "{cc: bbr, slow-start: search}}\n", ALL);
         assertTrue(m.startsWith("test.yaml:"), m);
         assertTrue(m.contains("--slow-start search applies only to --cc newreno and cubic"), m);
         String r = Plans.refusal("implementations: [pacelab]\nsweep: {onset-delay: [1ms, 2ms]}\n", ALL);
         assertTrue(r.contains("--onset-delay is a parameter of --slow-start onset"), r);
+        // a rule's parameter beside its rule is accepted, in the options and in a sweep
+        CampaignPlan p = Plans.plan("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{slow-start: onset, onset-delay: 3ms}}\nsweep: {onset-delay: [2ms]}\n", ALL);
+        assertEquals(1, p.configurations().size());
+        String s = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{slow-start: onset, onset-delay: 300ms}}\n", ALL);
+        assertTrue(s.contains("give a time from 0.1ms to 100ms"), s);
     }
 
     @Test
