@@ -1096,7 +1096,11 @@ public final class QuicConnection implements StreamTransport {
         recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
         ackFrequency.onPeerTransportParameters(tp.minAckDelay(), tp.maxAckDelay() * 1_000_000L);
         peerAckDelayExponent = (int) tp.ackDelayExponent();
+        int before = maxDatagramSize();
         peerMaxUdpPayload = tp.maxUdpPayloadSize();
+        if (maxDatagramSize() != before) {
+            recovery.onMaxDatagramSizeChanged(maxDatagramSize());
+        }
         peerIdleTimeout = tp.maxIdleTimeout() * 1_000_000L;
         if (tp.statelessResetToken() != null) {
             peerCids.setInitialResetToken(tp.statelessResetToken());
