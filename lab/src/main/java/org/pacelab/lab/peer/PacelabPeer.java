@@ -33,7 +33,9 @@ public final class PacelabPeer implements Peer {
             String name = flag.substring(2);
             o.add(new PeerOption(name, "see 'pacelab server --help' (" + flag + ")", v -> {
                 String p = congestionProblem(Map.of(flag, v));
-                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : p;
+                // a sentence about the option beside others ("--onset-delay is a parameter of --slow-start onset")
+                // is the combination check's, which sees all of them
+                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : null;
             }));
         }
         for (String flag : SendConfig.OPTION_NAMES) {
@@ -125,8 +127,8 @@ public final class PacelabPeer implements Peer {
         }
         SendConfig send = sendConfig(options);
         if (send != null && send.txtime()) {
-            if (mode == Mode.RELAY) {
-                return "txtime needs an fq or etf qdisc on the sender's egress, and relay mode sends over the host's loopback "
+            if (mode == Mode.RELAY || mode == Mode.DIRECT) {
+                return "txtime needs an fq or etf qdisc on the sender's egress, and " + mode.word() + " mode sends over the host's loopback "
                         + "device, where pacelab installs none; use mode: netns with server-options {qdisc: fq}, or mode: sim";
             }
             if (role == Role.CLIENT || qdisc.equals("none")) {
