@@ -98,6 +98,7 @@ public final class ServerEndpoint {
     private long retries;
     private long dropped;
     private long retriesForLimit;
+    private long invalidTokens;
     private long accepted;
     private int connectionsPeak;
     private int unvalidatedPeak;
@@ -202,19 +203,21 @@ public final class ServerEndpoint {
                 created.connection.receive(datagram, ecn, now);
                 return created;
             }
-            if (limited) {
-                // no state for it: the client cannot take a second Retry, and we are at the cap
-                dropped++;
-                return null;
-            }
-            if (requireRetry) {
-                // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
+            invalidTokens++;
+            if (retryTokens.issuedHere(p.token(), p.dcid()) || requireRetry && !limited) {
+                // RFC 9000 §8.1.3: a client whose token from our Retry is no longer valid (it expired while the client
+                // backed off, or it comes from another address) will not take a second Retry (§17.2.5.2), and a
+                // connection without Retry fails its transport parameter check (§7.3): close the attempt with
+                // INVALID_TOKEN, so the client learns at once instead of retrying into its idle timeout. A token we
+                // did not seal cannot reach this at the cap, so the closing connections stay bounded by the Retries we
+                // sent.
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
                 refused.connection.receive(datagram, ecn, now);
                 return refused;
             }
-            // §8.1.3: otherwise proceed as if the client had no token
+            // §8.1.3: a token we did not issue (another server's, or forged): proceed as if the client had none —
+            // at the cap that is a stateless Retry, not a silent drop
         }
         // a retransmission of an Initial we already answered with a Retry (it crossed the Retry, or the cap has eased
         // since): answer it the same way, or the client, which takes only the first Retry, meets two connections
@@ -350,6 +353,7 @@ public final class ServerEndpoint {
         m.put("unvalidated_connections", (long) unvalidated.total());
         m.put("version_negotiations_sent", versionNegotiations);
         m.put("stateless_resets_sent", statelessResets);
+        m.put("initials_with_invalid_token", invalidTokens);
         m.put("datagrams_dropped", dropped);
         m.put("connections", (long) entries.size());
         m.put("connections_accepted", accepted);
