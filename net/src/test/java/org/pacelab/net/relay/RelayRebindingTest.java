@@ -40,10 +40,17 @@ class RelayRebindingTest {
             InetSocketAddress relayAddr = relay.listenAddress();
             Set<InetSocketAddress> seen = new HashSet<>();
             Set<String> addresses = new HashSet<>();
-            for (int i = 0; i < 40; i++) {
-                client.send(ByteBuffer.wrap(("ping " + i).getBytes()), relayAddr);
+            int received = 0;
+            // 40 datagrams 20 ms apart, then until the server has them all (on a loaded host the relay's thread may
+            // run late; stopping it early would leave the last ones unforwarded and unrecorded), at most 60 s
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            for (int i = 0; received < 40 && System.nanoTime() < deadline; i++) {
+                if (i < 40) {
+                    client.send(ByteBuffer.wrap(("ping " + i).getBytes()), relayAddr);
+                }
                 Thread.sleep(20);
                 while (server.receive() >= 0) {
+                    received++;
                     if (seen.isEmpty()) {
                         // the schedule starts with the server's first datagram
                         server.send(ByteBuffer.wrap("hello".getBytes()), server.lastSource());
@@ -52,6 +59,7 @@ class RelayRebindingTest {
                     addresses.add(server.lastSource().getAddress().getHostAddress());
                 }
             }
+            assertEquals(40, received, "datagrams through the relay");
             relay.stop();
             Thread.sleep(50);
             relay.close();
