@@ -34,7 +34,7 @@ public final class PeersCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         for (Peer p : PeerRegistry.standard().all()) {
             List<String> problems = new ArrayList<>();
             for (Role r : p.roles()) {
@@ -98,7 +98,7 @@ public final class PeersCommand implements Callable<Integer> {
                 peers.addAll(registry.all());
             }
             Host host = new Host();
-            PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+            PacelabLauncher pacelab = Launchers.current();
             PeerInstaller installer = new PeerInstaller(host, pacelab, PeerInstaller.APT);
             Set<String> pkgs = installer.missingPackages(peers);
             if (pkgs.isEmpty()) {

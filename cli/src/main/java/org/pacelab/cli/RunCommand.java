@@ -142,7 +142,7 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         PeerRegistry peers = PeerRegistry.standard();
         if (!noInstall) {
             installMissingPeers(scenario, peers, host, pacelab, stdout);
