@@ -17,10 +17,18 @@ import java.util.Set;
  * @param timeline        metrics_updated events
  * @param events          events read
  * @param notes           sentences about records that could not be used
+ * @param stateUpdates    congestion_state_updated events
+ * @param startupEnd      when the sender's initial slow start (BBR: Startup) ended, or null when it never did
  */
 public record QlogTrace(Path file, String vantagePoint, Set<String> connectionIds, double referenceTimeMs,
                         SentPackets sent, long packetsSent, long packetsLost, CongestionTimeline timeline,
-                        long events, List<String> notes) {
+                        long events, List<String> notes, long stateUpdates, StartupEnd startupEnd) {
+
+    /** The event time {@code timeMs} (the trace's clock, ms) in ns since the epoch; 0 without a reference time. */
+    public long epochNs(double timeMs) {
+        long ref = referenceTimeNs();
+        return ref == 0 ? 0 : ref + Math.round(timeMs * 1e6);
+    }
 
     public boolean isServer() {
         return vantagePoint.equals("server");

@@ -22,7 +22,8 @@ public record Scenario(String source, String text, String name, String descripti
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
                        boolean skipUnavailable, DcScenario dc, Located<HostSetup> hostSetup) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
-            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "host-setup");
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick",
+            "host-setup");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }
