@@ -46,7 +46,7 @@ import org.pacelab.quic.tls.TlsConfig;
  * completes, and the server's state stays within its caps (RFC 9000 §8.1, §21.1.1.2). The figures it prints
  * (handshakes/s, the server's peak RSS) go to docs/benchmarks.md with the load average; nothing here asserts on them.
  *
- * <p>Runs in CI (about 6-7 minutes at load average 35 on the shared 2-core VM: every process there gets a small share of
+ * <p>Runs in CI (6-14 minutes at load average 35-50 on the shared 2-core VM: every process there gets a small share of
  * the CPU, so the deadlines are generous and nothing depends on how fast a handshake is). A progress line every 15 s
  * and, on failure, the state of every client connection say where a run stands.
  */
