@@ -74,6 +74,11 @@ final class TransportOptions {
             + "marks in ACK frames; needs the native socket, chosen when --socket is not given.")
     boolean ecn;
 
+    @Option(names = "--max-ack-ratio", paramLabel = "N", description = "ACK frequency (draft-ietf-quic-ack-frequency): after "
+            + "slow start ask a peer that supports it for one ACK per up to N packets (a quarter of the window, at least 2); "
+            + "0 = never ask, the peer acknowledges every second packet as RFC 9000 says (default: ${DEFAULT-VALUE}).")
+    int maxAckRatio = ConnectionConfig.DEFAULT_MAX_ACK_RATIO;
+
     @Option(names = SendConfig.SEND, paramLabel = "STRATEGY",
             description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
     String send;
@@ -299,11 +304,16 @@ final class TransportOptions {
 
     /** The connection settings these options describe. */
     ConnectionConfig connectionConfig(TlsConfig tls, String role) throws IOException {
+        if (maxAckRatio < 0) {
+            throw new UserError("--max-ack-ratio " + maxAckRatio + " is negative; valid: 0 (do not ask the peer for fewer "
+                    + "ACKs) or a number of packets per ACK");
+        }
         ConnectionConfig c = ConnectionConfig.defaults(tls, congestionConfig())
                 .withMaxUdpPayloadSize(maxUdpPayload)
                 .withIdleTimeout(idleTimeout)
                 .withKeyUpdateInterval(keyUpdate)
                 .withEcn(ecn)
+                .withMaxAckRatio(maxAckRatio)
                 .withKeyLog(keyLog())
                 .withStreams(StreamLimits.defaults());
         QlogDirectory q = qlog(role);
