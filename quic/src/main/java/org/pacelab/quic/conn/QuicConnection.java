@@ -938,6 +938,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
             requeueFrames(sp);
         }
+        // RFC 9002 §6.3: a Retry resets loss recovery's timers, the PTO backoff too: the server answered, so the
+        // Initials sent before were not lost to a dead path. Kept, the backoff of a client that waited for a busy
+        // server would space its Initials with the token tens of seconds apart, past the token's lifetime.
+        recovery.loss().keepPtoBackoff(0);
     }
 
     private byte[] retryScidSeen;
