@@ -294,6 +294,11 @@ final class SummaryAssembler {
             s.put(SEND_DELAY_MEAN_US, p.meanDelayNs() / 1000);
             s.put(SEND_DELAY_P50_US, p.delays().quantile(0.5) / 1000);
             s.put(SEND_DELAY_P99_US, p.delays().quantile(0.99) / 1000);
+            if (pass.matchedOnEventTime > 0) {
+                notes.add("the server's qlog logs no intended send time (send_at_time), so precision and send delays are "
+                        + "measured against its packet_sent times (when the stack sent each packet) for " + pass.matchedOnEventTime
+                        + " of " + p.matched() + " packets: they show the send path's lateness, not a pacer's");
+            }
             if (used.stream().anyMatch(t -> Double.isNaN(t.referenceTimeMs()))) {
                 notes.add("a qlog trace has no reference_time, so send_delay values include an unknown clock offset "
                         + "(precision_us, a standard deviation, is unaffected)");

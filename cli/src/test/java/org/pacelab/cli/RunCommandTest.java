@@ -31,7 +31,7 @@ class RunCommandTest {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
                         + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
-                        + "flows");
+                        + "flows, include, peers");
     }
 
     @Test
@@ -46,8 +46,9 @@ class RunCommandTest {
 
     @Test
     void unknownImplementation() throws Exception {
-        refused(run("implementations: [picoquic]\n"),
-                "1:19: unknown implementation 'picoquic'; valid: pacelab, ngtcp2, quiche, kwik, nginx, curl, chromium");
+        refused(run("implementations: [picoquik]\n"),
+                "1:19: unknown implementation 'picoquik' (did you mean 'picoquic'?); valid: pacelab, ngtcp2, quiche, kwik, picoquic, "
+                        + "aioquic, quic-go, nginx, curl, chromium");
     }
 
     @Test
@@ -86,7 +87,7 @@ class RunCommandTest {
     void peersListsEveryPeerWithWhetherItIsUsable() {
         CliRun r = CliRun.of("peers");
         assertEquals(0, r.code(), r.err());
-        for (String p : new String[] {"pacelab", "ngtcp2", "quiche", "kwik", "nginx", "curl", "chromium"}) {
+        for (String p : new String[] {"pacelab", "ngtcp2", "quiche", "kwik", "picoquic", "aioquic", "quic-go", "nginx", "curl", "chromium"}) {
             assertTrue(r.out().lines().anyMatch(l -> l.startsWith(p + " ")), p + " missing in:\n" + r.out());
         }
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("pacelab   usable")), r.out());

@@ -17,10 +17,12 @@ import java.util.Set;
  * @param timeline        metrics_updated events
  * @param events          events read
  * @param notes           sentences about records that could not be used
+ * @param fineSendTimes   whether most 1-RTT packet_sent times are finer than a whole millisecond, so that they can
+ *                        stand for the send times of a stack that logs no intended send time (ngtcp2's are whole ms)
  */
 public record QlogTrace(Path file, String vantagePoint, Set<String> connectionIds, double referenceTimeMs,
                         SentPackets sent, long packetsSent, long packetsLost, CongestionTimeline timeline,
-                        long events, List<String> notes) {
+                        long events, List<String> notes, boolean fineSendTimes) {
 
     public boolean isServer() {
         return vantagePoint.equals("server");

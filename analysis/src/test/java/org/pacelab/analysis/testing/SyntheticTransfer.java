@@ -32,6 +32,15 @@ public final class SyntheticTransfer {
      */
     public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite)
             throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null);
+    }
+
+    /**
+     * As above; with {@code wholeMilliseconds} the qlog's event times are whole milliseconds (as ngtcp2 writes
+     * them), otherwise each packet_sent is logged 5 us before its wire time.
+     */
+    public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                               boolean wholeMilliseconds) throws IOException {
         Files.createDirectories(dir);
         SyntheticQuic q = new SyntheticQuic(suite, 7);
         // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
@@ -65,6 +74,9 @@ public final class SyntheticTransfer {
         long cwnd = 12000;
         for (int i = 0; i < wireNs.length; i++) {
             double eventMs = (wireNs[i] - 5_000 - t0) / 1e6;
+            if (wholeMilliseconds) {
+                eventMs = Math.floor(eventMs);
+            }
             if (i % 5 == 0) {
                 cwnd += 1200;
                 s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"recovery:metrics_updated\","

@@ -13,15 +13,17 @@ import java.util.Map;
  * @param timeoutNs   the per-run timeout, or 0 for one derived from the size and the link's rate
  * @param linkDown    overrides of the preset's server-to-client direction, by link key
  * @param dc          the dual-connectivity link, its client/server pairs and their download time, or null
+ * @param peers       peers declared by command line in the scenario or the peers files it includes
  */
 public record Scenario(String source, String text, String name, String description, String reproduces,
                        List<Located<Mode>> modes, Located<String> preset, Map<String, Located<String>> linkDown,
                        Map<String, Located<String>> linkUp, Located<Transfer> transfer, Location sizeAt,
                        Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
-                       boolean skipUnavailable, DcScenario dc) {
+                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
-            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows");
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "include",
+            "peers");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }
