@@ -3,16 +3,17 @@
 # 1. Debian packages: ngtcp2 (gtlsserver/gtlsclient), tshark and tcpdump, nginx and curl (TCP/TLS baseline), iproute2,
 #    openssl (test certificates), fontconfig and DejaVu fonts (report figures drawn by JFreeChart), chromium (the
 #    HTTP/3 browser client of 'pacelab run'; the largest one, about 100 MB to download and a minute or two to install),
+#    slurm-wlm with munge (the single-node Slurm of scripts/slurm-local.sh, which the Slurm executor's tests start),
 #    and what the peers pacelab builds need: a C toolchain, CMake, OpenSSL's headers and pkg-config (picoquic), Python 3
 #    with its headers (aioquic), Go and Debian's quic-go 0.29 (quic-go), git (to fetch pinned upstream sources when the
-#    network allows).
+#    network allows). 'pacelab peers install' installs the peers' packages the same way.
 #    Does nothing for packages already installed; needs root for apt-get (otherwise it says what is missing).
 # 2. The peers pacelab builds from pinned sources into the per-user peer cache ('pacelab peers install picoquic aioquic
 #    quic-go'; reused when built): sources from PACELAB_PEER_SOURCES, else ../shared/peer-sources beside the repository
 #    (as CI has them), else upstream. A peer that cannot be built is reported here; its tests then skip, or fail when CI=true.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(ngtcp2-client ngtcp2-server tshark tcpdump nginx curl iproute2 openssl fontconfig fonts-dejavu-core chromium
+packages=(ngtcp2-client ngtcp2-server tshark tcpdump nginx curl iproute2 openssl fontconfig fonts-dejavu-core chromium slurm-wlm munge
   build-essential cmake libssl-dev pkg-config python3 python3-dev golang-go golang-github-lucas-clemente-quic-go-dev git)
 missing=()
 for p in "${packages[@]}"; do

@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Counts the packets the emulated bottleneck dropped on the way from server to client, from the emulator's event
- * log (the {@code PLEVLOG1} format of module net: a 32-byte header, then 32-byte little-endian records; type 5 is
+ * Counts the packets the emulated bottleneck dropped on the way from server to client, and groups them into loss
+ * episodes (a drop more than {@link #EPISODE_GAP_NS} after the previous one starts a new episode), from the emulator's
+ * event log (the {@code PLEVLOG1} format of module net: a 32-byte header, then 32-byte little-endian records; type 5 is
  * DROP, direction 0 is down, i.e. server to client; a FLOW record (type 16) is followed by {@code size} bytes of
  * text).
  */
@@ -23,8 +24,44 @@ final class EmulatorDrops {
     private static final int FLOW = 16;
     private static final int DOWN = 0;
 
-    /** Drops, and a note when the log ended inside a record. */
-    record Count(long drops, String note) {}
+    /** A drop more than this long after the previous one starts a new loss episode. */
+    static final long EPISODE_GAP_NS = 500_000_000L;
+
+    /**
+     * Drops, their episodes, and a note when the log ended inside a record.
+     *
+     * @param firstEpisode drops of the first episode (0 when there was none)
+     * @param largestEpisode drops of the largest episode (0 when there was none)
+     */
+    record Count(long drops, long episodes, long firstEpisode, long largestEpisode, String note) {}
+
+    /** Folds drop times (in log order) into episodes. */
+    private static final class Episodes {
+        long drops;
+        long episodes;
+        long first;
+        long largest;
+        long current;
+        long lastTime = Long.MIN_VALUE;
+
+        void drop(long timeNs) {
+            drops++;
+            if (episodes == 0 || timeNs - lastTime > EPISODE_GAP_NS) {
+                episodes++;
+                current = 0;
+            }
+            current++;
+            if (episodes == 1) {
+                first = current;
+            }
+            largest = Math.max(largest, current);
+            lastTime = timeNs;
+        }
+
+        Count count(String note) {
+            return new Count(drops, episodes, first, largest, note);
+        }
+    }
 
     private EmulatorDrops() {}
 
@@ -45,23 +82,23 @@ final class EmulatorDrops {
             byte[] rec = new byte[RECORD];
             ByteBuffer r = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
             long offset = HEADER;
-            long drops = 0;
+            Episodes drops = new Episodes();
             while (true) {
                 int n = in.readNBytes(rec, 0, RECORD);
                 if (n == 0) {
-                    return new Count(drops, null);
+                    return drops.count(null);
                 }
                 if (n < RECORD) {
-                    return new Count(drops, file.getFileName() + " ends inside a record at byte offset " + offset
+                    return drops.count(file.getFileName() + " ends inside a record at byte offset " + offset
                             + "; the events before it are counted");
                 }
                 int type = rec[24] & 0xff;
                 if (type == DROP && (rec[25] & 0xff) == DOWN) {
-                    drops++;
+                    drops.drop(r.getLong(0));
                 } else if (type == FLOW) {
                     int textLength = r.getInt(20);
                     if (textLength < 0 || in.readNBytes(textLength).length < textLength) {
-                        return new Count(drops, file.getFileName() + " ends inside a flow description at byte offset "
+                        return drops.count(file.getFileName() + " ends inside a flow description at byte offset "
                                 + (offset + RECORD) + "; the events before it are counted");
                     }
                     offset += textLength;

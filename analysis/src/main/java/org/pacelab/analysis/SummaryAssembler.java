@@ -225,11 +225,16 @@ final class SummaryAssembler {
 
     private void drops() throws IOException {
         if (options.events() == null) {
-            s.unavailable(DROPS, "no emulator event log given (--events)");
+            for (SummaryField f : List.of(DROPS, LOSS_EPISODES, DROPS_FIRST_EPISODE, DROPS_LARGEST_EPISODE)) {
+                s.unavailable(f, "no emulator event log given (--events)");
+            }
             return;
         }
         EmulatorDrops.Count c = EmulatorDrops.count(options.events());
         s.put(DROPS, c.drops());
+        s.put(LOSS_EPISODES, c.episodes());
+        s.put(DROPS_FIRST_EPISODE, c.firstEpisode());
+        s.put(DROPS_LARGEST_EPISODE, c.largestEpisode());
         if (c.note() != null) {
             notes.add(c.note());
         }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code pacelab bench ...}: benchmarks, one subcommand per subject. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (results go to docs/benchmarks.md).",
-        subcommands = {LinkBenchCommand.class})
+        subcommands = {LinkBenchCommand.class, LoopbackBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @Spec CommandSpec spec;
 

@@ -26,6 +26,8 @@ import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.tls.SessionTicket;
+import org.pacelab.quic.tls.SessionTickets;
 import org.pacelab.quic.tls.TlsConfig;
 
 import picocli.CommandLine.Command;
@@ -41,9 +43,16 @@ import picocli.CommandLine.Option;
         description = {"QUIC Interop Runner endpoint: ROLE=client|server, TESTCASE, REQUESTS (space-separated URLs),",
                 "SSLKEYLOGFILE, QLOGDIR from the environment. Exit 127 = unsupported test case."})
 public final class EndpointCommand implements Callable<Integer> {
-    /** Test cases this endpoint implements, with what each needs. */
-    static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiplexing", "retry", "chacha20",
-            "keyupdate", "http3", "handshakeloss", "transferloss", "longrtt", "goodput", "crosstraffic");
+    /**
+     * The test names this endpoint implements: what the runner puts in TESTCASE (its test cases' {@code testname}),
+     * which for several cases is not the case's name — handshakeloss and handshakecorruption send "multiconnect";
+     * transferloss, blackhole, multiplexing, the rebinding cases, ipv6, amplificationlimit, goodput and crosstraffic
+     * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
+     */
+    static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
+            "http3", "resumption");
+    /** Session tickets a server keeps (each used at most once). */
+    private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
 
     @Option(names = "--www", paramLabel = "DIR", description = "Served directory (default: $WWW or /www).")
@@ -59,6 +68,15 @@ public final class EndpointCommand implements Callable<Integer> {
             description = "Server address (default: [::]:443, or $PORT on all addresses).")
     InetSocketAddress listen;
 
+    @Option(names = "--preferred-address", paramLabel = "ADVERTISED=BOUND",
+            description = "Server: a second socket at BOUND, offered to clients as the preferred address ADVERTISED (the address "
+                    + "clients reach it by, e.g. a relay's), for the connectionmigration test.")
+    String preferredAddress;
+
+    @Option(names = "--alpn", paramLabel = "PROTO",
+            description = "Client: the application protocol, hq-interop or h3 (default: the runner's, h3 for http3, else hq-interop).")
+    String alpn;
+
     Map<String, String> env = System.getenv();
 
     @Override
@@ -69,6 +87,10 @@ public final class EndpointCommand implements Callable<Integer> {
             System.err.println("pacelab endpoint: test case '" + testcase + "' is not supported (supported: "
                     + String.join(", ", SUPPORTED) + ")");
             return UNSUPPORTED;
+        }
+        if (alpn != null && !alpn.equals("h3") && !alpn.equals("hq-interop")) {
+            System.err.println("pacelab endpoint: --alpn '" + alpn + "' is not h3 or hq-interop");
+            return 2;
         }
         return switch (role) {
             case "server" -> {
@@ -115,7 +137,9 @@ public final class EndpointCommand implements Callable<Integer> {
     QuicServer startServer(String testcase) throws IOException {
         Path certDir = dir(certs, "CERTS", "/certs");
         Certificates.Identity id = Certificates.load(certDir.resolve("cert.pem"), certDir.resolve("priv.key"));
-        TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key());
+        // session tickets after every handshake (RFC 8446 §4.6.1), so clients can resume
+        TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key())
+                .withTickets(new SessionTickets(new java.security.SecureRandom(), TICKETS), false);
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
         return QuicServer.start(addr, config(tls, "server", testcase), ServerContent.of(dir(www, "WWW", "/www")),
@@ -135,17 +159,38 @@ public final class EndpointCommand implements Callable<Integer> {
             reqs.add(DownloadRequest.of(uri));
             first = first == null ? uri : first;
         }
-        String alpn = testcase.equals("http3") ? "h3" : "hq-interop";
+        String protocol = alpn != null ? alpn : testcase.equals("http3") ? "h3" : "hq-interop";
         List<CipherSuite> suites = testcase.equals("chacha20") ? List.of(CipherSuite.CHACHA20_POLY1305_SHA256) : TlsConfig.ALL_SUITES;
-        TlsConfig tls = TlsConfig.client(List.of(alpn), suites, first.getHost(), null, false);
+        String host = first.getHost().startsWith("[") ? first.getHost().substring(1, first.getHost().length() - 1) : first.getHost();
+        TlsConfig tls = TlsConfig.client(List.of(protocol), suites, host, null, false);
         Path out = dir(downloads, "DOWNLOADS", "/downloads");
         Files.createDirectories(out);
-        InetSocketAddress server = new InetSocketAddress(InetAddress.getByName(first.getHost()), first.getPort() < 0 ? 443 : first.getPort());
-        QuicClient.Outcome o = QuicClient.download(server, config(tls, "client", testcase), reqs, new FileDownloadSink(out),
-                180_000_000_000L, 32 << 20, new ParkWait());
-        for (DownloadResult r : o.results()) {
-            System.err.println(ClientLog.describe(r));
+        InetSocketAddress server = new InetSocketAddress(InetAddress.getByName(host), first.getPort() < 0 ? 443 : first.getPort());
+        // multiconnect: one connection per request, one after the other (the runner's handshakeloss/handshakecorruption);
+        // resumption: the first request, then the others on a second connection resuming the first one's session
+        List<List<DownloadRequest>> connections = testcase.equals("multiconnect") ? reqs.stream().map(List::of).toList()
+                : testcase.equals("resumption") && reqs.size() > 1 ? List.of(reqs.subList(0, 1), reqs.subList(1, reqs.size()))
+                : List.of(reqs);
+        SessionTicket ticket = null;
+        for (int i = 0; i < connections.size(); i++) {
+            TlsConfig t = testcase.equals("resumption") && i > 0 ? tls.withResumption(ticket, false) : tls;
+            QuicClient.Outcome o = QuicClient.download(server, config(t, "client", testcase), connections.get(i),
+                    new FileDownloadSink(out), 180_000_000_000L, 32 << 20, new ParkWait());
+            for (DownloadResult r : o.results()) {
+                System.err.println(ClientLog.describe(r));
+            }
+            if (!o.allSucceeded()) {
+                return 1;
+            }
+            if (testcase.equals("resumption") && i == 0 && connections.size() > 1) {
+                ticket = o.sessionTicket();
+                if (ticket == null) {
+                    System.err.println("pacelab endpoint: the server issued no session ticket on the first connection, so the "
+                            + "second cannot resume");
+                    return 1;
+                }
+            }
         }
-        return o.allSucceeded() ? 0 : 1;
+        return 0;
     }
 }

@@ -18,10 +18,13 @@ import picocli.CommandLine.Command;
                 AnalyzeCommand.class,
                 ReportCommand.class,
                 RunCommand.class,
+                ReproduceCommand.class,
+                SlurmTaskCommand.class,
                 PeersCommand.class,
                 SimCommand.class,
                 PeerCommand.class,
                 DcCommand.class,
+                InteropCommand.class,
         })
 public final class PacelabCommand implements Runnable {
     @picocli.CommandLine.Spec

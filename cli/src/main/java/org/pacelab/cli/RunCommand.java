@@ -24,12 +24,17 @@ import org.pacelab.lab.report.CampaignReport;
 import org.pacelab.lab.run.CampaignLayout;
 import org.pacelab.lab.run.CampaignRunner;
 import org.pacelab.lab.run.PacelabSimulation;
+import org.pacelab.lab.run.RunExecutor;
 import org.pacelab.lab.run.SimulationBackend;
 import org.pacelab.lab.scenario.Implementation;
 import org.pacelab.lab.scenario.Scenario;
 import org.pacelab.lab.scenario.ScenarioException;
-import org.pacelab.lab.scenario.ScenarioOverrides;
 import org.pacelab.lab.scenario.ScenarioReader;
+import org.pacelab.lab.scenario.ScenarioRecipe;
+import org.pacelab.lab.slurm.SlurmCluster;
+import org.pacelab.lab.slurm.SlurmException;
+import org.pacelab.lab.slurm.SlurmExecutor;
+import org.pacelab.lab.slurm.SlurmSettings;
 import org.pacelab.lab.store.ResultStore;
 import org.pacelab.lab.store.StoreException;
 import org.pacelab.peers.build.PeerBuilder;
@@ -49,6 +54,8 @@ import picocli.CommandLine.Spec;
                 "Checks the whole scenario before anything starts. Interrupted? Run the same command again: finished",
                 "repetitions are kept and not redone. Ends with the summary table and an HTML report."},
         footer = {"", "Results go to DIR (default results/<scenario name>): campaign.duckdb, report/index.html, runs/, environment.json.",
+                "With --executor slurm the runs execute as Slurm job arrays; DIR must be on a filesystem every node mounts,",
+                "and every node needs the same pacelab build (see lab/README.md, 'Running on a Slurm cluster').",
                 "Example: pacelab run scenarios/quickstart.yaml"})
 public final class RunCommand implements Callable<Integer> {
     @Spec
@@ -80,11 +87,33 @@ public final class RunCommand implements Callable<Integer> {
             description = "extra attempts for a failed repetition (default: ${DEFAULT-VALUE})")
     int retries;
 
-    @Option(names = "--jobs", paramLabel = "N", description = "simulated repetitions run at once (default: number of CPUs)")
+    @Option(names = "--jobs", paramLabel = "N", description = "simulated repetitions run at once (default: number of CPUs; "
+            + "with --executor slurm: CPUs per array task, default the partition's smallest node's, at most 4)")
     Integer jobs;
 
     @Option(names = "--no-report", description = "do not render the HTML report at the end")
     boolean noReport;
+
+    /** Where the runs execute. */
+    enum Executor { local, slurm }
+
+    @Option(names = "--executor", paramLabel = "WHERE", defaultValue = "local",
+            description = "where the runs execute: local (this machine, the default) or slurm (job arrays on the Slurm cluster "
+                    + "SLURM_CONF names; simulated runs packed several to a task with --jobs CPUs, relay and netns runs one to a "
+                    + "whole node)")
+    Executor executor;
+
+    @Option(names = "--partition", paramLabel = "P", description = "Slurm partition (default: the cluster's default partition)")
+    String partition;
+
+    @Option(names = "--slurm-option", paramLabel = "OPT",
+            description = "an extra sbatch option for every job array, as one word, e.g. --slurm-option=--time=02:00:00 "
+                    + "(repeatable)")
+    List<String> slurmOptions;
+
+    @Option(names = "--runs-per-task", paramLabel = "N",
+            description = "simulated runs packed into one Slurm array task (default: twice its CPUs)")
+    Integer runsPerTask;
 
     /** The simulator that runs sim-mode configurations. */
     static SimulationBackend simulator() {
@@ -101,21 +130,16 @@ public final class RunCommand implements Callable<Integer> {
     private Integer runCampaign() throws Exception {
         PrintStream stdout = System.out;
         PrintWriter err = spec.commandLine().getErr();
+        if (executor != Executor.slurm && (partition != null || slurmOptions != null || runsPerTask != null)) {
+            err.println("pacelab run: --partition, --slurm-option and --runs-per-task go with --executor slurm; add it, or leave them out");
+            return 2;
+        }
         Scenario scenario;
+        ScenarioRecipe recipe;
         try {
-            scenario = ScenarioReader.read(scenarioFile);
-            if (repetitions != null) {
-                scenario = ScenarioOverrides.withRepetitions(scenario, repetitions);
-            }
-            if (only != null && !only.isEmpty()) {
-                scenario = ScenarioOverrides.only(scenario, only);
-            }
-            if (size != null) {
-                if (size <= 0) {
-                    throw new ScenarioException(List.of("--size: must be at least 1 byte"));
-                }
-                scenario = ScenarioOverrides.withSize(scenario, size);
-            }
+            Scenario read = ScenarioReader.read(scenarioFile);
+            recipe = new ScenarioRecipe(read.source(), read.text(), scenarioFile.toAbsolutePath().getParent(), repetitions, size, only);
+            scenario = recipe.apply(read);
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));
             return 2;
@@ -133,10 +157,10 @@ public final class RunCommand implements Callable<Integer> {
             installMissingPeers(scenario, peers, host, pacelab, stdout);
         }
         SimulationBackend sim = simulator();
-        Path base = scenarioFile.toAbsolutePath().getParent();
         CampaignPlan plan;
         try {
-            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, null, scenario.skipUnavailable(), base));
+            plan = CampaignPlanner.plan(scenario, new PlanningContext(peers, host, pacelab, null, scenario.skipUnavailable(),
+                    recipe.baseDir()));
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));
             return 2;
@@ -144,15 +168,29 @@ public final class RunCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("results", scenario.name());
         CampaignLayout layout = new CampaignLayout(dir);
         printPlan(plan, layout, stdout);
+        int parallel = jobs != null ? Math.max(1, jobs) : Runtime.getRuntime().availableProcessors();
+        RunExecutor runs = null;
+        if (executor == Executor.slurm) {
+            try {
+                SlurmExecutor slurm = SlurmExecutor.prepare(SlurmCluster.find(host),
+                        new SlurmSettings(partition, slurmOptions, jobs, runsPerTask), recipe, layout, pacelab);
+                stdout.println(slurm.describe());
+                runs = slurm;
+            } catch (SlurmException e) {
+                err.println("pacelab run: " + e.getMessage());
+                return 2;
+            }
+        }
         if (check) {
             return 0;
         }
-        int parallel = jobs != null ? Math.max(1, jobs) : Runtime.getRuntime().availableProcessors();
         boolean terminal = System.console() != null && System.console().isTerminal();
         CampaignRunner.Result result;
         try {
-            result = new CampaignRunner(plan, layout, pacelab, host, sim,
-                    new CampaignRunner.Settings(Math.max(0, retries), parallel, stdout, terminal)).run();
+            CampaignRunner.Settings settings = new CampaignRunner.Settings(Math.max(0, retries), parallel, stdout, terminal);
+            CampaignRunner runner = runs == null ? new CampaignRunner(plan, layout, pacelab, host, sim, settings)
+                    : new CampaignRunner(plan, layout, pacelab, host, settings, runs);
+            result = runner.run();
         } catch (StoreException | IOException e) {
             err.println("pacelab run: " + e.getMessage());
             return 1;
@@ -184,7 +222,8 @@ public final class RunCommand implements Callable<Integer> {
             result.skipped().forEach(s -> stdout.println("  " + s));
         }
         if (!result.failures().isEmpty()) {
-            err.println("pacelab run: " + result.failures().size() + " run(s) failed; run the same command again to retry them:");
+            err.println("pacelab run: " + result.failures().size() + " run(s) did not finish (failed or cancelled); run the same "
+                    + "command again to run them:");
             result.failures().forEach(f -> err.println("  " + f));
             return 1;
         }
@@ -216,7 +255,7 @@ public final class RunCommand implements Callable<Integer> {
      * report's fonts (root only), and the builds of peers pacelab builds (sources from PACELAB_PEER_SOURCES or
      * upstream). The plan is then made from what is installed.
      */
-    private static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
+    static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
         for (Implementation i : scenario.implementations()) {
             peers.get(i.server().value()).ifPresent(named::add);

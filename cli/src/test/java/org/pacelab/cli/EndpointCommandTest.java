@@ -38,7 +38,7 @@ class EndpointCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"handshake", "transfer", "multiplexing", "retry", "chacha20", "keyupdate", "http3"})
+    @ValueSource(strings = {"handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate", "http3", "resumption"})
     void clientDownloadsFromServer(String testcase) throws Exception {
         Files.createDirectories(tmp.resolve("www"));
         Files.createDirectories(tmp.resolve("certs"));
@@ -46,8 +46,8 @@ class EndpointCommandTest {
         Files.writeString(tmp.resolve("certs/cert.pem"), Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
         Files.writeString(tmp.resolve("certs/priv.key"), Certificates.toPem(id.key()), StandardCharsets.US_ASCII);
         Random rnd = new Random(testcase.hashCode());
-        int files = testcase.equals("multiplexing") ? 40 : 1;
-        int size = testcase.equals("transfer") || testcase.equals("keyupdate") ? 3_000_000 : 20_000;
+        int files = testcase.equals("multiconnect") ? 5 : testcase.equals("transfer") || testcase.equals("resumption") ? 3 : 1;
+        int size = testcase.equals("keyupdate") ? 3_000_000 : testcase.equals("transfer") ? 1_000_000 : 20_000;
         List<String> names = new ArrayList<>();
         for (int i = 0; i < files; i++) {
             byte[] b = new byte[size];

@@ -9,8 +9,8 @@ import org.pacelab.quic.wire.Bytes;
 import org.pacelab.quic.wire.VarInt;
 
 /**
- * QUIC v1 transport parameters (RFC 9000 §18). Absent connection IDs, token and preferred address are
- * null; absent integers hold their §18.2 defaults. Times are milliseconds. Arrays are not copied.
+ * QUIC transport parameters (RFC 9000 §18, and version_information of RFC 9368 §3). Absent connection IDs, token,
+ * preferred address and version information are null; absent integers hold their §18.2 defaults. Times are milliseconds. Arrays are not copied.
  * Build with {@link #builder()}; {@link #decode} validates everything §18.2 requires and ignores
  * unknown (including reserved/GREASE, id 31*N+27) parameters.
  */
@@ -31,7 +31,8 @@ public record TransportParameters(
         PreferredAddress preferredAddress,
         long activeConnectionIdLimit,
         byte[] initialSourceConnectionId,
-        byte[] retrySourceConnectionId) {
+        byte[] retrySourceConnectionId,
+        VersionInformation versionInformation) {
 
     public static final int ORIGINAL_DESTINATION_CONNECTION_ID = 0x00;
     public static final int MAX_IDLE_TIMEOUT = 0x01;
@@ -50,6 +51,8 @@ public record TransportParameters(
     public static final int ACTIVE_CONNECTION_ID_LIMIT = 0x0e;
     public static final int INITIAL_SOURCE_CONNECTION_ID = 0x0f;
     public static final int RETRY_SOURCE_CONNECTION_ID = 0x10;
+    /** RFC 9368 §3: the version the sender chose and the versions it supports. */
+    public static final int VERSION_INFORMATION = 0x11;
 
     public static final long DEFAULT_MAX_UDP_PAYLOAD_SIZE = 65527;
     public static final long DEFAULT_ACK_DELAY_EXPONENT = 3;
@@ -61,7 +64,50 @@ public record TransportParameters(
         "initial_max_data", "initial_max_stream_data_bidi_local", "initial_max_stream_data_bidi_remote",
         "initial_max_stream_data_uni", "initial_max_streams_bidi", "initial_max_streams_uni", "ack_delay_exponent",
         "max_ack_delay", "disable_active_migration", "preferred_address", "active_connection_id_limit",
-        "initial_source_connection_id", "retry_source_connection_id"};
+        "initial_source_connection_id", "retry_source_connection_id", "version_information"};
+
+    /**
+     * Version Information (RFC 9368 §3): the Chosen Version (the version of the packets carrying the handshake) and
+     * the Available Versions (the versions the sender supports, in preference order for a server, in the order a
+     * client would pick for a client). Neither may be 0 (§3: TRANSPORT_PARAMETER_ERROR).
+     */
+    public record VersionInformation(int chosenVersion, int[] availableVersions) {
+        public VersionInformation {
+            availableVersions = availableVersions.clone();
+        }
+
+        public boolean offers(int version) {
+            for (int v : availableVersions) {
+                if (v == version) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int encodedLength() {
+            return 4 + 4 * availableVersions.length;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof VersionInformation v && v.chosenVersion == chosenVersion && Arrays.equals(v.availableVersions, availableVersions);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * chosenVersion + Arrays.hashCode(availableVersions);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder("VersionInformation[chosen=0x").append(Integer.toHexString(chosenVersion)).append(", available=");
+            for (int i = 0; i < availableVersions.length; i++) {
+                b.append(i == 0 ? "" : ",").append("0x").append(Integer.toHexString(availableVersions[i]));
+            }
+            return b.append(']').toString();
+        }
+    }
 
     /**
      * A server's preferred address (RFC 9000 §18.2, §9.6): IPv4 address (4 bytes) and port, IPv6 address
@@ -138,6 +184,7 @@ public record TransportParameters(
         b.maxAckDelay = maxAckDelay;
         b.disableActiveMigration = disableActiveMigration;
         b.preferredAddress = preferredAddress;
+        b.versionInformation = versionInformation;
         b.activeConnectionIdLimit = activeConnectionIdLimit;
         b.initialSourceConnectionId = initialSourceConnectionId;
         b.retrySourceConnectionId = retrySourceConnectionId;
@@ -180,6 +227,14 @@ public record TransportParameters(
         writeInt(b, ACTIVE_CONNECTION_ID_LIMIT, activeConnectionIdLimit, DEFAULT_ACTIVE_CONNECTION_ID_LIMIT);
         writeBytes(b, INITIAL_SOURCE_CONNECTION_ID, initialSourceConnectionId);
         writeBytes(b, RETRY_SOURCE_CONNECTION_ID, retrySourceConnectionId);
+        if (versionInformation != null) {
+            VarInt.write(b, VERSION_INFORMATION);
+            VarInt.write(b, versionInformation.encodedLength());
+            b.putInt(versionInformation.chosenVersion());
+            for (int v : versionInformation.availableVersions()) {
+                b.putInt(v);
+            }
+        }
         return b.array();
     }
 
@@ -203,6 +258,10 @@ public record TransportParameters(
         if (preferredAddress != null) {
             int len = preferredAddress.encodedLength();
             n += VarInt.size(PREFERRED_ADDRESS) + VarInt.size(len) + len;
+        }
+        if (versionInformation != null) {
+            int len = versionInformation.encodedLength();
+            n += VarInt.size(VERSION_INFORMATION) + VarInt.size(len) + len;
         }
         return n;
     }
@@ -263,6 +322,10 @@ public record TransportParameters(
             int len = (int) length;
             ByteBuffer value = b.slice(b.position(), len);
             b.position(b.position() + len);
+            if (id == VERSION_INFORMATION) {
+                p.versionInformation = versionInformation(value);
+                continue;
+            }
             if (id > RETRY_SOURCE_CONNECTION_ID) {
                 continue; // unknown or reserved (31*N+27): ignored, RFC 9000 §18.1
             }
@@ -349,6 +412,26 @@ public record TransportParameters(
         return new PreferredAddress(v4, v4Port, v6, v6Port, cid, token);
     }
 
+    /** RFC 9368 §3: a non-empty multiple of 4 bytes, no version 0. */
+    private static VersionInformation versionInformation(ByteBuffer v) throws QuicException {
+        int n = v.remaining();
+        if (n < 4 || n % 4 != 0) {
+            throw error("version_information of " + n + " bytes is not a non-empty multiple of 4 (RFC 9368 §3)");
+        }
+        int chosen = v.getInt();
+        if (chosen == 0) {
+            throw error("version_information names version 0 as its chosen version (RFC 9368 §3)");
+        }
+        int[] available = new int[n / 4 - 1];
+        for (int i = 0; i < available.length; i++) {
+            available[i] = v.getInt();
+            if (available[i] == 0) {
+                throw error("version_information lists version 0 among its available versions (RFC 9368 §3)");
+            }
+        }
+        return new VersionInformation(chosen, available);
+    }
+
     private static byte[] rest(ByteBuffer v) {
         byte[] out = new byte[v.remaining()];
         v.get(out);
@@ -411,7 +494,8 @@ public record TransportParameters(
                 && t.maxAckDelay == maxAckDelay && t.disableActiveMigration == disableActiveMigration
                 && Objects.equals(t.preferredAddress, preferredAddress) && t.activeConnectionIdLimit == activeConnectionIdLimit
                 && Arrays.equals(t.initialSourceConnectionId, initialSourceConnectionId)
-                && Arrays.equals(t.retrySourceConnectionId, retrySourceConnectionId);
+                && Arrays.equals(t.retrySourceConnectionId, retrySourceConnectionId)
+                && Objects.equals(t.versionInformation, versionInformation);
     }
 
     @Override
@@ -420,7 +504,7 @@ public record TransportParameters(
                 maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                 initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                 disableActiveMigration, preferredAddress, activeConnectionIdLimit, Arrays.hashCode(initialSourceConnectionId),
-                Arrays.hashCode(retrySourceConnectionId));
+                Arrays.hashCode(retrySourceConnectionId), versionInformation);
     }
 
     @Override
@@ -451,6 +535,9 @@ public record TransportParameters(
         if (preferredAddress != null) {
             sb.append(", ").append(preferredAddress);
         }
+        if (versionInformation != null) {
+            sb.append(", ").append(versionInformation);
+        }
         return sb.append(']').toString();
     }
 
@@ -473,6 +560,7 @@ public record TransportParameters(
         private long activeConnectionIdLimit = DEFAULT_ACTIVE_CONNECTION_ID_LIMIT;
         private byte[] initialSourceConnectionId;
         private byte[] retrySourceConnectionId;
+        private VersionInformation versionInformation;
 
         private Builder() {
         }
@@ -494,6 +582,7 @@ public record TransportParameters(
         public Builder activeConnectionIdLimit(long v) { activeConnectionIdLimit = v; return this; }
         public Builder initialSourceConnectionId(byte[] v) { initialSourceConnectionId = v; return this; }
         public Builder retrySourceConnectionId(byte[] v) { retrySourceConnectionId = v; return this; }
+        public Builder versionInformation(VersionInformation v) { versionInformation = v; return this; }
 
         String violation() {
             return TransportParameters.violation(originalDestinationConnectionId, maxIdleTimeout, statelessResetToken,
@@ -508,7 +597,7 @@ public record TransportParameters(
                     maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                     initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                     disableActiveMigration, preferredAddress, activeConnectionIdLimit, initialSourceConnectionId,
-                    retrySourceConnectionId);
+                    retrySourceConnectionId, versionInformation);
         }
     }
 }

@@ -218,4 +218,21 @@ class TransportParametersTest {
         assertEquals(4433, back.preferredAddress().ipv4Port());
         assertArrayEquals(Bytes.fromHex("0102030405"), back.preferredAddress().connectionId());
     }
+
+    @Test
+    void versionInformationOfRfc9368RoundTripsAndIsChecked() throws QuicException {
+        TransportParameters.VersionInformation vi = new TransportParameters.VersionInformation(0x1, new int[] {0x6b3343cf, 0x1});
+        TransportParameters p = TransportParameters.builder().versionInformation(vi).build();
+        byte[] encoded = p.encode();
+        // id 0x11, length 12, chosen v1, available v2 then v1
+        assertEquals("110c000000016b3343cf00000001", Bytes.hex(encoded));
+        TransportParameters back = TransportParameters.decode(encoded, false);
+        assertEquals(vi, back.versionInformation());
+        assertTrue(back.versionInformation().offers(0x6b3343cf));
+        assertEquals(p, back);
+        for (String bad : new String[] {"1103000001", "110400000000", "110800000001" + "00000000", "1100"}) {
+            QuicException e = assertThrows(QuicException.class, () -> TransportParameters.decode(Bytes.fromHex(bad), true), bad);
+            assertEquals(TransportError.TRANSPORT_PARAMETER_ERROR.code, e.errorCode(), bad);
+        }
+    }
 }

@@ -63,6 +63,11 @@ public enum SummaryField {
     THROUGHPUT_WIRE_MBPS("throughput_wire_mbps", Kind.NUMBER, true, "Mbit/s",
             "8 * server_bytes / (last - first server packet): UDP/TCP payload rate including protocol overhead"),
     DROPS("drops", Kind.INTEGER, true, "", "packets dropped by the emulated bottleneck (emulator event log)"),
+    LOSS_EPISODES("loss_episodes", Kind.INTEGER, true, "",
+            "bursts of bottleneck drops: a drop more than 0.5 s after the previous one starts a new episode"),
+    DROPS_FIRST_EPISODE("drops_first_episode", Kind.INTEGER, true, "",
+            "drops of the first episode (for a bulk transfer: the overshoot that ends slow start)"),
+    DROPS_LARGEST_EPISODE("drops_largest_episode", Kind.INTEGER, true, "", "drops of the largest episode"),
     RETRANSMISSIONS("retransmissions", Kind.INTEGER, true, "",
             "QUIC: packets the server declared lost (qlog recovery:packet_lost); TCP: data segments resending sent bytes"),
     RETRANSMISSIONS_SOURCE("retransmissions_source", Kind.STRING, true, "", "qlog or capture"),
@@ -112,6 +117,12 @@ public enum SummaryField {
             "99th percentile of how long a held packet waited (the dual-connected flows)"),
     REORDER_DUPLICATES("reorder_duplicates", Kind.INTEGER, true, "",
             "copies the dual-connected flows' reordering receivers discarded as already received (duplication)"),
+    EMULATOR_LATENESS_P99_US("emulator_lateness_p99_us", Kind.NUMBER, true, "us",
+            "99th percentile of how late the real-time emulator delivered packets against its model (its own report)"),
+    EMULATOR_LATENESS_MAX_US("emulator_lateness_max_us", Kind.NUMBER, true, "us", "the latest delivery of the emulator"),
+    HOST_LOAD_START("host_load_start", Kind.NUMBER, true, "",
+            "the host's 1-minute load average when the run started (runner; /proc/loadavg)"),
+    HOST_LOAD_END("host_load_end", Kind.NUMBER, true, "", "the 1-minute load average when the run ended"),
     NOTES("notes", Kind.STRING, false, "", "sentences about inputs that were partly unusable, or null");
 
     /** JSON value kinds. */

@@ -33,4 +33,12 @@ public interface DatagramPort extends Closeable {
     void wakeup();
 
     InetSocketAddress localAddress() throws IOException;
+
+    /**
+     * The IP traffic class byte (its low two bits the ECN field, RFC 3168) of the datagram the last {@link #receive}
+     * returned, or -1 when this port cannot tell (the JDK's DatagramChannel never reports it).
+     */
+    default int lastTrafficClass() {
+        return -1;
+    }
 }

@@ -35,6 +35,7 @@ public final class NativeDatagramPort implements DatagramPort {
     private int nextOffset;
     private long receiveCalls;
     private long datagramsCoalesced;
+    private int lastTrafficClass = -1;
 
     private NativeDatagramPort(UdpSocket socket, int wakeFd, int recvBatch, int grantedReceiveBuffer) throws SysException {
         this.socket = socket;
@@ -73,6 +74,18 @@ public final class NativeDatagramPort implements DatagramPort {
     }
 
     /**
+     * Asks the kernel for the traffic class of every arriving datagram (IP_RECVTOS / IPV6_RECVTCLASS), so
+     * {@link #lastTrafficClass()} tells its ECN codepoint (RFC 9000 §13.4.1).
+     *
+     * @throws SysException when the kernel refuses
+     */
+    public void enableTrafficClass() throws SysException {
+        if (!socket.enableTrafficClass()) {
+            throw new SysException("ECN: this kernel refuses IP_RECVTOS/IPV6_RECVTCLASS on the socket", Libc.ENOPROTOOPT);
+        }
+    }
+
+    /**
      * Turns on SO_TXTIME with {@code clockId}; then messages may carry SCM_TXTIME send times.
      *
      * @throws SysException when the kernel refuses the option (before Linux 4.19)
@@ -102,6 +115,7 @@ public final class NativeDatagramPort implements DatagramPort {
         MemorySegment.copy(incoming.data(i), nextOffset, MemorySegment.ofBuffer(dst), 0, n);
         dst.position(dst.position() + n);
         InetSocketAddress from = incoming.source(i);
+        lastTrafficClass = incoming.trafficClass(i);
         nextOffset += n;
         if (nextOffset >= length) {
             if (segment < length) {
@@ -116,6 +130,11 @@ public final class NativeDatagramPort implements DatagramPort {
     @Override
     public boolean send(ByteBuffer src, InetSocketAddress to) throws IOException {
         return socket.send(src, to);
+    }
+
+    @Override
+    public int lastTrafficClass() {
+        return lastTrafficClass;
     }
 
     /**

@@ -16,6 +16,7 @@ import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.LocalConnectionIds;
 import org.pacelab.quic.conn.QuicConnection;
+import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.conn.StatelessResetTokens;
 import org.pacelab.quic.content.DownloadListener;
 import org.pacelab.quic.content.DownloadRequest;
@@ -41,9 +42,17 @@ public final class QuicClient {
      * @param closeReason    the close reason, possibly empty
      * @param timedOut       whether the run was cut off by the timeout
      * @param handshakeNanos handshake duration, or -1 if it never completed
+     * @param sessionTicket  the last session ticket the server issued (to resume a next connection), or null
+     * @param resumed        whether this connection resumed a session
      */
     public record Outcome(List<DownloadResult> results, long startNanos, long endNanos, long closeError,
-                          String closeReason, boolean timedOut, long handshakeNanos) {
+                          String closeReason, boolean timedOut, long handshakeNanos, SessionTicket sessionTicket, boolean resumed) {
+        /** An outcome of a stack that reports no session tickets. */
+        public Outcome(List<DownloadResult> results, long startNanos, long endNanos, long closeError, String closeReason,
+                       boolean timedOut, long handshakeNanos) {
+            this(results, startNanos, endNanos, closeError, closeReason, timedOut, handshakeNanos, null, false);
+        }
+
         public boolean allSucceeded() {
             return !timedOut && results.size() > 0 && results.stream().allMatch(DownloadResult::succeeded);
         }
@@ -127,7 +136,7 @@ public final class QuicClient {
             }
             List<DownloadResult> results = finished.isEmpty() ? List.of() : List.copyOf(finished);
             return new Outcome(results, start, end, conn.closeErrorCode(), conn.closeReason(), timedOut,
-                    handshakeDone[0] < 0 ? -1 : handshakeDone[0] - start);
+                    handshakeDone[0] < 0 ? -1 : handshakeDone[0] - start, conn.sessionTicket(), conn.resumed());
         }
     }
 

@@ -155,6 +155,63 @@ public final class Certificates {
         }
     }
 
+    /**
+     * A chain of {@code length} RSA 2048 certificates below a root CA, as the QUIC Interop Runner's {@code certs.sh}
+     * makes one: the leaf for {@code names}, signed by intermediate {@code length - 1}, ..., signed by intermediate 1,
+     * signed by the root, which is not part of the chain. For a chain longer than one the leaf also carries
+     * {@code padNames} random 250-letter DNS names, which the runner adds so that the server's first flight far
+     * exceeds three times the client's Initial (its amplification-limit test). Returns the chain leaf first with the
+     * leaf's key; RSA because every peer reads it (Kwik takes only RSA keys).
+     */
+    public static Identity chain(int length, List<String> names, int padNames) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a certificate chain has at least one certificate");
+        }
+        try {
+            SecureRandom random = new SecureRandom();
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048, random);
+            long now = System.currentTimeMillis();
+            Date from = new Date(now - 3_600_000L);
+            Date to = new Date(now + 10L * 86_400_000L);
+            KeyPair issuerKey = g.generateKeyPair();
+            X500Name issuer = new X500Name("O=pacelab interop root certificate authority");
+            List<X509Certificate> chain = new ArrayList<>();
+            KeyPair key = issuerKey;
+            for (int i = 1; i <= length; i++) {
+                boolean leaf = i == length;
+                key = g.generateKeyPair();
+                X500Name subject = new X500Name("O=pacelab interop " + (leaf ? "leaf" : "intermediate " + i));
+                var b = new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(now * 16 + i), from, to, subject, key.getPublic());
+                if (leaf) {
+                    List<GeneralName> sans = new ArrayList<>();
+                    for (String n : names) {
+                        sans.add(n.matches("[0-9.]+|.*:.*") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
+                    }
+                    for (int k = 0; k < (length > 1 ? padNames : 0); k++) {
+                        StringBuilder pad = new StringBuilder(250);
+                        for (int c = 0; c < 250; c++) {
+                            pad.append((char) ('a' + random.nextInt(26)));
+                        }
+                        sans.add(new GeneralName(GeneralName.dNSName, pad.toString()));
+                    }
+                    b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
+                } else {
+                    b.addExtension(Extension.basicConstraints, true, new org.bouncycastle.asn1.x509.BasicConstraints(100));
+                    b.addExtension(Extension.keyUsage, true, new org.bouncycastle.asn1.x509.KeyUsage(
+                            org.bouncycastle.asn1.x509.KeyUsage.keyCertSign));
+                }
+                var signer = new JcaContentSignerBuilder("SHA256withRSA").setSecureRandom(random).build(issuerKey.getPrivate());
+                chain.addFirst(new JcaX509CertificateConverter().getCertificate(b.build(signer)));
+                issuer = subject;
+                issuerKey = key;
+            }
+            return new Identity(List.copyOf(chain), key.getPrivate());
+        } catch (java.security.GeneralSecurityException | OperatorCreationException | IOException e) {
+            throw new IllegalStateException("cannot generate a certificate chain: " + e.getMessage(), e);
+        }
+    }
+
     /** PEM text of a certificate, or of a private key as unencrypted PKCS#8 ("PRIVATE KEY"). */
     public static String toPem(Object certificateOrKey) {
         StringWriter sw = new StringWriter();

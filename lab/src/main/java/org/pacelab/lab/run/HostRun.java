@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
+import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.plan.DcSetup;
@@ -51,10 +52,14 @@ public final class HostRun {
         Path dir = layout.runDir(r);
         Instant started = Instant.now();
         long t0 = System.nanoTime();
+        double loadStart = RunConditions.loadAverage();
         try {
             CampaignRunner.deleteTree(dir);
             Files.createDirectories(dir);
             AnalysedRun a = execute(r, dir);
+            RunConditions.record(a.summary(), loadStart, RunConditions.loadAverage(),
+                    r.configuration().mode() == Mode.SIM ? null : RunFiles.log(dir, "emulator", "out"));
+            SummaryJson.write(a.summary(), dir.resolve(RunFiles.SUMMARY));
             return new Attempt(started, (System.nanoTime() - t0) / 1e9, a, null);
         } catch (RunFailedException | IOException e) {
             return new Attempt(started, (System.nanoTime() - t0) / 1e9, null, e.getMessage() + " (logs: " + dir + ")");

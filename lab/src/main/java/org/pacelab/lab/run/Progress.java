@@ -64,6 +64,16 @@ public final class Progress {
         draw();
     }
 
+    /** A run that was cancelled (not a failure of the run: it did not get to finish). */
+    public synchronized void cancelled(String what, String why) {
+        failed++;
+        if (terminal) {
+            clear();
+        }
+        out.printf(Locale.ROOT, "%s: CANCELLED: %s%n", what, why);
+        draw();
+    }
+
     /** A line for the user (what the executor did), printed above the status line. */
     public synchronized void message(String line) {
         if (terminal) {

@@ -108,6 +108,25 @@ public final class RunRecorder {
         }
     }
 
+    /**
+     * Records an attempt that was cancelled (by the user, e.g. {@code scancel}) and shows it; it is not tried again
+     * in this session (the next {@code pacelab run} runs it). Returns false.
+     */
+    public boolean cancelled(RunSpec r, int attempt, String why, Instant startedAt) throws StoreException {
+        store.recordFailure(r.key(), attempt, "cancelled: " + why, startedAt, 0);
+        writeFailure(layout.runDir(r), "cancelled: " + why);
+        progress.cancelled(label(r), why);
+        synchronized (this) {
+            failures.add(label(r) + ": cancelled: " + why);
+        }
+        return false;
+    }
+
+    /** What the executor is waiting for, shown in the status line until a run starts (e.g. "job 12: 5 pending"). */
+    public void status(String text) {
+        progress.started(text);
+    }
+
     /** A line for the user above the progress bar (what an executor did: a job submitted, a problem). */
     public void message(String line) {
         progress.message(line);

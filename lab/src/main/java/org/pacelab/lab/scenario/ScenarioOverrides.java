@@ -44,4 +44,11 @@ public final class ScenarioOverrides {
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(), kept, s.sweep(),
                 s.collect(), s.skipUnavailable(), s.dc(), s.peers());
     }
+
+    /** The scenario with configurations that cannot run on this host left out with their reason, whatever it says. */
+    public static Scenario skippingUnavailable(Scenario s) {
+        return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
+                s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(),
+                s.implementations(), s.sweep(), s.collect(), true, s.dc(), s.peers());
+    }
 }

@@ -8,7 +8,8 @@ import java.net.InetSocketAddress;
 /**
  * Receive buffers for one recvmmsg(2) call: per message a 64 KiB buffer, a sockaddr and a control area, in the
  * layout the kernel writes. With UDP GRO on the socket one buffer may hold several datagrams of the same sender,
- * coalesced by the kernel: {@link #segmentSize} then says how long each (but the last) is. Single-threaded.
+ * coalesced by the kernel: {@link #segmentSize} then says how long each (but the last) is. With IP_RECVTOS /
+ * IPV6_RECVTCLASS on the socket {@link #trafficClass} gives each message's traffic class (ECN field). Single-threaded.
  */
 public final class IncomingMessages implements AutoCloseable {
     private static final int MMSGHDR = 64;
@@ -71,6 +72,29 @@ public final class IncomingMessages implements AutoCloseable {
      * length when the kernel did not coalesce.
      */
     public int segmentSize(int i) {
+        long at = controlData(i, Libc.SOL_UDP, Libc.UDP_GRO, 4);
+        if (at < 0) {
+            return length(i);
+        }
+        int size = controls.get(ValueLayout.JAVA_INT, at);
+        return size > 0 ? size : length(i);
+    }
+
+    /**
+     * The traffic class byte message {@code i} arrived with (IP_TOS, one byte, or IPV6_TCLASS, an int), or -1 when the
+     * kernel gave none (the socket did not ask for it).
+     */
+    public int trafficClass(int i) {
+        long at = controlData(i, Libc.IPPROTO_IP, Libc.IP_TOS, 1);
+        if (at >= 0) {
+            return controls.get(ValueLayout.JAVA_BYTE, at) & 0xff;
+        }
+        at = controlData(i, Libc.IPPROTO_IPV6, Libc.IPV6_TCLASS, 4);
+        return at < 0 ? -1 : controls.get(ValueLayout.JAVA_INT, at) & 0xff;
+    }
+
+    /** The offset in {@code controls} of the data of message {@code i}'s control message (level, type), or -1. */
+    private long controlData(int i, int wantLevel, int wantType, int minData) {
         check(i);
         long h = (long) MMSGHDR * i;
         long controlLen = headers.get(ValueLayout.JAVA_LONG, h + 40);
@@ -83,13 +107,12 @@ public final class IncomingMessages implements AutoCloseable {
             }
             int level = controls.get(ValueLayout.JAVA_INT, base + off + 8);
             int type = controls.get(ValueLayout.JAVA_INT, base + off + 12);
-            if (level == Libc.SOL_UDP && type == Libc.UDP_GRO && cmsgLen >= 20) {
-                int size = controls.get(ValueLayout.JAVA_INT, base + off + 16);
-                return size > 0 ? size : length(i);
+            if (level == wantLevel && type == wantType && cmsgLen >= 16 + minData) {
+                return base + off + 16;
             }
             off += (cmsgLen + 7) & ~7L;
         }
-        return length(i);
+        return -1;
     }
 
     /** Prepares the headers for a receive of up to {@link #capacity()} messages. */

@@ -23,7 +23,7 @@ public final class OutgoingMessages implements AutoCloseable {
     private static final int CMSG_HEADER = 16;
     /** CMSG_SPACE of a u16 and of a u64 on LP64: 16 + 8. */
     private static final int CMSG_SPACE_SMALL = 24;
-    private static final int CONTROL = 3 * CMSG_SPACE_SMALL;
+    private static final int CONTROL = 4 * CMSG_SPACE_SMALL;
     private static final int DATA = 65536;
 
     private final int capacity;
@@ -35,6 +35,7 @@ public final class OutgoingMessages implements AutoCloseable {
     private final MemorySegment data;
     private final int[] lengths;
     private final int[] controlLengths;
+    private final int[] families;
     private int count;
     private boolean closed;
 
@@ -51,6 +52,7 @@ public final class OutgoingMessages implements AutoCloseable {
         data = arena.allocate((long) DATA * capacity, 16);
         lengths = new int[capacity];
         controlLengths = new int[capacity];
+        families = new int[capacity];
     }
 
     public int capacity() { return capacity; }
@@ -80,6 +82,7 @@ public final class OutgoingMessages implements AutoCloseable {
         headers.set(ValueLayout.JAVA_INT, (long) MMSGHDR * i + 8, nameLen);
         lengths[i] = 0;
         controlLengths[i] = 0;
+        families[i] = family;
         return i;
     }
 
@@ -136,6 +139,21 @@ public final class OutgoingMessages implements AutoCloseable {
         c.set(ValueLayout.JAVA_INT, 8, Libc.SOL_UDP);
         c.set(ValueLayout.JAVA_INT, 12, Libc.UDP_SEGMENT_PACING_RATE);
         c.set(ValueLayout.JAVA_LONG, CMSG_HEADER, bytesPerSecond);
+    }
+
+    /**
+     * Message {@code i} (every GSO segment of it) carries this IP traffic class byte, whose low two bits are the ECN
+     * codepoint (RFC 3168): IP_TOS on an IPv4 socket, IPV6_TCLASS on an IPv6 one, an int each.
+     */
+    public void trafficClass(int i, int trafficClass) {
+        if (trafficClass < 0 || trafficClass > 0xff) {
+            throw new IllegalArgumentException("a traffic class is one byte, not " + trafficClass);
+        }
+        MemorySegment c = control(i, 4);
+        boolean v6 = families[i] == Libc.AF_INET6;
+        c.set(ValueLayout.JAVA_INT, 8, v6 ? Libc.IPPROTO_IPV6 : Libc.IPPROTO_IP);
+        c.set(ValueLayout.JAVA_INT, 12, v6 ? Libc.IPV6_TCLASS : Libc.IP_TOS);
+        c.set(ValueLayout.JAVA_INT, CMSG_HEADER, trafficClass);
     }
 
     /** Appends a control message with {@code dataBytes} of data to message {@code i}; returns it (header unset but length). */

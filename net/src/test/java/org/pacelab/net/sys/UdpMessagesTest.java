@@ -131,7 +131,8 @@ class UdpMessagesTest {
             out.segmentSize(i, 1452);
             out.txTime(i, 123);
             out.pacingRate(i, 5_000_000);
-            assertThrows(IllegalStateException.class, () -> out.txTime(i, 1), "three control messages fill the area");
+            out.trafficClass(i, 2);
+            assertThrows(IllegalStateException.class, () -> out.txTime(i, 1), "four control messages fill the area");
             assertThrows(IllegalArgumentException.class, () -> out.append(i, ByteBuffer.allocate(OutgoingMessages.MAX_MESSAGE_BYTES)));
             assertEquals(3000, out.length(i));
             out.open(new InetSocketAddress("127.0.0.1", 9), Libc.AF_INET);
@@ -139,6 +140,49 @@ class UdpMessagesTest {
             assertThrows(IllegalStateException.class, () -> out.open(new InetSocketAddress("127.0.0.1", 9), Libc.AF_INET));
             out.clear();
             assertTrue(out.isEmpty());
+        }
+    }
+
+    @Test
+    void trafficClassTravelsPerMessageBothFamilies() throws Exception {
+        for (String host : new String[] {"127.0.0.1", "::1"}) {
+            InetSocketAddress any = new InetSocketAddress(host, 0);
+            try (UdpSocket tx = UdpSocket.bind(any, "tx"); UdpSocket rx = UdpSocket.bind(any, "rx");
+                 OutgoingMessages out = new OutgoingMessages(4); IncomingMessages in = new IncomingMessages(4)) {
+                assertTrue(rx.enableTrafficClass());
+                int[] marks = {0x02, 0x01, 0x00, 0x03};   // ECT(0), ECT(1), Not-ECT, CE
+                for (int mark : marks) {
+                    int i = out.open(rx.localAddress(), tx.family());
+                    out.append(i, pattern(100, mark));
+                    out.trafficClass(i, mark);
+                }
+                assertEquals(4, tx.send(out, 0));
+                List<Integer> seen = new ArrayList<>();
+                long deadline = System.nanoTime() + 2_000_000_000L;
+                while (seen.size() < 4 && System.nanoTime() < deadline) {
+                    int n = rx.receive(in);
+                    for (int i = 0; i < n; i++) {
+                        seen.add(in.trafficClass(i) & 3);
+                    }
+                }
+                assertEquals(List.of(2, 1, 0, 3), seen, host);
+            }
+        }
+    }
+
+    @Test
+    void withoutAskingNoTrafficClassIsReported() throws Exception {
+        try (UdpSocket tx = UdpSocket.bind(ANY, "tx"); UdpSocket rx = UdpSocket.bind(ANY, "rx");
+             IncomingMessages in = new IncomingMessages(1)) {
+            assertEquals(0, tx.setTrafficClass(2));
+            tx.send(pattern(10, 1), rx.localAddress());
+            int n = 0;
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while (n == 0 && System.nanoTime() < deadline) {
+                n = rx.receive(in);
+            }
+            assertEquals(1, n);
+            assertEquals(-1, in.trafficClass(0));
         }
     }
 }

@@ -66,6 +66,7 @@ import org.pacelab.quic.stream.QuicStream;
 import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.stream.StreamDataSent;
 import org.pacelab.quic.stream.StreamManager;
+import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
 /**
@@ -434,9 +435,6 @@ public final class QuicConnection implements StreamTransport {
             addressValidated = true;
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        if (isClient && level == EncryptionLevel.HANDSHAKE) {
-            peerValidatedOurAddress = true;
-        }
         resetIdleTimer(now);
     }
 
@@ -741,6 +739,10 @@ public final class QuicConnection implements StreamTransport {
         int n = undecryptable.size();
         for (int i = 0; i < n; i++) {
             byte[] packet = undecryptable.poll();
+            if (packet == null) {
+                // a packet processed above carried CRYPTO data that drained the rest (this method re-entered)
+                break;
+            }
             ByteBuffer b = ByteBuffer.wrap(packet);
             ParsedPacket p;
             try {
@@ -841,6 +843,15 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onPeerTransportParameters(byte[] encoded) throws QuicException {
             applyPeerTransportParameters(TransportParameters.decode(encoded, isClient));
+            peerParamsEncoded = encoded.clone();
+        }
+
+        @Override
+        public void onSessionTicket(byte[] tlsTicket, boolean earlyDataAllowed) {
+            // RFC 9000 §7.4.1: the server's transport parameters are kept with the ticket for 0-RTT
+            if (isClient && peerParamsEncoded != null) {
+                sessionTicket = new SessionTicket(tlsTicket, peerParamsEncoded, earlyDataAllowed);
+            }
         }
 
         @Override
@@ -861,6 +872,18 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean confirmHandshakeNow;
+    private byte[] peerParamsEncoded;
+    private SessionTicket sessionTicket;
+
+    /** Client: the latest session ticket the server issued (with its transport parameters), or null. */
+    public SessionTicket sessionTicket() {
+        return sessionTicket;
+    }
+
+    /** Whether this connection's handshake resumed a session (RFC 8446 §2.2: no certificate exchanged). */
+    public boolean resumed() {
+        return tls.resumed();
+    }
 
     private void applyPeerTransportParameters(TransportParameters tp) throws QuicException {
         // RFC 9000 §7.3: authenticate the connection IDs used during the handshake

@@ -13,7 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Packet protection keys for one direction at one encryption level (RFC 9001 §5.1): the AEAD key and
  * IV and the header protection key, derived from a TLS traffic secret with the labels "quic key",
- * "quic iv" and "quic hp".
+ * "quic iv" and "quic hp" (QUIC v2: "quicv2 key", "quicv2 iv", "quicv2 hp", RFC 9369 §3.3.2).
  *
  * <p>The key material is immutable. Each instance caches its JCA {@link Cipher} objects and scratch
  * arrays so the per-packet path allocates almost nothing; therefore an instance is <b>not
@@ -25,6 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class PacketKeys {
     private final CipherSuite suite;
+    private final VersionProtection version;
     private final byte[] secret;
     private final byte[] key;
     private final byte[] iv;
@@ -34,8 +35,9 @@ public final class PacketKeys {
     private final HeaderProtector hp;
     private final byte[] mask = new byte[5];
 
-    private PacketKeys(CipherSuite suite, byte[] secret, byte[] key, byte[] iv, HeaderProtector hp) {
+    private PacketKeys(CipherSuite suite, VersionProtection version, byte[] secret, byte[] key, byte[] iv, HeaderProtector hp) {
         this.suite = suite;
+        this.version = version;
         this.secret = secret;
         this.key = key;
         this.iv = iv;
@@ -44,33 +46,46 @@ public final class PacketKeys {
         this.aead = cipher(suite.aeadTransformation());
     }
 
-    /** Derives key, IV and header protection key from a traffic secret (RFC 9001 §5.1). */
+    /** Derives key, IV and header protection key from a traffic secret with QUIC v1's labels (RFC 9001 §5.1). */
     public static PacketKeys fromSecret(CipherSuite suite, byte[] trafficSecret) {
+        return fromSecret(suite, trafficSecret, VersionProtection.V1);
+    }
+
+    /** Derives key, IV and header protection key from a traffic secret with the labels of {@code version}. */
+    public static PacketKeys fromSecret(CipherSuite suite, byte[] trafficSecret, VersionProtection version) {
         if (trafficSecret.length != suite.hashLength()) {
             throw new IllegalArgumentException("a " + suite + " traffic secret has " + suite.hashLength()
                     + " bytes, not " + trafficSecret.length);
         }
         byte[] secret = trafficSecret.clone();
-        byte[] hpKey = Hkdf.expandLabel(suite.hashName(), secret, "quic hp", new byte[0], suite.keyLength());
-        return derive(suite, secret, new HeaderProtector(suite, hpKey));
+        byte[] hpKey = Hkdf.expandLabel(suite.hashName(), secret, version.hpLabel(), new byte[0], suite.keyLength());
+        return derive(suite, version, secret, new HeaderProtector(suite, hpKey));
     }
 
-    private static PacketKeys derive(CipherSuite suite, byte[] secret, HeaderProtector hp) {
-        byte[] key = Hkdf.expandLabel(suite.hashName(), secret, "quic key", new byte[0], suite.keyLength());
-        byte[] iv = Hkdf.expandLabel(suite.hashName(), secret, "quic iv", new byte[0], CipherSuite.IV_LENGTH);
-        return new PacketKeys(suite, secret, key, iv, hp);
+    private static PacketKeys derive(CipherSuite suite, VersionProtection version, byte[] secret, HeaderProtector hp) {
+        byte[] key = Hkdf.expandLabel(suite.hashName(), secret, version.keyLabel(), new byte[0], suite.keyLength());
+        byte[] iv = Hkdf.expandLabel(suite.hashName(), secret, version.ivLabel(), new byte[0], CipherSuite.IV_LENGTH);
+        return new PacketKeys(suite, version, secret, key, iv, hp);
     }
 
     /**
-     * The keys after a key update (RFC 9001 §6.1): secret_(n+1) = HKDF-Expand-Label(secret_n, "quic ku",
-     * "", Hash.length), new key and IV from it; the header protection key does not change.
+     * The keys after a key update (RFC 9001 §6.1): secret_(n+1) = HKDF-Expand-Label(secret_n, "quic ku" (QUIC v2:
+     * "quicv2 ku"), "", Hash.length), new key and IV from it; the header protection key does not change.
      */
     public PacketKeys nextGeneration() {
-        byte[] next = Hkdf.expandLabel(suite.hashName(), secret, "quic ku", new byte[0], suite.hashLength());
-        return derive(suite, next, hp);
+        byte[] next = Hkdf.expandLabel(suite.hashName(), secret, version.kuLabel(), new byte[0], suite.hashLength());
+        return derive(suite, version, next, hp);
+    }
+
+    /** The same traffic secret with the labels of another version (RFC 9368 §4: a client that learns the server chose v2). */
+    public PacketKeys forVersion(VersionProtection other) {
+        return other == version ? this : fromSecret(suite, secret, other);
     }
 
     public CipherSuite suite() { return suite; }
+
+    /** Whose labels these keys were derived with. */
+    public VersionProtection version() { return version; }
 
     /** A copy of the traffic secret these keys were derived from. */
     public byte[] secret() { return secret.clone(); }

@@ -61,8 +61,8 @@ public final class PacketParser {
             throw new MalformedPacketException(offset, "long header of " + (end - offset) + " bytes is shorter than the 7-byte minimum");
         }
         int version = d.getInt(offset + 1);
-        boolean v1 = QuicVersion.isSupported(version);
-        int maxCid = v1 ? MAX_CID_LENGTH : 255;
+        boolean known = QuicVersion.isKnown(version);
+        int maxCid = known ? MAX_CID_LENGTH : 255;
         int pos = offset + 5;
         int dcidLength = d.get(pos++) & 0xff;
         if (dcidLength > maxCid) {
@@ -86,14 +86,14 @@ public final class PacketParser {
         if (version == QuicVersion.NEGOTIATION) {
             return versionNegotiation(d, offset, end, pos, dcid, scid);
         }
-        if (!v1) {
+        if (!known) {
             return new ParsedPacket(null, version, false, dcid, scid, ParsedPacket.EMPTY, end - pos, offset, -1, end,
                     ParsedPacket.NO_VERSIONS, ParsedPacket.EMPTY);
         }
         if ((first & 0x40) == 0) {
             throw new MalformedPacketException(offset, "long header with the fixed bit (0x40) clear (RFC 9000 §17.2)");
         }
-        PacketType type = PacketType.fromLongTypeBits(first >>> 4);
+        PacketType type = PacketType.fromLongTypeBits(version, first >>> 4);
         if (type == PacketType.RETRY) {
             return retry(d, offset, end, pos, version, dcid, scid);
         }
@@ -117,7 +117,7 @@ public final class PacketParser {
         if (length < 1) {
             throw new MalformedPacketException(offset, type + " Length 0 leaves no room for a packet number");
         }
-        return new ParsedPacket(type, version, true, dcid, scid, token, (int) length, offset, pos, pos + (int) length,
+        return new ParsedPacket(type, version, QuicVersion.isSupported(version), dcid, scid, token, (int) length, offset, pos, pos + (int) length,
                 ParsedPacket.NO_VERSIONS, ParsedPacket.EMPTY);
     }
 
@@ -144,7 +144,7 @@ public final class PacketParser {
         }
         byte[] token = bytes(d, pos, tokenLength);
         byte[] tag = bytes(d, end - RetryIntegrity.TAG_LENGTH, RetryIntegrity.TAG_LENGTH);
-        return new ParsedPacket(PacketType.RETRY, version, true, dcid, scid, token, end - pos, offset, -1, end,
+        return new ParsedPacket(PacketType.RETRY, version, QuicVersion.isSupported(version), dcid, scid, token, end - pos, offset, -1, end,
                 ParsedPacket.NO_VERSIONS, tag);
     }
 

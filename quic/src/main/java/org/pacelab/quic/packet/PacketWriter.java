@@ -34,7 +34,7 @@ public final class PacketWriter {
         if (hasToken && t != PacketType.INITIAL) {
             throw new IllegalArgumentException("only Initial packets carry a token (RFC 9000 §17.2.2)");
         }
-        out.put((byte) (0xc0 | (t.longTypeBits() << 4) | (pnLength - 1)));
+        out.put((byte) (0xc0 | (t.longTypeBits(version) << 4) | (pnLength - 1)));
         out.putInt(version);
         out.put((byte) dcid.length).put(dcid);
         out.put((byte) scid.length).put(scid);

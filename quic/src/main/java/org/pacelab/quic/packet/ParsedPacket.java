@@ -8,12 +8,13 @@ import org.pacelab.quic.wire.Bytes;
  * One packet located in a datagram by {@link PacketParser} (header protection still applied).
  *
  * <ul>
- *   <li>{@code type}: the packet type; null when {@code supportedVersion} is false.</li>
+ *   <li>{@code type}: the packet type; null for a version whose header layout is not known (neither v1 nor v2).</li>
  *   <li>{@code version}: the long-header version; 0 for Version Negotiation; 0 for short headers,
  *       which carry none.</li>
- *   <li>{@code supportedVersion}: false for a long header of a version this stack does not speak; then
- *       only the invariant fields (version, dcid, scid) are known (RFC 8999 §5.1) and a server answers
- *       with Version Negotiation (RFC 9000 §6.1).</li>
+ *   <li>{@code supportedVersion}: false for a long header of a version this stack does not speak
+ *       ({@link QuicVersion#isSupported}); for an unknown version only the invariant fields (version, dcid,
+ *       scid) are known (RFC 8999 §5.1), for a known one (QUIC v2) the whole header is parsed; a server
+ *       answers either with Version Negotiation (RFC 9000 §6.1).</li>
  *   <li>{@code token}: the Initial token or the Retry token; empty otherwise.</li>
  *   <li>{@code length}: the Length field of Initial, 0-RTT and Handshake packets; for the others the
  *       bytes from {@code pnOffset} (or the end of the header) to {@code packetEnd}.</li>
@@ -40,8 +41,8 @@ public record ParsedPacket(PacketType type, int version, boolean supportedVersio
 
     /** The header of an Initial, 0-RTT or Handshake packet. */
     public LongHeader longHeader() {
-        if (!supportedVersion || !type.hasPacketNumber() || type == PacketType.ONE_RTT) {
-            throw new IllegalStateException("a " + (supportedVersion ? type : "unsupported-version") + " packet has no v1 long header");
+        if (type == null || !type.hasPacketNumber() || type == PacketType.ONE_RTT) {
+            throw new IllegalStateException("a " + (type != null ? type : "unknown-version") + " packet has no long header with a packet number");
         }
         return new LongHeader(type, version, dcid, scid, token, length, pnOffset, headerStart, packetEnd);
     }

@@ -2,6 +2,7 @@ package org.pacelab.quic.packet;
 
 import java.nio.ByteBuffer;
 import org.pacelab.quic.crypto.RetryIntegrity;
+import org.pacelab.quic.crypto.VersionProtection;
 
 /** Retry packets (RFC 9000 §17.2.5) with their integrity tag (RFC 9001 §5.8). */
 public final class Retry {
@@ -14,7 +15,8 @@ public final class Retry {
     }
 
     /**
-     * Builds a Retry packet: first byte 0b1111UUUU (U = {@code unusedBits}, arbitrary per §17.2.5),
+     * Builds a Retry packet: first byte 0b11TTUUUU (TT = the version's Retry type, 0b11 in v1, 0b00 in v2; U =
+     * {@code unusedBits}, arbitrary per §17.2.5),
      * version, DCID (the client's SCID), SCID (the server's new connection ID), token, integrity tag
      * computed over the pseudo-packet with {@code originalDcid}.
      */
@@ -27,12 +29,12 @@ public final class Retry {
         }
         int bodyLength = 7 + dcid.length + scid.length + token.length;
         ByteBuffer b = ByteBuffer.allocate(bodyLength + RetryIntegrity.TAG_LENGTH);
-        b.put((byte) (0xf0 | (unusedBits & 0x0f)));
+        b.put((byte) (0xc0 | PacketType.RETRY.longTypeBits(version) << 4 | (unusedBits & 0x0f)));
         b.putInt(version);
         b.put((byte) dcid.length).put(dcid);
         b.put((byte) scid.length).put(scid);
         b.put(token);
-        b.put(RetryIntegrity.tag(originalDcid, ByteBuffer.wrap(b.array(), 0, bodyLength)));
+        b.put(RetryIntegrity.tag(VersionProtection.of(version), originalDcid, ByteBuffer.wrap(b.array(), 0, bodyLength)));
         return b.array();
     }
 
@@ -47,6 +49,6 @@ public final class Retry {
         }
         byte[] packet = new byte[retry.packetEnd() - retry.headerStart()];
         datagram.get(retry.headerStart(), packet);
-        return RetryIntegrity.verify(originalDcid, packet);
+        return QuicVersion.isKnown(retry.version()) && RetryIntegrity.verify(VersionProtection.of(retry.version()), originalDcid, packet);
     }
 }

@@ -18,20 +18,38 @@ import org.pacelab.quic.crypto.CipherSuite;
  * @param serverName           client only: SNI and the name verified against the certificate
  * @param trustManager         client only: verifies the server's chain; null means the JDK's default trust store
  * @param verifyPeer           client only: false skips certificate and host name verification (--insecure)
+ * @param tickets              server only: the endpoint's session tickets (issued after each handshake, accepted for
+ *                             resumption); null issues none and resumes nothing
+ * @param resumption           client only: the ticket to resume with, or null for a full handshake
+ * @param earlyData            server: accept 0-RTT data with a resumed session; client: offer it when the ticket allows
  */
 public record TlsConfig(List<String> applicationProtocols, List<CipherSuite> cipherSuites,
                         List<X509Certificate> certificateChain, PrivateKey privateKey,
-                        String serverName, X509TrustManager trustManager, boolean verifyPeer) {
+                        String serverName, X509TrustManager trustManager, boolean verifyPeer,
+                        SessionTickets tickets, SessionTicket resumption, boolean earlyData) {
 
     public static final List<CipherSuite> ALL_SUITES = List.of(CipherSuite.AES_128_GCM_SHA256,
             CipherSuite.AES_256_GCM_SHA384, CipherSuite.CHACHA20_POLY1305_SHA256);
 
     public static TlsConfig server(List<String> alpns, List<CipherSuite> suites, List<X509Certificate> chain, PrivateKey key) {
-        return new TlsConfig(List.copyOf(alpns), List.copyOf(suites), List.copyOf(chain), key, null, null, false);
+        return new TlsConfig(List.copyOf(alpns), List.copyOf(suites), List.copyOf(chain), key, null, null, false, null, null, false);
     }
 
     public static TlsConfig client(List<String> alpns, List<CipherSuite> suites, String serverName,
                                    X509TrustManager trustManager, boolean verifyPeer) {
-        return new TlsConfig(List.copyOf(alpns), List.copyOf(suites), List.of(), null, serverName, trustManager, verifyPeer);
+        return new TlsConfig(List.copyOf(alpns), List.copyOf(suites), List.of(), null, serverName, trustManager, verifyPeer,
+                null, null, false);
+    }
+
+    /** A server issuing and accepting {@code tickets}; with {@code acceptEarlyData} 0-RTT is accepted on resumption. */
+    public TlsConfig withTickets(SessionTickets tickets, boolean acceptEarlyData) {
+        return new TlsConfig(applicationProtocols, cipherSuites, certificateChain, privateKey, serverName, trustManager, verifyPeer,
+                tickets, resumption, acceptEarlyData);
+    }
+
+    /** A client resuming with {@code ticket} (null: a full handshake); with {@code offerEarlyData} it offers 0-RTT. */
+    public TlsConfig withResumption(SessionTicket ticket, boolean offerEarlyData) {
+        return new TlsConfig(applicationProtocols, cipherSuites, certificateChain, privateKey, serverName, trustManager, verifyPeer,
+                tickets, ticket, offerEarlyData);
     }
 }

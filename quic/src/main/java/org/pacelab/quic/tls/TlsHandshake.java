@@ -35,6 +35,8 @@ import tech.kwik.agent15.engine.TlsStatusEventHandler;
 import tech.kwik.agent15.engine.impl.TlsClientEngineImpl;
 import tech.kwik.agent15.engine.impl.TlsServerEngineImpl;
 import tech.kwik.agent15.extension.ApplicationLayerProtocolNegotiationExtension;
+import tech.kwik.agent15.extension.EarlyDataExtension;
+import tech.kwik.agent15.extension.ServerPreSharedKeyExtension;
 import tech.kwik.agent15.extension.Extension;
 import tech.kwik.agent15.handshake.CertificateMessage;
 import tech.kwik.agent15.handshake.CertificateVerifyMessage;
@@ -62,6 +64,9 @@ public final class TlsHandshake {
 
         /** The handshake completed (RFC 9001 §4.1.1). */
         void onHandshakeComplete();
+
+        /** Client: the server issued a session ticket ({@code tlsTicket} as agent15 serializes it). */
+        default void onSessionTicket(byte[] tlsTicket, boolean earlyDataAllowed) {}
     }
 
     /** RFC 9000 §7.5: buffer at least 4096 bytes of out-of-order CRYPTO data; we allow more. */
@@ -80,6 +85,9 @@ public final class TlsHandshake {
     private final SendBuffer[] outgoing = new SendBuffer[4];
     private byte[] clientRandom;
     private String negotiatedProtocol;
+    private boolean earlySecretReported;
+    private boolean earlyDataAccepted;
+    private boolean resumed;
     private boolean handshakeSecretsReported;
     private boolean applicationSecretsReported;
     private boolean complete;
@@ -109,11 +117,19 @@ public final class TlsHandshake {
             } else if (config.trustManager() != null) {
                 client.setTrustManager(config.trustManager());
             }
+            if (config.resumption() != null) {
+                // RFC 8446 §4.2.11: offer the ticket's PSK; §4.2.10: announce 0-RTT data when the ticket allows it
+                client.setNewSessionTicket(NewSessionTicket.deserialize(config.resumption().tlsTicket()));
+                if (config.earlyData() && config.resumption().earlyData()) {
+                    client.add(new EarlyDataExtension());
+                }
+            }
             this.engine = client;
         } else {
             X509Certificate leaf = config.certificateChain().get(0);
             TlsServerEngineImpl server = new TlsServerEngineImpl(config.certificateChain(), config.privateKey(),
-                    signatureSchemes(leaf), new ServerSender(), status, NoResumption.INSTANCE);
+                    signatureSchemes(leaf), new ServerSender(), status,
+                    config.tickets() != null ? config.tickets() : NoResumption.INSTANCE);
             server.addSupportedCiphers(toAgent15(config.cipherSuites()));
             this.engine = server;
         }
@@ -191,6 +207,10 @@ public final class TlsHandshake {
             if (parsed instanceof ClientHello ch) {
                 clientRandom = ch.getClientRandom();
             }
+            if (parsed instanceof ServerHello sh) {
+                // RFC 8446 §4.2.11: the server's pre_shared_key extension says it accepted our PSK
+                resumed = sh.getExtensions().stream().anyMatch(e -> e instanceof ServerPreSharedKeyExtension);
+            }
             engine.received(parsed, protection(level));
         } catch (ErrorAlert alert) {
             if (listenerFailure != null) {
@@ -217,6 +237,17 @@ public final class TlsHandshake {
 
     private void reportSecrets() {
         CipherSuite suite = selectedSuite();
+        if (!earlySecretReported && engine.getClientEarlyTrafficSecret() != null && (earlyDataAccepted || isClient && offersEarlyData())) {
+            // RFC 9001 §5.1, §4.6.1: 0-RTT keys from client_early_traffic_secret, with the ticket's suite (the
+            // client before the server chose one: the suite the ticket was made with)
+            earlySecretReported = true;
+            CipherSuite early = suite != null ? suite : ticketSuite();
+            byte[] c = engine.getClientEarlyTrafficSecret();
+            log("CLIENT_EARLY_TRAFFIC_SECRET", c);
+            if (early != null) {
+                listener.onSecrets(EncryptionLevel.ZERO_RTT, early, c, null);
+            }
+        }
         if (!handshakeSecretsReported && engine.getServerHandshakeTrafficSecret() != null
                 && engine.getClientHandshakeTrafficSecret() != null && suite != null) {
             handshakeSecretsReported = true;
@@ -237,15 +268,55 @@ public final class TlsHandshake {
         }
     }
 
+    /** Key log lines waiting for the ClientHello's random (the client's early secret is known before it is sent). */
+    private final List<Object[]> pendingLog = new ArrayList<>();
+
     private void log(String label, byte[] secret) {
         if (clientRandom != null) {
             keyLog.log(label, clientRandom, secret);
+        } else {
+            pendingLog.add(new Object[] {label, secret});
         }
     }
 
+    private void flushPendingLog() {
+        for (Object[] l : pendingLog) {
+            keyLog.log((String) l[0], clientRandom, (byte[]) l[1]);
+        }
+        pendingLog.clear();
+    }
+
+    /** The negotiated cipher suite, or null before the ServerHello. */
     public CipherSuite selectedSuite() {
-        TlsConstants.CipherSuite s = isClient ? ((TlsClientEngine) engine).getSelectedCipher()
-                : ((TlsServerEngine) engine).getSelectedCipher();
+        TlsConstants.CipherSuite s;
+        try {
+            s = isClient ? ((TlsClientEngine) engine).getSelectedCipher() : ((TlsServerEngine) engine).getSelectedCipher();
+        } catch (IllegalStateException beforeServerHello) {
+            return null; // agent15's client throws until a ServerHello arrived
+        }
+        return s == null ? null : CipherSuite.fromTlsCode(s.value & 0xffff);
+    }
+
+    /** Client: whether the ClientHello offers 0-RTT data (a ticket that allows it, and the config asks for it). */
+    public boolean offersEarlyData() {
+        return isClient && config.resumption() != null && config.earlyData() && config.resumption().earlyData();
+    }
+
+    /** Whether 0-RTT data was accepted: the server decided so; the client learns it from EncryptedExtensions. */
+    public boolean earlyDataAccepted() {
+        return earlyDataAccepted;
+    }
+
+    /** Whether the handshake resumed a session (the server accepted the client's PSK): no certificate was sent. */
+    public boolean resumed() {
+        return resumed;
+    }
+
+    private CipherSuite ticketSuite() {
+        if (config.resumption() == null) {
+            return null;
+        }
+        TlsConstants.CipherSuite s = NewSessionTicket.deserialize(config.resumption().tlsTicket()).getCipher();
         return s == null ? null : CipherSuite.fromTlsCode(s.value & 0xffff);
     }
 
@@ -310,6 +381,7 @@ public final class TlsHandshake {
         @Override
         public void send(ClientHello ch) {
             clientRandom = ch.getClientRandom();
+            flushPendingLog();
             queue(EncryptionLevel.INITIAL, ch);
         }
 
@@ -332,6 +404,7 @@ public final class TlsHandshake {
     private final class ServerSender implements ServerMessageSender {
         @Override
         public void send(ServerHello sh) {
+            resumed = sh.getExtensions().stream().anyMatch(e -> e instanceof ServerPreSharedKeyExtension);
             queue(EncryptionLevel.INITIAL, sh);
         }
 
@@ -370,7 +443,9 @@ public final class TlsHandshake {
         }
 
         @Override
-        public void earlySecretsKnown() {}
+        public void earlySecretsKnown() {
+            reportSecrets();
+        }
 
         @Override
         public void handshakeSecretsKnown() {
@@ -385,7 +460,10 @@ public final class TlsHandshake {
         }
 
         @Override
-        public void newSessionTicketReceived(NewSessionTicket ticket) {}
+        public void newSessionTicketReceived(NewSessionTicket ticket) {
+            // RFC 9001 §4.6.1: only a ticket whose max_early_data_size is 0xffffffff allows 0-RTT
+            listener.onSessionTicket(ticket.serialize(), ticket.hasEarlyDataExtension() && ticket.getEarlyDataMaxSize() == 0xffffffffL);
+        }
 
         @Override
         public void extensionsReceived(List<Extension> extensions) throws TlsProtocolException {
@@ -402,12 +480,16 @@ public final class TlsHandshake {
                     throw new NoApplicationProtocolAlert(config.applicationProtocols());
                 }
                 negotiatedProtocol = chosen.get(0);
+                // EncryptedExtensions carry early_data when the server accepted 0-RTT (RFC 8446 §4.2.10)
+                earlyDataAccepted = offersEarlyData() && extensions.stream().anyMatch(e -> e instanceof EarlyDataExtension);
             } else {
                 // the client's preference order decides among protocols both sides support
                 negotiatedProtocol = alpn.get().getProtocols().stream()
                         .filter(config.applicationProtocols()::contains).findFirst()
                         .orElseThrow(() -> new NoApplicationProtocolAlert(alpn.get().getProtocols()));
                 ((TlsServerEngine) engine).addServerExtensions(new ApplicationLayerProtocolNegotiationExtension(negotiatedProtocol));
+                // agent15 compares it with the ticket's protocol before it accepts 0-RTT (RFC 8446 §4.2.10)
+                ((TlsServerEngine) engine).setSelectedApplicationLayerProtocol(negotiatedProtocol);
             }
             Optional<TransportParametersExtension> tp = extensions.stream()
                     .filter(e -> e instanceof TransportParametersExtension)
@@ -427,9 +509,11 @@ public final class TlsHandshake {
             }
         }
 
+        /** Server: agent15 asks this only for a resumed session whose ticket, suite and protocol allow 0-RTT. */
         @Override
         public boolean isEarlyDataAccepted() {
-            return false;
+            earlyDataAccepted = !isClient && config.earlyData();
+            return earlyDataAccepted;
         }
     }
 

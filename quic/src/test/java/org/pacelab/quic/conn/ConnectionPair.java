@@ -162,6 +162,11 @@ final class ConnectionPair {
         return server.statelessResetTokenForTest();
     }
 
+    /** Delivers a datagram to the client right now. */
+    void injectToClient(byte[] data) {
+        client.receive(ByteBuffer.wrap(data), now);
+    }
+
     /** Delivers a datagram to the server right now (as if it arrived from the client's address). */
     void injectToServer(byte[] data) {
         if (server != null) {

@@ -1,0 +1,217 @@
+package org.pacelab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.pacelab.lab.bench.BenchReport;
+import org.pacelab.lab.bench.BenchStack;
+import org.pacelab.lab.bench.LoopbackBench;
+import org.pacelab.lab.bench.Stacks;
+import org.pacelab.lab.host.Host;
+import org.pacelab.lab.peer.PacelabLauncher;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code pacelab bench loopback}: pacelab's stack against other stacks over loopback, default against default. */
+@Command(name = "loopback", mixinStandardHelpOptions = true,
+        description = {"Unshaped loopback goodput of pacelab server -> pacelab client against other stacks (each with its",
+                "defaults), the same file downloaded to disk by each client, alternating in one session. Prints every run,",
+                "then per stack the median (mean ± std) goodput, CPU seconds per GiB of the client and of the server, the",
+                "server's start time, ratios of the medians and the load average. Goodput counts the client's whole life",
+                "(JVM start included); each run starts a fresh server."})
+public final class LoopbackBenchCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = "Size of the file (default: 1GiB).")
+    long size = 1L << 30;
+
+    @Option(names = "--reps", paramLabel = "N", description = "Runs per stack (default: ${DEFAULT-VALUE}).")
+    int reps = 3;
+
+    @Option(names = "--peers", paramLabel = "LIST", split = ",",
+            description = "Stacks to compare with: ngtcp2, tcp (nginx -> curl); empty for pacelab alone (default: ngtcp2).")
+    List<String> peers = new ArrayList<>(List.of("ngtcp2"));
+
+    @Option(names = "--pacelab", paramLabel = "NAME=OPTIONS",
+            description = {"A pacelab variant to run besides (or, when the first is named 'pacelab', instead of) the defaults:",
+                    "NAME and the options given to both its server and client, e.g. --pacelab 'gso1=--gso 1'. Repeatable."})
+    List<String> variants = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
+            description = "Longest a client may take (default: 600s).")
+    long timeout = 600_000_000_000L;
+
+    @Option(names = "--work", paramLabel = "DIR",
+            description = "Directory for the file, logs and downloads (default: a new temporary directory, removed afterwards).")
+    Path work;
+
+    @Option(names = "--keep", description = "Keep the work directory (logs of every run).")
+    boolean keep;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write every run and the summary as JSON.")
+    Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        PacelabLauncher launcher = Launchers.current(spec.commandLine());
+        List<BenchStack> stacks = new ArrayList<>();
+        List<String> pacelabNames = new ArrayList<>();
+        try {
+            if (variants.isEmpty() || !variants.getFirst().startsWith("pacelab=")) {
+                stacks.add(new Stacks.Pacelab("pacelab", launcher, List.of()));
+            }
+            for (String v : variants) {
+                int eq = v.indexOf('=');
+                String name = eq < 0 ? "" : v.substring(0, eq).strip();
+                if (name.isEmpty() || !name.matches("[A-Za-z0-9._-]+")) {
+                    throw new IllegalArgumentException("--pacelab '" + v + "': write NAME=OPTIONS with a NAME of letters, digits, . _ -");
+                }
+                stacks.add(new Stacks.Pacelab(name, launcher, split(v.substring(eq + 1))));
+            }
+            stacks.forEach(s -> pacelabNames.add(s.name()));
+            for (String p : peers) {
+                String name = p.strip();
+                if (name.isEmpty()) {
+                    continue;
+                }
+                BenchStack s = Stacks.peer(name);
+                if (s == null) {
+                    throw new IllegalArgumentException("--peers: '" + name + "' is not a stack here; valid: " + String.join(", ", Stacks.PEERS));
+                }
+                stacks.add(s);
+            }
+            if (stacks.stream().map(BenchStack::name).distinct().count() != stacks.size()) {
+                throw new IllegalArgumentException("--pacelab: two stacks have the same name; give each variant its own NAME");
+            }
+            if (size < 1 || size > (64L << 30)) {
+                throw new IllegalArgumentException("--size must be 1 byte to 64GiB, got " + size);
+            }
+            if (reps < 1 || reps > 1000) {
+                throw new IllegalArgumentException("--reps must be 1 to 1000, got " + reps);
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("pacelab bench loopback: " + e.getMessage());
+            return 2;
+        }
+        Host host = new Host();
+        for (BenchStack s : stacks) {
+            String why = s.unavailable(host);
+            if (why != null) {
+                err.println("pacelab bench loopback: " + s.name() + " cannot run here: " + why + " (drop it from --peers, or install it: "
+                        + "scripts/install-peers.sh).");
+                return 2;
+            }
+        }
+        Path dir = work != null ? work : Files.createTempDirectory("pacelab-bench-");
+        if (work != null && Files.exists(work) && !Files.isDirectory(work)) {
+            err.println("pacelab bench loopback: --work " + work + " is not a directory.");
+            return 2;
+        }
+        LoopbackBench bench = new LoopbackBench(stacks, new LoopbackBench.Settings(size, reps, timeout, dir, keep || work != null), out);
+        Thread hook = new Thread(bench::shutdown, "bench-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.printf("pacelab bench loopback: %s file, %d runs per stack, alternating; %s%n", sizeText(size), reps,
+                keep || work != null ? "work directory " + dir : "a temporary work directory");
+        for (BenchStack s : stacks) {
+            out.printf("  %-16s %s [%s]%n", s.name(), s.description(), s.version(host));
+        }
+        out.printf("  host: %d CPUs, Linux %s, Java %s%n", Runtime.getRuntime().availableProcessors(), host.kernelRelease(),
+                System.getProperty("java.version"));
+        out.println(BenchReport.runHeader());
+        out.flush();
+        List<LoopbackBench.Run> runs;
+        try {
+            runs = bench.run();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running
+            }
+        }
+        List<String> names = stacks.stream().map(BenchStack::name).toList();
+        List<BenchReport.StackSummary> summary = BenchReport.summarize(names, runs);
+        out.print(BenchReport.summary(summary, pacelabNames, runs));
+        if (json != null) {
+            Map<String, Object> header = new LinkedHashMap<>();
+            header.put("benchmark", "pacelab bench loopback");
+            header.put("date", Instant.now().toString());
+            header.put("size_bytes", size);
+            header.put("reps", reps);
+            Map<String, String> versions = new LinkedHashMap<>();
+            for (BenchStack s : stacks) {
+                versions.put(s.name(), s.description() + " [" + s.version(host) + "]");
+            }
+            header.put("stacks_described", versions);
+            header.put("cpus", Runtime.getRuntime().availableProcessors());
+            header.put("kernel", host.kernelRelease());
+            header.put("java", System.getProperty("java.version"));
+            try {
+                BenchReport.writeJson(json, header, summary, runs);
+            } catch (IOException e) {
+                err.println("pacelab bench loopback: --json " + json + ": cannot write (" + e.getMessage() + ").");
+                return 1;
+            }
+        }
+        return runs.stream().allMatch(LoopbackBench.Run::ok) ? 0 : 1;
+    }
+
+    private static String sizeText(long bytes) {
+        if (bytes % (1L << 30) == 0) {
+            return bytes / (1L << 30) + " GiB";
+        }
+        if (bytes % (1L << 20) == 0) {
+            return bytes / (1L << 20) + " MiB";
+        }
+        return bytes + "-byte";
+    }
+
+    /** Splits options on whitespace; single or double quotes keep a value with spaces together. */
+    static List<String> split(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        char quote = 0;
+        boolean any = false;
+        for (char c : s.toCharArray()) {
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                any = true;
+            } else if (Character.isWhitespace(c)) {
+                if (any || cur.length() > 0) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                    any = false;
+                }
+            } else {
+                cur.append(c);
+            }
+        }
+        if (quote != 0) {
+            throw new IllegalArgumentException("--pacelab: unbalanced quote in '" + s + "'");
+        }
+        if (any || cur.length() > 0) {
+            out.add(cur.toString());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,46 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input to {@code pacelab interop}: one sentence naming the valid choices, exit 2, nothing run. */
+class InteropCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void unknownPeerListsTheValidOnes() {
+        CliRun r = CliRun.of("interop", "--peers", "pacelab,msquic", "--cases", "handshake", "--out", dir.resolve("m").toString());
+        assertEquals(2, r.code());
+        assertEquals("pacelab interop: unknown peer 'msquic'; valid peers: pacelab, ngtcp2, quiche, kwik", r.err().strip());
+        assertFalse(Files.exists(dir.resolve("m")));
+    }
+
+    @Test
+    void unknownCaseListsTheValidOnes() {
+        CliRun r = CliRun.of("interop", "--cases", "handshake,zerort", "--out", dir.resolve("m").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().strip().startsWith("pacelab interop: unknown test case 'zerort'; valid cases: handshake, transfer, longrtt, "),
+                r.err());
+        assertTrue(r.err().strip().endsWith("rebind-port, rebind-addr, connectionmigration"), r.err());
+        assertEquals(1, r.err().strip().lines().count());
+    }
+
+    @Test
+    void missingTsharkAndABadDocumentAreOneSentence() throws Exception {
+        CliRun r = CliRun.of("interop", "--tshark", dir.resolve("no-tshark").toString(), "--out", dir.resolve("m").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("pacelab interop: '" + dir.resolve("no-tshark") + "' was not found;"), r.err());
+        Path doc = Files.writeString(dir.resolve("doc.md"), "# no markers\n");
+        CliRun d = CliRun.of("interop", "--tshark", "/bin/true", "--update-doc", doc.toString(), "--out", dir.resolve("m").toString());
+        assertEquals(2, d.code());
+        assertTrue(d.err().startsWith("pacelab interop: --update-doc: " + doc + " has no line <!-- interop-matrix:begin"), d.err());
+    }
+}

@@ -1,0 +1,241 @@
+package org.pacelab.lab.interop;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * The matrix as files: JSON (every cell with its outcome, reason, protocol, time and run directory), Markdown (the
+ * table in the runner's style — per server and client the letters of the cases that succeeded, failed and were
+ * unsupported — then every failure and every reason for "unsupported"), and a self-contained HTML page.
+ */
+final class MatrixFiles {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private MatrixFiles() {}
+
+    static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Map<String, Object> cell(CellResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("case", r.testCase());
+        m.put("server", r.server());
+        m.put("client", r.client());
+        m.put("result", r.result().outcome().label());
+        m.put("reason", r.result().reason());
+        m.put("alpn", r.alpn());
+        m.put("seconds", Math.round(r.seconds() * 10) / 10.0);
+        m.put("directory", r.directory());
+        return m;
+    }
+
+    static String cellJson(CellResult r) {
+        return json(cell(r));
+    }
+
+    static String matrixJson(InteropMatrix.Plan plan, List<CellResult> cells) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("servers", plan.servers().stream().map(InteropEndpoint::name).toList());
+        m.put("clients", plan.clients().stream().map(InteropEndpoint::name).toList());
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (InteropCase c : plan.cases()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("name", c.name());
+            x.put("abbreviation", c.abbreviation());
+            x.put("description", c.description());
+            cases.add(x);
+        }
+        m.put("cases", cases);
+        m.put("seed", plan.seed());
+        m.put("results", cells.stream().map(MatrixFiles::cell).toList());
+        return json(m);
+    }
+
+    private static String symbol(CheckResult.Outcome o) {
+        return switch (o) {
+            case SUCCEEDED -> "✓";
+            case FAILED -> "✗";
+            case UNSUPPORTED -> "–";
+        };
+    }
+
+    /** Abbreviations of the cases with this outcome for one pair, in case order. */
+    private static List<String> letters(InteropMatrix.Plan plan, List<CellResult> cells, String server, String client,
+                                        CheckResult.Outcome o) {
+        List<String> out = new ArrayList<>();
+        for (InteropCase c : plan.cases()) {
+            for (CellResult r : cells) {
+                if (r.testCase().equals(c.name()) && r.server().equals(server) && r.client().equals(client) && r.result().outcome() == o) {
+                    out.add(c.abbreviation());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String abbreviation(InteropMatrix.Plan plan, String name) {
+        return plan.cases().stream().filter(c -> c.name().equals(name)).map(InteropCase::abbreviation).findFirst().orElse(name);
+    }
+
+    static String markdown(InteropMatrix.Plan plan, List<CellResult> cells) {
+        StringBuilder b = new StringBuilder();
+        b.append("Rows are servers, columns clients. In each cell: ✓ the cases that succeeded, ✗ those that failed, – those ")
+                .append("unsupported, by the runner's abbreviations (legend below).\n\n");
+        b.append("| server ↓ client → |");
+        for (InteropEndpoint c : plan.clients()) {
+            b.append(' ').append(c.name()).append(" |");
+        }
+        b.append("\n|---|");
+        b.append("---|".repeat(plan.clients().size()));
+        b.append('\n');
+        for (InteropEndpoint s : plan.servers()) {
+            b.append("| **").append(s.name()).append("** |");
+            for (InteropEndpoint c : plan.clients()) {
+                List<String> parts = new ArrayList<>();
+                for (CheckResult.Outcome o : CheckResult.Outcome.values()) {
+                    List<String> l = letters(plan, cells, s.name(), c.name(), o);
+                    if (!l.isEmpty()) {
+                        parts.add(symbol(o) + " " + String.join(" ", l));
+                    }
+                }
+                b.append(' ').append(String.join("<br>", parts)).append(" |");
+            }
+            b.append('\n');
+        }
+        b.append("\nCases: ");
+        List<String> legend = new ArrayList<>();
+        for (InteropCase c : plan.cases()) {
+            legend.add("**" + c.abbreviation() + "** " + c.name());
+        }
+        b.append(String.join(", ", legend)).append(".\n");
+        List<CellResult> failures = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).toList();
+        b.append("\n### Failures (").append(failures.size()).append(")\n\n");
+        if (failures.isEmpty()) {
+            b.append("None.\n");
+        } else {
+            b.append("| case | server → client | reason |\n|---|---|---|\n");
+            for (CellResult r : failures) {
+                b.append("| ").append(r.testCase()).append(" (").append(abbreviation(plan, r.testCase())).append(") | ")
+                        .append(r.server()).append(" → ").append(r.client()).append(" | ").append(md(r.result().reason())).append(" |\n");
+            }
+        }
+        Map<String, List<String>> unsupported = new LinkedHashMap<>();
+        for (CellResult r : cells) {
+            if (r.result().outcome() == CheckResult.Outcome.UNSUPPORTED) {
+                unsupported.computeIfAbsent(r.result().reason(), k -> new ArrayList<>()).add(abbreviation(plan, r.testCase()) + " "
+                        + r.server() + "→" + r.client());
+            }
+        }
+        b.append("\n### Unsupported (").append(unsupported.values().stream().mapToInt(List::size).sum()).append(")\n\n");
+        if (unsupported.isEmpty()) {
+            b.append("None.\n");
+        } else {
+            b.append("| reason | cells |\n|---|---|\n");
+            for (Map.Entry<String, List<String>> e : unsupported.entrySet()) {
+                List<String> where = e.getValue();
+                String list = where.size() > 8 ? String.join(", ", where.subList(0, 8)) + ", ... (" + where.size() + ")" : String.join(", ", where);
+                b.append("| ").append(md(e.getKey())).append(" | ").append(list).append(" |\n");
+            }
+        }
+        return b.toString();
+    }
+
+    private static String md(String s) {
+        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static String html(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                default -> b.append(ch);
+            }
+        }
+        return b.toString();
+    }
+
+    static String html(InteropMatrix.Plan plan, List<CellResult> cells) {
+        StringBuilder b = new StringBuilder();
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pacelab interop matrix</title>\n<style>")
+                .append("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;")
+                .append("padding:4px 6px;vertical-align:top}.s{color:#107010}.f{color:#b00000;font-weight:bold}.u{color:#888}")
+                .append("a{text-decoration:none}</style></head><body>\n<h1>pacelab interop matrix</h1>\n")
+                .append("<p>The QUIC Interop Runner's test cases, run locally through pacelab's emulator. Rows are servers, ")
+                .append("columns clients; hover a letter for the reason, click it for the run's files.</p>\n<table><tr><th>server ↓ client →</th>");
+        for (InteropEndpoint c : plan.clients()) {
+            b.append("<th>").append(html(c.name())).append("</th>");
+        }
+        b.append("</tr>\n");
+        for (InteropEndpoint s : plan.servers()) {
+            b.append("<tr><th>").append(html(s.name())).append("</th>");
+            for (InteropEndpoint c : plan.clients()) {
+                b.append("<td>");
+                for (CheckResult.Outcome o : CheckResult.Outcome.values()) {
+                    boolean any = false;
+                    for (InteropCase k : plan.cases()) {
+                        for (CellResult r : cells) {
+                            if (r.testCase().equals(k.name()) && r.server().equals(s.name()) && r.client().equals(c.name())
+                                    && r.result().outcome() == o) {
+                                String cls = switch (o) {
+                                    case SUCCEEDED -> "s";
+                                    case FAILED -> "f";
+                                    case UNSUPPORTED -> "u";
+                                };
+                                String title = k.name() + ": " + o.label() + (r.result().reason() == null ? "" : " — " + r.result().reason());
+                                String letter = "<span class=\"" + cls + "\" title=\"" + html(title) + "\">" + html(k.abbreviation()) + "</span>";
+                                b.append(r.directory() == null ? letter : "<a href=\"" + html(r.directory()) + "/\">" + letter + "</a>").append(' ');
+                                any = true;
+                            }
+                        }
+                    }
+                    if (any) {
+                        b.append("<br>");
+                    }
+                }
+                b.append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n<h2>Cases</h2>\n<table><tr><th>letters</th><th>case</th><th>what it tests</th></tr>\n");
+        for (InteropCase k : plan.cases()) {
+            b.append("<tr><td>").append(html(k.abbreviation())).append("</td><td>").append(html(k.name())).append("</td><td>")
+                    .append(html(k.description())).append("</td></tr>\n");
+        }
+        b.append("</table>\n<h2>Every result</h2>\n<table><tr><th>case</th><th>server</th><th>client</th><th>result</th><th>reason</th>"
+                + "<th>protocol</th><th>seconds</th></tr>\n");
+        for (CellResult r : cells) {
+            String cls = switch (r.result().outcome()) {
+                case SUCCEEDED -> "s";
+                case FAILED -> "f";
+                case UNSUPPORTED -> "u";
+            };
+            b.append("<tr><td>").append(html(r.testCase())).append("</td><td>").append(html(r.server())).append("</td><td>")
+                    .append(html(r.client())).append("</td><td class=\"").append(cls).append("\">")
+                    .append(r.directory() == null ? r.result().outcome().label()
+                            : "<a href=\"" + html(r.directory()) + "/\">" + r.result().outcome().label() + "</a>")
+                    .append("</td><td>").append(html(r.result().reason())).append("</td><td>").append(html(r.alpn() == null ? "" : r.alpn()))
+                    .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds())).append("</td></tr>\n");
+        }
+        b.append("</table>\n</body></html>\n");
+        return b.toString();
+    }
+}

@@ -1,0 +1,88 @@
+package org.pacelab.lab.interop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.pacelab.lab.peer.Launch;
+import org.pacelab.lab.peer.PacelabLauncher;
+import org.pacelab.lab.peer.Readiness;
+import org.pacelab.lab.peer.Role;
+
+/**
+ * quiche (through Netty) and Kwik through the peer programs pacelab ships ({@code pacelab peer quiche-server|client},
+ * {@code kwik-server|client}). Those programs serve and download files over h3 or hq-interop and write key logs; they
+ * have no options for the runner's other test names, which are therefore unsupported with the reason.
+ */
+final class NettyKwikEndpoint extends PeerBackedEndpoint {
+    private static final Set<String> BASIC = Set.of("handshake", "transfer", "http3", "multiconnect");
+
+    private final String program;
+    private final String why;
+
+    /**
+     * @param peer    the peer's name ({@code quiche} or {@code kwik})
+     * @param program the command's prefix ({@code quiche} or {@code kwik}: {@code pacelab peer quiche-server})
+     * @param why     what limits it, for the reason of an unsupported test
+     */
+    NettyKwikEndpoint(String peer, String program, String why) {
+        super(peer);
+        this.program = program;
+        this.why = why;
+    }
+
+    static NettyKwikEndpoint quiche() {
+        return new NettyKwikEndpoint("quiche", "quiche", "pacelab's quiche peer (Netty's QUIC codec) has no option for it");
+    }
+
+    static NettyKwikEndpoint kwik() {
+        return new NettyKwikEndpoint("kwik", "kwik", "pacelab's Kwik peer has no option for it");
+    }
+
+    @Override
+    public Set<String> protocols(Role role) {
+        return Set.of("hq-interop", "h3");
+    }
+
+    @Override
+    public String unsupported(Role role, String testname) {
+        return BASIC.contains(testname) ? null : "test '" + testname + "': " + why;
+    }
+
+    @Override
+    public Launch server(EndpointSetup s, PacelabLauncher pacelab) {
+        List<String> args = new ArrayList<>(List.of("peer", program + "-server", "--listen", address(s.listen()), "--root",
+                s.www().toString(), "--cert", s.certificate().toString(), "--key", s.privateKey().toString()));
+        if (s.keyLog() != null && writesKeyLog(Role.SERVER)) {
+            args.addAll(List.of("--keylog", s.keyLog().toString()));
+        }
+        if (s.qlogDir() != null && program.equals("quiche")) {
+            args.addAll(List.of("--qlog-dir", s.qlogDir().toString()));
+        }
+        return Launch.of(pacelab.command(args), Map.of(), new Readiness.UdpBound(s.listen().getPort()));
+    }
+
+    @Override
+    public List<Launch> client(EndpointSetup s, PacelabLauncher pacelab) {
+        List<Launch> steps = new ArrayList<>();
+        if (s.testname().equals("multiconnect")) {
+            for (String url : s.urls()) {
+                steps.add(step(s, List.of(url), pacelab));
+            }
+        } else {
+            steps.add(step(s, s.urls(), pacelab));
+        }
+        return steps;
+    }
+
+    private Launch step(EndpointSetup s, List<String> urls, PacelabLauncher pacelab) {
+        List<String> args = new ArrayList<>(List.of("peer", program + "-client", "--alpn", s.alpn(), "-k", "-o", s.downloads().toString(),
+                "--timeout", Math.max(5, s.timeoutNs() / 1_000_000_000L) + "s"));
+        if (s.keyLog() != null) {
+            args.addAll(List.of("--keylog", s.keyLog().toString()));
+        }
+        args.addAll(urls);
+        return Launch.of(pacelab.command(args), Map.of(), null);
+    }
+}

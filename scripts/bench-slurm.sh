@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Benchmark of the Slurm executor against the local one: the same simulated sweep (2 controllers x 2 rates x 5
+# seeds = 20 runs through the QUIC Steps link) run by 'pacelab run' with its defaults, locally and through a
+# single-node Slurm on this machine, alternating, N times each. Per campaign: wall time of the whole command, CPU
+# seconds (the command and its children; for Slurm also the array tasks, from their logs), the load average before
+# and after; then the overhead per run. Needs root (it starts its own Slurm with scripts/slurm-local.sh and stops it).
+#
+#   scripts/bench-slurm.sh [N] [SIZE]      defaults: 3 campaigns each, 10MiB per run
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+n=${1:-3}
+size=${2:-10MiB}
+[[ "$(id -u)" == 0 ]] || { echo "bench-slurm.sh: needs root (it starts a single-node Slurm)" >&2; exit 2; }
+work=$(mktemp -d /tmp/pacelab-bench-slurm.XXXXXX)
+chmod 0755 "$work"
+cleanup() {
+  "$here/scripts/slurm-local.sh" down --dir "$work/cluster" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+eval "$("$here/scripts/slurm-local.sh" up --dir "$work/cluster")"
+export SLURM_CONF
+
+cat > "$work/sweep.yaml" <<EOF
+name: bench-slurm
+mode: sim
+link: {preset: quic-steps}
+transfer: {size: $size}
+repetitions: 5
+seed: 1
+implementations:
+  - {name: pacelab, server: pacelab, client: pacelab, options: {pacer: interval}}
+sweep:
+  cc: [cubic, newreno]
+  link.down.rate: [20mbit, 40mbit]
+EOF
+"$here/pacelab" --version >/dev/null   # builds the jar first if needed, outside the measurement
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# one campaign: prints "wall user+sys load_before load_after"
+campaign() {
+  local out=$1
+  shift
+  local before after t
+  before=$(load)
+  t=$( { /usr/bin/time -f '%e %U %S' "$here/pacelab" run "$work/sweep.yaml" --out "$out" --no-install --no-report "$@" \
+          >"$out.log" 2>&1; } 2>&1 | tail -n1)
+  after=$(load)
+  grep -q "20 of 20 runs finished" "$out.log" || { echo "bench-slurm.sh: campaign $out failed:" >&2; tail "$out.log" >&2; exit 1; }
+  awk -v t="$t" -v b="$before" -v a="$after" 'BEGIN { split(t, f, " "); printf "%s %.1f %s %s\n", f[1], f[2] + f[3], b, a }'
+}
+
+echo "| # | executor | wall s | CPU s (command) | CPU s (array tasks) | JVM start + planning s (sum over tasks) | load before → after |"
+echo "|---|---|---|---|---|---|---|"
+for i in $(seq "$n"); do
+  res=$(campaign "$work/local-$i")
+  read -r w c b a <<<"$res"
+  echo "| $i | local | $w | $c | – | – | $b → $a |"
+  res=$(campaign "$work/slurm-$i" --executor slurm)
+  read -r w c b a <<<"$res"
+  done_lines=$(cat "$work/slurm-$i"/slurm/*/task-*.log | grep "slurm-task: done")
+  task_cpu=$(sed -E 's/.* ([0-9.]+) CPU s.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
+  task_start=$(sed -E 's/.*\(([0-9.]+) s of it before.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
+  echo "| $i | slurm | $w | $c | $task_cpu | $task_start | $b → $a |"
+done
