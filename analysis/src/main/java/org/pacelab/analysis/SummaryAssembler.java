@@ -287,9 +287,10 @@ final class SummaryAssembler {
         var p = pass.precision;
         long oneRtt = pass.dissector.server1RttPackets();
         if (p.matched() == 0) {
-            String why = used.stream().allMatch(t -> t.sent().withSendAt() == 0)
-                    ? "the server's qlog packet_sent events carry no send_at_time (the intended send time); ngtcp2, for one, does not log it"
-                    : pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event by packet number"
+            String why = pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event by packet number"
+                    : used.stream().allMatch(t -> t.sent().withSendAt() == 0)
+                    ? "the server's qlog packet_sent events carry no send_at_time (the intended send time) and their times are "
+                    + "whole milliseconds, too coarse to stand for send times; ngtcp2, for one, logs so"
                     : "the matched qlog packet_sent events carry no send_at_time";
             precisionUnavailable(why);
         } else {

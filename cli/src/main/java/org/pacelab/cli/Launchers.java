@@ -1,6 +1,8 @@
 package org.pacelab.cli;
 
+import java.io.File;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,8 +17,11 @@ final class Launchers {
 
     static PacelabLauncher current(CommandLine anyCommand) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // absolute class path entries: children start in their run directories (java -jar cli/target/pacelab.jar ...)
+        String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(e -> e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString()).toList());
         List<String> prefix = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName());
+                "-cp", classPath, Main.class.getName());
         CommandLine root = anyCommand;
         while (root.getParent() != null) {
             root = root.getParent();

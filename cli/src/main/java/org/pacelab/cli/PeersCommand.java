@@ -129,7 +129,8 @@ public final class PeersCommand implements Callable<Integer> {
             for (String n : names) {
                 Peer p = registry.get(n).orElse(null);
                 if (p == null) {
-                    err.println("pacelab peers install: unknown peer '" + n + "'; valid: " + String.join(", ", registry.names()));
+                    err.println("pacelab peers install: unknown peer '" + n + "'" + org.pacelab.lab.scenario.Suggestions.didYouMean(n,
+                            registry.names()) + "; valid: " + String.join(", ", registry.names()));
                     return 2;
                 }
                 peers.add(p);

@@ -10,8 +10,9 @@ follow pacelab's own peers:
                             [--keylog FILE] [--qlog-dir DIR] [--cc reno|cubic] URL...
 
 The server prints "listening on ADDR:PORT" on stderr when ready and stops on SIGTERM, writing the qlog of every
-connection still open (aioquic writes a connection's qlog only after it has drained). It hands each file to aioquic
-whole (aioquic's API has no send-buffer backpressure), so it holds the files it is sending in memory. The client
+connection still open (aioquic writes a connection's qlog only after it has drained). It hands a file to aioquic a
+chunk at a time, at most 4 MiB ahead of what aioquic has sent (aioquic's API has no send-buffer backpressure; see
+FileServer.sent). The client
 downloads all URLs concurrently over one connection, does not verify the server's certificate (the lab's is
 self-signed), writes pacelab's client log (times in monotonic nanoseconds since it started) and exits 1 when a
 download fails.
@@ -113,16 +114,34 @@ def http_connection(quic):
 # ---- server ------------------------------------------------------------------------------------------------
 
 
+class Feed:
+    """A file being sent on a stream, a chunk at a time."""
+
+    def __init__(self, file, size):
+        self.file = file
+        self.remaining = size
+        self.written = 0
+
+
 class FileServer(QuicConnectionProtocol):
     root = None
+    CHUNK = 1 << 20
+    # aioquic buffers whatever it is handed: a file is handed over a chunk at a time, at most this far ahead of what
+    # aioquic has sent, so that a large (or a 64 GiB sparse) file is not read into memory
+    AHEAD = 4 << 20
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.http = None
+        self.feeds = {}
 
     def quic_event_received(self, event):
         if isinstance(event, ProtocolNegotiated):
             self.http = H3Connection(self._quic) if event.alpn_protocol in H3_ALPN else H0Connection(self._quic)
+        if isinstance(event, ConnectionTerminated):
+            for feed in self.feeds.values():
+                feed.file.close()
+            self.feeds.clear()
         if self.http is None:
             return
         for e in self.http.handle_event(event):
@@ -130,23 +149,54 @@ class FileServer(QuicConnectionProtocol):
                 self.respond(e.stream_id, dict(e.headers))
         self.transmit()
 
+    def transmit(self):
+        self.feed()
+        super().transmit()
+
+    def sent(self, stream_id, feed):
+        """How far aioquic has sent the stream. Its API offers no send-buffer backpressure: the stream's sender (a
+        public class, whose highest_offset is public) is reached through the connection's stream table, the one
+        private attribute this program uses."""
+        stream = getattr(self._quic, "_streams", {}).get(stream_id)
+        return feed.written if stream is None else stream.sender.highest_offset
+
+    def feed(self):
+        for stream_id, feed in list(self.feeds.items()):
+            while feed.remaining > 0 and feed.written - self.sent(stream_id, feed) < self.AHEAD:
+                data = feed.file.read(min(self.CHUNK, feed.remaining))
+                if not data:  # the file shrank while it was being served: never send short data as complete
+                    self._quic.reset_stream(stream_id, 0x102)  # H3_INTERNAL_ERROR
+                    feed.remaining = 0
+                    break
+                feed.remaining -= len(data)
+                feed.written += len(data)
+                self.http.send_data(stream_id, data, end_stream=feed.remaining == 0)
+            if feed.remaining == 0:
+                feed.file.close()
+                del self.feeds[stream_id]
+
     def respond(self, stream_id, headers):
         path = headers.get(b":path", b"/").decode("utf-8", "replace")
-        body = self.read(path)
-        if isinstance(self.http, H0Connection):
-            if body is None:
+        opened = self.open(path)
+        if opened is None:
+            if isinstance(self.http, H0Connection):
                 self._quic.reset_stream(stream_id, 0x10C)  # H3_REQUEST_REJECTED: HTTP/0.9 has no status
-                return
-            self.http.send_data(stream_id, body, end_stream=True)
+            else:
+                self.http.send_headers(stream_id, [(b":status", b"404"), (b"content-length", b"0")], end_stream=True)
             return
-        if body is None:
-            self.http.send_headers(stream_id, [(b":status", b"404"), (b"content-length", b"0")], end_stream=True)
+        file, size = opened
+        if not isinstance(self.http, H0Connection):
+            self.http.send_headers(stream_id, [(b":status", b"200"), (b"content-length", str(size).encode())])
+        if size == 0:
+            file.close()
+            self.http.send_data(stream_id, b"", end_stream=True)
             return
-        self.http.send_headers(stream_id, [(b":status", b"200"), (b"content-length", str(len(body)).encode())])
-        self.http.send_data(stream_id, body, end_stream=True)
+        self.feeds[stream_id] = Feed(file, size)
+        self.feed()
 
-    def read(self, target):
-        """The file under the root a target names, or None (outside the root, not a regular file, unreadable)."""
+    def open(self, target):
+        """The file under the root a target names, open, and its size; None (outside the root, not a regular file,
+        unreadable)."""
         path = unquote(target.split("?", 1)[0])
         parts = [p for p in path.split("/") if p]
         if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
@@ -155,8 +205,8 @@ class FileServer(QuicConnectionProtocol):
         if os.path.commonpath([file, self.root]) != self.root or not os.path.isfile(file):
             return None
         try:
-            with open(file, "rb") as f:
-                return f.read()
+            f = open(file, "rb")
+            return f, os.fstat(f.fileno()).st_size
         except OSError:
             return None
 
