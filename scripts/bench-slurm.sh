@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the Slurm executor against the local one: the same simulated sweep (2 controllers x 2 rates x 5
 # seeds = 20 runs through the QUIC Steps link) run by 'pacelab run' with its defaults, locally and through a
-# single-node Slurm on this machine, alternating, N times each. Per campaign: wall time of the whole command, CPU
+# single-node Slurm on this machine (default packing, and all 20 runs in one array task: --runs-per-task 20),
+# alternating, N times each. Per campaign: wall time of the whole command, CPU
 # seconds (the command and its children; for Slurm also the array tasks, from their logs), the load average before
 # and after; then the overhead per run. Needs root (it starts its own Slurm with scripts/slurm-local.sh and stops it).
 #
@@ -18,7 +19,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-eval "$("$here/scripts/slurm-local.sh" up --dir "$work/cluster")"
+conf=$("$here/scripts/slurm-local.sh" up --dir "$work/cluster")
+eval "$conf"
 export SLURM_CONF
 
 cat > "$work/sweep.yaml" <<EOF
@@ -44,23 +46,31 @@ campaign() {
   shift
   local before after t
   before=$(load)
-  t=$( { /usr/bin/time -f '%e %U %S' "$here/pacelab" run "$work/sweep.yaml" --out "$out" --no-install --no-report "$@" \
-          >"$out.log" 2>&1; } 2>&1 | tail -n1)
+  /usr/bin/time -o "$out.time" -f '%e %U %S' "$here/pacelab" run "$work/sweep.yaml" --out "$out" --no-install --no-report "$@" \
+    >"$out.log" 2>&1 || true
+  t=$(tail -n1 "$out.time")
   after=$(load)
   grep -q "20 of 20 runs finished" "$out.log" || { echo "bench-slurm.sh: campaign $out failed:" >&2; tail "$out.log" >&2; exit 1; }
   awk -v t="$t" -v b="$before" -v a="$after" 'BEGIN { split(t, f, " "); printf "%s %.1f %s %s\n", f[1], f[2] + f[3], b, a }'
 }
 
-echo "| # | executor | wall s | CPU s (command) | CPU s (array tasks) | JVM start + planning s (sum over tasks) | load before → after |"
-echo "|---|---|---|---|---|---|---|"
+echo "| # | executor | wall s | CPU s (command) | CPU s (array tasks) | task wall s (sum) | JVM start + planning s (sum) | load before → after |"
+echo "|---|---|---|---|---|---|---|---|"
 for i in $(seq "$n"); do
   res=$(campaign "$work/local-$i")
   read -r w c b a <<<"$res"
-  echo "| $i | local | $w | $c | – | – | $b → $a |"
-  res=$(campaign "$work/slurm-$i" --executor slurm)
-  read -r w c b a <<<"$res"
-  done_lines=$(cat "$work/slurm-$i"/slurm/*/task-*.log | grep "slurm-task: done")
-  task_cpu=$(sed -E 's/.* ([0-9.]+) CPU s.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
-  task_start=$(sed -E 's/.*\(([0-9.]+) s of it before.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
-  echo "| $i | slurm | $w | $c | $task_cpu | $task_start | $b → $a |"
+  echo "| $i | local | $w | $c | – | – | – | $b → $a |"
+  for variant in default one-task; do
+    if [[ $variant == default ]]; then
+      res=$(campaign "$work/slurm-$i-$variant" --executor slurm)
+    else
+      res=$(campaign "$work/slurm-$i-$variant" --executor slurm --runs-per-task 20)
+    fi
+    read -r w c b a <<<"$res"
+    done_lines=$(cat "$work/slurm-$i-$variant"/slurm/*/task-*.log | grep "slurm-task: done")
+    task_cpu=$(sed -E 's/.* ([0-9.]+) CPU s.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
+    task_start=$(sed -E 's/.*\(([0-9.]+) s of it before.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
+    task_wall=$(sed -E 's/.* ([0-9.]+) s after the JVM started.*/\1/' <<<"$done_lines" | awk '{ s += $1 } END { printf "%.1f", s }')
+    echo "| $i | slurm ($variant, $(wc -l <<<"$done_lines") tasks) | $w | $c | $task_cpu | $task_wall | $task_start | $b → $a |"
+  done
 done

@@ -2,7 +2,6 @@ package org.pacelab.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -33,19 +32,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "CAPTURE", description = "pcap or pcapng file")
+    @Parameters(converter = PathChecks.InputFile.class, index = "0", paramLabel = "CAPTURE", description = "pcap or pcapng file")
     Path capture;
 
-    @Option(names = "--keylog", paramLabel = "FILE", description = "NSS key log (SSLKEYLOGFILE) to recover QUIC packet numbers")
+    @Option(names = "--keylog", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "NSS key log (SSLKEYLOGFILE) to recover QUIC packet numbers")
     Path keyLog;
 
-    @Option(names = "--qlog", paramLabel = "DIR|FILE", description = "the server's qlog (file, or directory of *.sqlog/*.qlog)")
+    @Option(names = "--qlog", converter = PathChecks.InputPath.class, paramLabel = "DIR|FILE", description = "the server's qlog (file, or directory of *.sqlog/*.qlog)")
     Path qlog;
 
-    @Option(names = "--events", paramLabel = "FILE", description = "the emulator's event log, for bottleneck drops")
+    @Option(names = "--events", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "the emulator's event log, for bottleneck drops")
     Path events;
 
-    @Option(names = "--client-log", paramLabel = "FILE", description = "JSON log of 'pacelab client --json', for goodput")
+    @Option(names = "--client-log", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "JSON log of 'pacelab client --json', for goodput")
     Path clientLog;
 
     @Option(names = "--server-port", paramLabel = "PORT", description = "the server's port (default: found from the handshake)")
@@ -62,15 +61,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON summary here ('-' for standard output)")
     String json;
 
-    @Option(names = "--packets-csv", paramLabel = "FILE", description = "write the per-packet table here")
+    @Option(names = "--packets-csv", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "write the per-packet table here")
     Path packetsCsv;
 
-    @Option(names = "--timeline-csv", paramLabel = "FILE", description = "write the qlog's congestion timeline here")
+    @Option(names = "--timeline-csv", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "write the qlog's congestion timeline here")
     Path timelineCsv;
 
-    @Option(names = "--out", paramLabel = "DIR",
+    @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR",
             description = "write summary.json, packets.csv and timeline.csv into DIR (the layout 'pacelab report' reads)")
     Path out;
+
+    @Option(names = "--partial",
+            description = "when the capture is damaged or cut short part-way, measure the packets before the damage "
+                    + "(a warning names where) instead of failing with exit code 2")
+    boolean partial;
 
     @Override
     public Integer call() throws IOException {
@@ -85,10 +89,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
             result = CaptureAnalyzer.analyze(options, runId());
         } catch (NoSuchFileException e) {
             err.println("pacelab analyze: " + e.getFile() + ": no such file");
-            return 1;
+            return ExitCode.BAD_INPUT;
         } catch (IOException e) {
             err.println("pacelab analyze: " + e.getMessage());
-            return 1;
+            return ExitCode.BAD_INPUT;
+        }
+        boolean damaged = Boolean.TRUE.equals(result.summary().get(SummaryField.CAPTURE_TRUNCATED));
+        if (damaged && !partial) {
+            String where = result.summary().string(SummaryField.CAPTURE_TRUNCATION);
+            err.println("pacelab analyze: " + (where.startsWith(capture.toString()) ? "" : capture + ": ") + where
+                    + "; nothing written (--partial measures the packets before it)");
+            return ExitCode.BAD_INPUT;
         }
         Path jsonFile = json != null && !json.equals("-") ? Path.of(json) : out != null ? out.resolve("summary.json") : null;
         if (jsonFile != null) {
@@ -104,7 +115,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             stdout.print(SummaryText.format(result.summary()));
         }
         stdout.flush();
-        if (Boolean.TRUE.equals(result.summary().get(SummaryField.CAPTURE_TRUNCATED))) {
+        if (damaged) {
             err.println("pacelab analyze: warning: " + result.summary().string(SummaryField.CAPTURE_TRUNCATION)
                     + "; the results cover the packets before it");
         }
@@ -130,16 +141,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (transferBytes != null && transferBytes <= 0) {
             throw new ParameterException(spec.commandLine(), "--bytes must be a positive size, e.g. 100MiB");
         }
-        for (Path p : new Path[] {keyLog, events, clientLog}) {
-            if (p != null && !Files.isRegularFile(p)) {
-                throw new ParameterException(spec.commandLine(), p + ": no such file");
+        if (json != null && !json.equals("-")) {
+            String problem = PathChecks.unwritableFile(Path.of(json));
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--json': " + problem);
             }
-        }
-        if (qlog != null && !Files.exists(qlog)) {
-            throw new ParameterException(spec.commandLine(), "--qlog " + qlog + ": no such file or directory");
-        }
-        if (!Files.isRegularFile(capture)) {
-            throw new ParameterException(spec.commandLine(), capture + ": no such capture file");
         }
     }
 }

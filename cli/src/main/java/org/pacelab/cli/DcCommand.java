@@ -34,9 +34,9 @@ public final class DcCommand implements Runnable {
                     "Give the run's --dc/--path-a/--path-b/--up to know the paths' capacities (utilization)."})
     static final class Report implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Option(names = "--log", required = true, paramLabel = "FILE", description = "The run's event log (emulate --log).")
+        @Option(names = "--log", converter = PathChecks.InputFile.class, required = true, paramLabel = "FILE", description = "The run's event log (emulate --log).")
         Path log;
-        @Option(names = "--out", paramLabel = "DIR", description = "Where to write (default: the log's directory).")
+        @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "Where to write (default: the log's directory).")
         Path out;
         @Option(names = "--dc", paramLabel = "SPEC", description = "The run's --dc spec (for the paths' capacities).")
         String dc;
@@ -74,7 +74,7 @@ public final class DcCommand implements Runnable {
             try {
                 r = DcRunAnalysis.analyze(log, dcSpec, binNs, skipNs, windowNs);
             } catch (EventLogReader.EventLogFormatException | SpecException e) {
-                return fail(e.getMessage(), 1);
+                return fail(e.getMessage(), ExitCode.BAD_INPUT);
             }
             List<Path> files = DcRunReport.write(r.data(), r.summary(), dir, plotNs);
             var o = spec.commandLine().getOut();

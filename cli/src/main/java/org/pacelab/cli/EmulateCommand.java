@@ -79,13 +79,13 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--seed", defaultValue = "1", description = "Seed of every random stream (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--tap", paramLabel = "FILE", description = "Write the server-side tap as pcapng (ns timestamps).")
+    @Option(names = "--tap", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write the server-side tap as pcapng (ns timestamps).")
     Path tap;
 
     @Option(names = "--snaplen", defaultValue = "0", paramLabel = "BYTES", description = "Bytes kept per tapped packet (0: all).")
     int snaplen;
 
-    @Option(names = "--log", paramLabel = "FILE", description = "Write the per-packet event log.")
+    @Option(names = "--log", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write the per-packet event log.")
     Path log;
 
     @Option(names = "--buffer", defaultValue = "32MiB", paramLabel = "SIZE", description = "UDP socket buffers (default: ${DEFAULT-VALUE}).")
@@ -103,7 +103,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Option(names = "--rebind", paramLabel = "FIRST[/EVERY][,addr]",
             description = "NAT rebinding as the QUIC Interop Runner's rebind scenario: every flow gets a new port toward the "
-                    + "server at FIRST after the first datagram, then every EVERY; ',addr' moves it to a new 127.x.y.z too "
+                    + "server at FIRST after the server's first datagram, then every EVERY; ',addr' moves it to a new 127.x.y.z too "
                     + "(IPv4 loopback servers). E.g. 1s/5s.")
     String rebind;
 
@@ -177,7 +177,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
             return usageError(e.getMessage());
         } catch (IOException e) {
             spec.commandLine().getErr().println("pacelab emulate: " + e.getMessage());
-            return 1;
+            return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         for (int i = 0; i < all.size(); i++) {
             RelayRoute r = all.get(i);

@@ -17,15 +17,16 @@ import org.pacelab.io.app.ServerContent;
 import org.pacelab.io.log.KeyLogFile;
 import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
-import org.pacelab.io.runtime.ParkWait;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.SessionTickets;
 import org.pacelab.quic.tls.TlsConfig;
@@ -50,7 +51,7 @@ public final class EndpointCommand implements Callable<Integer> {
      * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
      */
     static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
-            "http3", "resumption");
+            "http3", "resumption", "ecn", "v2");
     /** Session tickets a server keeps (each used at most once). */
     private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
@@ -127,11 +128,25 @@ public final class EndpointCommand implements Callable<Integer> {
         if (qlog != null && !qlog.isBlank()) {
             c = c.withQlog(new QlogDirectory(Path.of(qlog), role, true));
         }
+        if (testcase.equals("ecn")) {
+            // mark ECT(0) and report the peer's marks; the native socket reads them (sendConfig)
+            c = c.withEcn(true);
+        }
+        if (testcase.equals("v2") && role.equals("server")) {
+            // RFC 9368 §4: the server chooses v2 when the client's version_information offers it; the client starts
+            // with v1 and offers both (the default)
+            c = c.withVersions(List.of(QuicVersion.V2, QuicVersion.V1));
+        }
         if (testcase.equals("keyupdate") && role.equals("client")) {
             // the runner checks that packets travel in both key phases: update early in the transfer
             c = c.withKeyUpdateInterval(100);
         }
         return c;
+    }
+
+    /** The default send path; for the ECN test the native socket, which reads the ECN field of arriving datagrams. */
+    private static SendConfig sendConfig(String testcase) {
+        return testcase.equals("ecn") ? SendConfig.fromOptions(Map.of(SendConfig.SOCKET, "native")) : SendConfig.DEFAULT;
     }
 
     QuicServer startServer(String testcase) throws IOException {
@@ -143,7 +158,7 @@ public final class EndpointCommand implements Callable<Integer> {
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
         return QuicServer.start(addr, config(tls, "server", testcase), ServerContent.of(dir(www, "WWW", "/www")),
-                testcase.equals("retry"), 32 << 20, new ParkWait(), r -> {});
+                testcase.equals("retry"), 32 << 20, sendConfig(testcase), r -> {});
     }
 
     int runClient(String testcase) throws Exception {
@@ -175,7 +190,7 @@ public final class EndpointCommand implements Callable<Integer> {
         for (int i = 0; i < connections.size(); i++) {
             TlsConfig t = testcase.equals("resumption") && i > 0 ? tls.withResumption(ticket, false) : tls;
             QuicClient.Outcome o = QuicClient.download(server, config(t, "client", testcase), connections.get(i),
-                    new FileDownloadSink(out), 180_000_000_000L, 32 << 20, new ParkWait());
+                    new FileDownloadSink(out), 180_000_000_000L, 32 << 20, sendConfig(testcase));
             for (DownloadResult r : o.results()) {
                 System.err.println(ClientLog.describe(r));
             }

@@ -21,7 +21,7 @@ public final class KwikClientCommand implements Callable<Integer> {
     @Mixin
     PeerClientOptions client = new PeerClientOptions();
 
-    @Option(names = "--keylog", paramLabel = "FILE", description = "Write TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    @Option(names = "--keylog", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
     Path keylog;
 
     @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,

@@ -48,7 +48,7 @@ public final class KwikServerCommand implements Callable<Integer> {
             s = KwikServer.start(server.listen, options, id, server.content(), server::logRequest);
         } catch (IOException e) {
             System.err.println("pacelab peer kwik-server: " + e.getMessage());
-            return 1;
+            return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));
         PeerServerOptions.printListening("kwik-server", s.localAddress(), "Kwik + Flupke, NewReno, unpaced");

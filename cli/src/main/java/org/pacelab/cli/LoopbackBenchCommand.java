@@ -49,6 +49,11 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                     "NAME and the options given to both its server and client, e.g. --pacelab 'gso1=--gso 1'. Repeatable."})
     List<String> variants = new ArrayList<>();
 
+    @Option(names = "--jar", paramLabel = "NAME=JAR",
+            description = {"Run the pacelab variant NAME (see --pacelab; 'pacelab' for the defaults) from another build's",
+                    "shaded jar, e.g. --jar pacelab=/tmp/old/pacelab.jar to compare two builds. Repeatable."})
+    List<String> jars = new ArrayList<>();
+
     @Option(names = "--timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
             description = "Longest a client may take (default: 600s).")
     long timeout = 600_000_000_000L;
@@ -71,8 +76,18 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
         List<BenchStack> stacks = new ArrayList<>();
         List<String> pacelabNames = new ArrayList<>();
         try {
+            Map<String, Path> jarOf = new LinkedHashMap<>();
+            for (String j : jars) {
+                int eq = j.indexOf('=');
+                String name = eq < 0 ? "" : j.substring(0, eq).strip();
+                Path jar = eq < 0 ? null : Path.of(j.substring(eq + 1).strip());
+                if (name.isEmpty() || jar == null || !Files.isRegularFile(jar)) {
+                    throw new IllegalArgumentException("--jar '" + j + "': write NAME=JAR with the path of an existing pacelab.jar");
+                }
+                jarOf.put(name, jar.toAbsolutePath());
+            }
             if (variants.isEmpty() || !variants.getFirst().startsWith("pacelab=")) {
-                stacks.add(new Stacks.Pacelab("pacelab", launcher, List.of()));
+                stacks.add(new Stacks.Pacelab("pacelab", launcherFor("pacelab", launcher, jarOf), List.of()));
             }
             for (String v : variants) {
                 int eq = v.indexOf('=');
@@ -80,7 +95,12 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                 if (name.isEmpty() || !name.matches("[A-Za-z0-9._-]+")) {
                     throw new IllegalArgumentException("--pacelab '" + v + "': write NAME=OPTIONS with a NAME of letters, digits, . _ -");
                 }
-                stacks.add(new Stacks.Pacelab(name, launcher, split(v.substring(eq + 1))));
+                stacks.add(new Stacks.Pacelab(name, launcherFor(name, launcher, jarOf), split(v.substring(eq + 1))));
+            }
+            for (String name : jarOf.keySet()) {
+                if (stacks.stream().noneMatch(st -> st.name().equals(name))) {
+                    throw new IllegalArgumentException("--jar " + name + ": no pacelab variant has that name; name one with --pacelab");
+                }
             }
             stacks.forEach(s -> pacelabNames.add(s.name()));
             for (String p : peers) {
@@ -168,6 +188,18 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
             }
         }
         return runs.stream().allMatch(LoopbackBench.Run::ok) ? 0 : 1;
+    }
+
+    /** This build's launcher, or the same JVM command on another build's jar. */
+    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars) {
+        Path jar = jars.get(name);
+        if (jar == null) {
+            return current;
+        }
+        List<String> prefix = new ArrayList<>(current.prefix());
+        int cp = prefix.indexOf("-cp");
+        prefix.set(cp + 1, jar.toString());
+        return new PacelabLauncher(prefix, current.commands());
     }
 
     private static String sizeText(long bytes) {

@@ -7,6 +7,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        TerminalText.installForConsole();
         System.exit(run(args));
     }
 
@@ -15,6 +16,9 @@ public final class Main {
         CommandLine cl = new CommandLine(new PacelabCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(new ClearErrorHandler());
+        cl.setExecutionExceptionHandler(new FailureReporter());
+        cl.setOut(TerminalText.writerOnto(System.out));
+        cl.setErr(TerminalText.writerOnto(System.err));
         return cl.execute(args);
     }
 }

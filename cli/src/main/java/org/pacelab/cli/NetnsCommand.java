@@ -59,9 +59,9 @@ public final class NetnsCommand implements Runnable {
         List<String> portPaths = new ArrayList<>();
         @Option(names = "--up", paramLabel = "SPEC", description = "Overrides for client to server.") String up;
         @Option(names = "--seed", defaultValue = "1") long seed;
-        @Option(names = "--tap", paramLabel = "FILE", description = "pcapng tap at the server's side.") Path tap;
+        @Option(names = "--tap", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "pcapng tap at the server's side.") Path tap;
         @Option(names = "--snaplen", defaultValue = "0") int snaplen;
-        @Option(names = "--log", paramLabel = "FILE", description = "Per-packet event log.") Path log;
+        @Option(names = "--log", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Per-packet event log.") Path log;
         @Option(names = "--spin", defaultValue = "150us") String spin;
         @Option(names = "--realtime", description = "Run the emulator thread SCHED_FIFO for timing precision (root).") boolean realtime;
         @Option(names = "--kernel-qdisc", paramLabel = "DIR=KIND",

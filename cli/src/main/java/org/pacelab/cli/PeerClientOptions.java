@@ -27,13 +27,13 @@ final class PeerClientOptions {
     @Parameters(paramLabel = "URL", arity = "1..*", description = "https://host:port/path URLs, all on the same server.")
     List<String> urls;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Save bodies here (default: count and discard).")
+    @Option(names = {"-o", "--output"}, converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "Save bodies here (default: count and discard).")
     Path output;
 
     @Option(names = {"-k", "--insecure"}, description = "Do not verify the server's certificate.")
     boolean insecure;
 
-    @Option(names = "--ca", paramLabel = "FILE", description = "PEM file of CA certificates to trust instead of the JDK's.")
+    @Option(names = "--ca", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "PEM file of CA certificates to trust instead of the JDK's.")
     Path ca;
 
     @Option(names = "--alpn", paramLabel = "PROTO", description = "Application protocol: h3 or hq-interop (default: ${DEFAULT-VALUE}).")
@@ -43,7 +43,7 @@ final class PeerClientOptions {
             description = "Give up after this long (default: 300s).")
     long timeout = 300_000_000_000L;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the client log (timings per download) as JSON.")
+    @Option(names = "--json", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write the client log (timings per download) as JSON.")
     Path json;
 
     /** The server, the requests and the TLS settings named by the URLs and options. */

@@ -20,13 +20,13 @@ final class PeerServerOptions {
             description = "Address to listen on (default: 127.0.0.1:4433; port 0 picks a free one, printed when ready).")
     InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 4433);
 
-    @Option(names = "--root", paramLabel = "DIR", description = "Directory to serve files from (default: only /bytes/N).")
+    @Option(names = "--root", converter = PathChecks.InputDirectory.class, paramLabel = "DIR", description = "Directory to serve files from (default: only /bytes/N).")
     Path root;
 
-    @Option(names = "--cert", paramLabel = "FILE", description = "PEM certificate chain; default: a self-signed EC certificate.")
+    @Option(names = "--cert", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "PEM certificate chain; default: a self-signed EC certificate.")
     Path cert;
 
-    @Option(names = "--key", paramLabel = "FILE", description = "PEM private key for --cert.")
+    @Option(names = "--key", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "PEM private key for --cert.")
     Path key;
 
     @Option(names = {"-v", "--verbose"}, description = "Print each request served.")

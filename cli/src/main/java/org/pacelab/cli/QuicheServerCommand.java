@@ -43,7 +43,7 @@ public final class QuicheServerCommand implements Callable<Integer> {
             s = QuicheServer.start(server.listen, options, id, server.content(), server::logRequest);
         } catch (IOException | IllegalStateException e) {
             System.err.println("pacelab peer quiche-server: " + e.getMessage());
-            return 1;
+            return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));
         PeerServerOptions.printListening("quiche-server", s.localAddress(), QuicheTransportOptions.describe(options));

@@ -41,20 +41,20 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "DIR",
+    @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR",
             description = "directory for index.html, figures/ and aggregate.json (default with --campaign: DIR/report)")
     Path out;
 
-    @Option(names = "--campaign", paramLabel = "DIR", description = "a campaign directory written by 'pacelab run' (its campaign.duckdb)")
+    @Option(names = "--campaign", converter = PathChecks.InputDirectory.class, paramLabel = "DIR", description = "a campaign directory written by 'pacelab run' (its campaign.duckdb)")
     Path campaign;
 
     @Option(names = "--export", paramLabel = "FORMAT", description = "with --campaign: also export the store's tables: csv or parquet")
     String export;
 
-    @Option(names = "--export-dir", paramLabel = "DIR", description = "where --export writes (default: the campaign's export/ directory)")
+    @Option(names = "--export-dir", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "where --export writes (default: the campaign's export/ directory)")
     Path exportDir;
 
-    @Option(names = "--results", paramLabel = "DIR", description = "a results tree laid out as DIR/<config>/<run>/summary.json")
+    @Option(names = "--results", converter = PathChecks.InputDirectory.class, paramLabel = "DIR", description = "a results tree laid out as DIR/<config>/<run>/summary.json")
     Path results;
 
     @Option(names = "--title", paramLabel = "TEXT", defaultValue = "pacelab report", description = "page title")

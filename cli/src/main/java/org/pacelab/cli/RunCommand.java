@@ -61,10 +61,10 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "SCENARIO", description = "scenario file (YAML), e.g. scenarios/quickstart.yaml")
+    @Parameters(converter = PathChecks.InputFile.class, paramLabel = "SCENARIO", description = "scenario file (YAML), e.g. scenarios/quickstart.yaml")
     Path scenarioFile;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "campaign directory (default: results/<scenario name>)")
+    @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "campaign directory (default: results/<scenario name>)")
     Path out;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "override the scenario's repetitions")
@@ -202,6 +202,7 @@ public final class RunCommand implements Callable<Integer> {
             try (ResultStore store = ResultStore.openExisting(layout.store())) {
                 CampaignReport.Written w = CampaignReport.write(store, layout.report(), peers);
                 stdout.println();
+                stdout.println(plan.hostSetup().summary());
                 stdout.print(ReportTable.text(w.report().aggregates()));
                 stdout.println();
                 stdout.println("report: " + w.report().html());
@@ -244,6 +245,7 @@ public final class RunCommand implements Callable<Integer> {
         for (String sk : plan.skipped()) {
             out.println("  " + sk);
         }
+        out.println(plan.hostSetup().summary());
     }
 
     private static String opts(java.util.Map<String, String> o) {

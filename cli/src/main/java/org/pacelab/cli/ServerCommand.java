@@ -31,16 +31,16 @@ public final class ServerCommand implements Callable<Integer> {
             description = "Address to listen on (default: 127.0.0.1:4433).")
     InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 4433);
 
-    @Option(names = "--root", paramLabel = "DIR", description = "Directory to serve files from (default: only /bytes/N).")
+    @Option(names = "--root", converter = PathChecks.InputDirectory.class, paramLabel = "DIR", description = "Directory to serve files from (default: only /bytes/N).")
     Path root;
 
-    @Option(names = "--cert", paramLabel = "FILE", description = "PEM certificate chain (RSA or EC); default: a self-signed one.")
+    @Option(names = "--cert", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "PEM certificate chain (RSA or EC); default: a self-signed one.")
     Path cert;
 
-    @Option(names = "--key", paramLabel = "FILE", description = "PEM private key for --cert.")
+    @Option(names = "--key", converter = PathChecks.InputFile.class, paramLabel = "FILE", description = "PEM private key for --cert.")
     Path key;
 
-    @Option(names = "--cert-out", paramLabel = "FILE",
+    @Option(names = "--cert-out", converter = PathChecks.OutputFile.class, paramLabel = "FILE",
             description = "Write the generated self-signed certificate here (for a client's --ca).")
     Path certOut;
 
@@ -107,6 +107,8 @@ public final class ServerCommand implements Callable<Integer> {
             } catch (IOException ignored) {
                 // exiting anyway
             }
+            System.err.println("pacelab server: stopped; " + describe(server.counters()));
+            System.err.flush();
         }));
         InetSocketAddress bound = server.localAddress();
         System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
@@ -123,5 +125,12 @@ public final class ServerCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The server's counters on one line, e.g. "connections_accepted=1000 connections_peak=1000 ...". */
+    static String describe(java.util.Map<String, Long> counters) {
+        StringBuilder sb = new StringBuilder();
+        counters.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
+        return sb.toString();
     }
 }

@@ -23,7 +23,7 @@ public final class SimCalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Where to write the calibration (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Where to write the calibration (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("host-timing.json");
 
     @Option(names = "--quick", description = "Fewer samples (about ten times fewer): a rough calibration.")

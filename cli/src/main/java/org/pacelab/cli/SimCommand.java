@@ -51,7 +51,7 @@ public final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Directory for the run's files (required).")
+    @Option(names = "--out", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "Directory for the run's files (required).")
     Path out;
 
     @Option(names = "--preset", paramLabel = "NAME", description = "Link preset: quic-steps, interop-simple-p2p, none (default: quic-steps).")

@@ -59,15 +59,19 @@ final class TransportOptions {
             description = "UDP socket buffer size requested (default: 32mib; the kernel caps it at net.core.rmem_max/wmem_max).")
     long udpBuffer = 32L << 20;
 
-    @Option(names = "--qlog-dir", paramLabel = "DIR", description = "Write one qlog per connection here (default: $QLOGDIR).")
+    @Option(names = "--qlog-dir", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "Write one qlog per connection here (default: $QLOGDIR).")
     Path qlogDir;
 
-    @Option(names = "--keylog", paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    @Option(names = "--keylog", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
     Path keylog;
 
     @Option(names = "--key-update", paramLabel = "PACKETS",
             description = "Initiate a 1-RTT key update after this many packets (default: 0, never).")
     long keyUpdate;
+
+    @Option(names = "--ecn", description = "ECN (RFC 9000 §13.4): mark packets ECT(0), validate the path, report the peer's "
+            + "marks in ACK frames; needs the native socket, chosen when --socket is not given.")
+    boolean ecn;
 
     @Option(names = SendConfig.SEND, paramLabel = "STRATEGY",
             description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
@@ -76,12 +80,14 @@ final class TransportOptions {
             description = "How long before a release time hybrid stops parking and spins (default: 60us).")
     String hybridSpin;
     @Option(names = SendConfig.SOCKET, paramLabel = "KIND",
-            description = "Socket: jdk (DatagramChannel) or native (Linux calls via FFM); default: native when an option "
-                    + "below needs it, else jdk.")
+            description = "Socket: native (Linux calls via FFM) or jdk (DatagramChannel: one call per datagram, none of "
+                    + "the batching options below) (default: native).")
     String socket;
     @Option(names = SendConfig.SENDMMSG, paramLabel = "N", description = "Messages per sendmmsg call (default: 1, one sendmsg each).")
     String sendmmsg;
-    @Option(names = SendConfig.GSO, paramLabel = "N", description = "Datagrams per UDP GSO buffer (default: 1, no GSO).")
+    @Option(names = SendConfig.GSO, paramLabel = "N",
+            description = "Datagrams per UDP GSO buffer: auto (as many as one UDP datagram holds, so what the pacer releases "
+                    + "at once leaves in one call) or 1 (no GSO) to 64 (default: auto).")
     String gso;
     @Option(names = SendConfig.GSO_SHRINK_ON_LOSS,
             description = "Cut the GSO buffer by a quarter whenever the loss rate rose by 0.1 %% (as quiche's server).")
@@ -97,10 +103,11 @@ final class TransportOptions {
     @Option(names = SendConfig.PACED_GSO,
             description = "The kernel paces GSO segments at the pacing rate (QUIC Steps kernel patch; needs --gso and --txtime).")
     boolean pacedGso;
-    @Option(names = SendConfig.RECV_BATCH, paramLabel = "N", description = "Datagrams per recvmmsg call (default: 1, recvmsg).")
+    @Option(names = SendConfig.RECV_BATCH, paramLabel = "N", description = "Datagrams per recvmmsg call (default: 64; 1 = recvmsg).")
     String recvBatch;
-    @Option(names = SendConfig.GRO, description = "Let the kernel coalesce received datagrams (UDP_GRO).")
-    boolean gro;
+    @Option(names = SendConfig.GRO, negatable = true,
+            description = "Let the kernel coalesce received datagrams (UDP_GRO) (default: on; --no-gro turns it off).")
+    Boolean gro;
     @Option(names = SendConfig.REALTIME, description = "Run the event loop thread SCHED_FIFO (root): other processes do not delay sends.")
     boolean realtime;
     @Option(names = SendConfig.REALTIME_PRIORITY, paramLabel = "N", description = "SCHED_FIFO priority with --realtime, 1-99 (default: 10, the emulator's).")
@@ -167,7 +174,8 @@ final class TransportOptions {
         Map<String, String> m = new LinkedHashMap<>();
         put(m, SendConfig.SEND, send);
         put(m, SendConfig.HYBRID_SPIN, hybridSpin);
-        put(m, SendConfig.SOCKET, socket);
+        // reading the ECN field of arriving datagrams needs the native socket
+        put(m, SendConfig.SOCKET, socket == null && ecn ? "native" : socket);
         put(m, SendConfig.SENDMMSG, sendmmsg);
         put(m, SendConfig.GSO, gso);
         put(m, SendConfig.GSO_SHRINK_ON_LOSS, gsoShrinkOnLoss ? "on" : null);
@@ -176,7 +184,7 @@ final class TransportOptions {
         put(m, SendConfig.PACING_LOOKAHEAD, pacingLookahead);
         put(m, SendConfig.PACED_GSO, pacedGso ? "on" : null);
         put(m, SendConfig.RECV_BATCH, recvBatch);
-        put(m, SendConfig.GRO, gro ? "on" : null);
+        put(m, SendConfig.GRO, gro == null ? null : gro ? "on" : "off");
         put(m, SendConfig.REALTIME, realtime ? "on" : null);
         put(m, SendConfig.REALTIME_PRIORITY, realtimePriority);
         return m;
@@ -252,11 +260,21 @@ final class TransportOptions {
     }
 
     KeyLogSink keyLog() throws IOException {
-        return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+        try {
+            return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+        } catch (java.nio.file.FileSystemException e) {
+            throw new UserError((keylog != null ? "--keylog " : "SSLKEYLOGFILE ") + "cannot be written: "
+                    + FailureReporter.fileProblem(e));
+        }
     }
 
     QlogDirectory qlog(String role) throws IOException {
-        return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+        try {
+            return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new UserError((qlogDir != null ? "--qlog-dir " : "QLOGDIR ") + "cannot be created: "
+                    + FailureReporter.fileProblem(e));
+        }
     }
 
     /** The connection settings these options describe. */
@@ -265,6 +283,7 @@ final class TransportOptions {
                 .withMaxUdpPayloadSize(maxUdpPayload)
                 .withIdleTimeout(idleTimeout)
                 .withKeyUpdateInterval(keyUpdate)
+                .withEcn(ecn)
                 .withKeyLog(keyLog())
                 .withStreams(StreamLimits.defaults());
         QlogDirectory q = qlog(role);

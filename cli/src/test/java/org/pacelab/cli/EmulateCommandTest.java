@@ -65,7 +65,7 @@ class EmulateCommandTest {
             int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
             Run r = run("emulate", "--listen", "127.0.0.1:" + port, "--to", "127.0.0.1:9", "--tap",
                     dir.resolve("t.pcapng").toString());
-            assertEquals(1, r.code());
+            assertEquals(3, r.code());
             assertEquals("pacelab emulate: --listen: cannot bind 127.0.0.1:" + port + ": address already in use (another "
                     + "process is bound to it; choose another port or stop that process)", r.err().strip());
             try (var files = Files.list(dir)) {

@@ -38,7 +38,7 @@ class EndpointCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate", "http3", "resumption"})
+    @ValueSource(strings = {"handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate", "http3", "resumption", "ecn"})
     void clientDownloadsFromServer(String testcase) throws Exception {
         Files.createDirectories(tmp.resolve("www"));
         Files.createDirectories(tmp.resolve("certs"));

@@ -124,7 +124,7 @@ class PacingAcceptanceTest {
     }
 
     /** Congestion-window rises of 15 % or more between consecutive qlog updates (rollbacks to a checkpoint). */
-    private static int restores(RunResult r) {
+    static int restores(RunResult r) {
         CongestionTimeline t = r.timeline();
         int n = 0;
         for (int i = 1; i < t.size(); i++) {

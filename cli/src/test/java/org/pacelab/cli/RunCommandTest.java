@@ -31,7 +31,7 @@ class RunCommandTest {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
                         + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
-                        + "flows, include, peers");
+                        + "flows, host-setup, include, peers");
     }
 
     @Test
@@ -64,7 +64,10 @@ class RunCommandTest {
         CliRun r = CliRun.of("run", f.toString(), "--out", tmp.resolve("campaign").toString(), "--check", "--no-install");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("2 configuration(s) x 3 repetition(s) = 6 runs"), r.out());
-        assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr}"), r.out());
+        boolean root = new org.pacelab.lab.host.Host().isRoot();
+        assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr" + (root ? ", realtime=on, realtime-priority=30}" : "}")),
+                r.out());
+        assertTrue(r.out().contains(root ? "host set-up: real-time scheduling (root)" : "host set-up left out: not root"), r.out());
         assertFalse(Files.exists(tmp.resolve("campaign")));
     }
 
@@ -72,7 +75,7 @@ class RunCommandTest {
     void missingScenarioFile() {
         CliRun r = CliRun.of("run", tmp.resolve("nope.yaml").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().startsWith("pacelab run: " + tmp.resolve("nope.yaml") + ": cannot read the scenario file"), r.err());
+        assertTrue(r.err().startsWith("pacelab run: SCENARIO: " + tmp.resolve("nope.yaml") + ": no such file"), r.err());
     }
 
     @Test

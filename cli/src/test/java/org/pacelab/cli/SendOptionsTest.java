@@ -42,7 +42,7 @@ class SendOptionsTest {
     @CsvSource(delimiter = '|', value = {
             "--send=foo|--send: 'foo' is not a send strategy; valid values are park, park-tight, hybrid, spin.",
             "--pacer=fq|--pacer: 'fq' is not a pacer; valid values are none, leaky-bucket, interval, token-bucket.",
-            "--gso=0|--gso: 0 segments is out of range; valid: 1 (off) to 64 (Linux UDP_MAX_SEGMENTS).",
+            "--gso=0|--gso: 0 segments is out of range; valid: auto, 1 (off) to 64 (Linux UDP_MAX_SEGMENTS).",
             "--gso=46|--gso 46: 46 segments of 1452 bytes exceed the 65507-byte limit of one UDP GSO buffer; valid: at most 45 with datagrams of 1452 bytes.",
             "--txtime-clock=tai|--txtime-clock needs --txtime: it names the clock of the send times.",
             "--socket=kernel|--socket: 'kernel' is not a socket kind; valid values are jdk, native.",

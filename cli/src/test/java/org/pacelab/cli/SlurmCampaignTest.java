@@ -1,6 +1,5 @@
 package org.pacelab.cli;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,14 +29,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.lab.host.Host;
 
 /**
  * Issue 18's acceptance through a single-node Slurm that this class starts ({@code scripts/slurm-local.sh up} with a
  * directory, ports and munge socket of its own, its node unable to see one directory) and stops by PID, also when a
- * test fails: a simulated sweep of 20 runs through Slurm gives every run the same {@code summary.json}, byte for byte,
- * and the same table as the local executor; the submitting command killed mid-campaign and run again loses nothing
- * and runs nothing twice; {@code scancel} is reported per run; no sbatch, an unknown partition and a campaign
+ * test fails: a simulated sweep of 20 runs through Slurm gives every run the same {@code summary.json} as the local
+ * executor, byte for byte but for the host's load average the runner records beside each run, and the same table;
+ * the submitting command interrupted (SIGTERM), then killed (SIGKILL) mid-campaign and run again loses nothing and
+ * runs nothing twice; {@code scancel} is reported per run; no sbatch, an unknown partition and a campaign
  * directory the node cannot see each get one sentence.
  */
 @Tag("root")
@@ -133,23 +134,38 @@ class SlurmCampaignTest {
         // the same directory for both, so that summaries (which name their capture's path) can match byte for byte
         Files.move(dir, localDir);
 
+        // Ctrl-C (SIGTERM) after the first stored run: the array keeps running
         Process first = start(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
         String firstOut;
         try {
             firstOut = readUntil(first, "[1/20] ");
+            first.toHandle().destroy(); // SIGTERM, as Ctrl-C; the output stays readable
+            firstOut += readRest(first);
+            assertTrue(first.waitFor(1, TimeUnit.MINUTES));
         } finally {
             first.destroyForcibly();
-            assertTrue(first.waitFor(1, TimeUnit.MINUTES));
         }
         assertTrue(firstOut.contains("slurm: submitted job array "), firstOut);
-        Map<String, String> before = finished(dir);
-        assertTrue(before.size() >= 1 && before.size() < 20, "killed mid-campaign: " + before.keySet());
+        assertTrue(firstOut.contains("keep running on the cluster and their runs finish there. Run the same command again"), firstOut);
+        Map<String, String> stored = finished(dir);
+        assertTrue(stored.size() >= 1 && stored.size() < 20, "interrupted mid-campaign: " + stored.keySet());
         assertTrue(Files.exists(dir.resolve("slurm").resolve("in-flight")), "the array is in flight");
         // meanwhile the local executor refuses the campaign rather than run the array's runs a second time
         CliRun here = CliRun.of("run", scenario.toString(), "--out", dir.toString(), "--no-install", "--no-report");
         assertEquals(1, here.code(), here.out() + here.err());
         assertTrue(here.err().contains("job arrays of this campaign may still be running on a Slurm cluster"), here.err());
-        assertEquals(before, finished(dir));
+        assertEquals(stored, finished(dir));
+
+        // a second submitter follows the array and is killed (SIGKILL, no chance to clean up)
+        Process killed = start(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
+        try {
+            firstOut += readUntil(killed, "slurm: following job array ");
+        } finally {
+            killed.destroyForcibly();
+            assertTrue(killed.waitFor(1, TimeUnit.MINUTES));
+        }
+        Map<String, String> before = finished(dir);
+        stored.forEach((key, started) -> assertEquals(started, before.get(key), key + " was not redone"));
 
         Run second = pacelab(env, "run", scenario.toString(), "--out", dir.toString(), "--no-install", "--executor", "slurm");
         assertEquals(0, second.code(), firstOut + second.all());
@@ -168,7 +184,7 @@ class SlurmCampaignTest {
         starts.forEach((key, n) -> assertEquals(1, n, key + " started " + n + " times on the node"));
         assertFalse(Files.exists(dir.resolve("slurm").resolve("in-flight")));
 
-        // the same results as the local executor: summary.json byte for byte, and the same table
+        // the same results as the local executor: summary.json byte for byte (but the host's load), and the same table
         List<Path> summaries;
         try (Stream<Path> s = Files.walk(localDir.resolve("runs"))) {
             summaries = s.filter(p -> p.getFileName().toString().equals("summary.json")).sorted().toList();
@@ -176,7 +192,7 @@ class SlurmCampaignTest {
         assertEquals(20, summaries.size());
         for (Path l : summaries) {
             Path s = dir.resolve(localDir.relativize(l));
-            assertArrayEquals(Files.readAllBytes(l), Files.readAllBytes(s), "summary of " + localDir.relativize(l));
+            assertEquals(withoutHostLoad(l), withoutHostLoad(s), "summary of " + localDir.relativize(l));
         }
         assertEquals(table(local.out()), table(second.out()));
         assertTrue(Files.isRegularFile(dir.resolve("report").resolve("index.html")));
@@ -195,7 +211,7 @@ class SlurmCampaignTest {
             assertTrue(m.find(), out);
             Run cancel = command(env, "scancel", m.group(1));
             assertEquals(0, cancel.code(), cancel.all());
-            out += new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            out += readRest(p);
             assertTrue(p.waitFor(MINUTES, TimeUnit.MINUTES));
         } finally {
             p.destroyForcibly();
@@ -316,9 +332,25 @@ class SlurmCampaignTest {
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
+    private static final Map<Process, BufferedReader> READERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static BufferedReader reader(Process p) {
+        return READERS.computeIfAbsent(p, q -> new BufferedReader(new InputStreamReader(q.getInputStream(), StandardCharsets.UTF_8)));
+    }
+
+    /** Reads the rest of a process's output, to its end. */
+    private static String readRest(Process p) throws IOException {
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = reader(p).readLine()) != null) {
+            out.append(line).append('\n');
+        }
+        return out.toString();
+    }
+
     /** Reads a process's output until a line starts with {@code prefix}; returns everything read. */
     private static String readUntil(Process p, String prefix) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader r = reader(p);
         StringBuilder out = new StringBuilder();
         String line;
         while ((line = r.readLine()) != null) {
@@ -333,6 +365,18 @@ class SlurmCampaignTest {
     private static int count(String text, String regex) {
         Pattern p = Pattern.compile(regex);
         return (int) text.lines().filter(l -> p.matcher(l).find()).count();
+    }
+
+    /**
+     * A summary.json's text without the lines of the host's load average, which the runner records beside every run
+     * (the conditions it ran under: two executions of the same run never share them); every other byte must match.
+     */
+    private static String withoutHostLoad(Path summary) throws IOException {
+        String text = Files.readString(summary);
+        String load = "\"" + SummaryField.HOST_LOAD_START.jsonName() + "\"";
+        assertTrue(text.contains(load), "the summary records the load: " + summary);
+        return text.lines().filter(line -> !line.contains("\"" + SummaryField.HOST_LOAD_START.jsonName())
+                && !line.contains("\"" + SummaryField.HOST_LOAD_END.jsonName())).collect(java.util.stream.Collectors.joining("\n"));
     }
 
     /** The summary table pacelab prints after a campaign. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.send.SendConfig;
 
 /**
  * Acceptance 5: a pacelab transfer captured on loopback (tcpdump, nanosecond timestamps, only the test's port)
@@ -51,7 +52,7 @@ class CaptureInteropTest {
         Path clientKeys = dir.resolve("client.keys");
         Path qlogs = dir.resolve("qlog");
         long datagrams;
-        try (QuicServer server = Pacelab.server(null, new Pacelab.Logs(serverKeys, qlogs));
+        try (QuicServer server = Pacelab.server(null, new Pacelab.Logs(serverKeys, qlogs), SendConfig.PER_DATAGRAM);
              PeerProcesses procs = new PeerProcesses()) {
             int port = server.localAddress().getPort();
             Path tcpdumpLog = dir.resolve("tcpdump.log");

@@ -11,6 +11,7 @@ import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ParkWait;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
+import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.QuicException;
 import org.pacelab.quic.cc.CongestionConfig;
@@ -42,10 +43,20 @@ public final class Pacelab {
 
     /** A pacelab server on a free loopback port serving {@code /bytes/N} and, when {@code root} is set, files. */
     public static QuicServer server(Path root, Logs logs) throws IOException {
+        return server(root, logs, SendConfig.DEFAULT);
+    }
+
+    /**
+     * Like {@link #server(Path, Logs)} with the given send path. A capture on {@code lo} needs one sendmsg per datagram
+     * ({@link SendConfig#PER_DATAGRAM}): a UDP GSO buffer crosses loopback unsegmented, so tcpdump records it as one
+     * frame holding many short-header packets, which no dissector can split.
+     */
+    public static QuicServer server(Path root, Logs logs, SendConfig send) throws IOException {
         var id = Certificates.selfSigned(List.of("localhost", "127.0.0.1"));
         TlsConfig tls = TlsConfig.server(List.of("h3", "hq-interop"), TlsConfig.ALL_SUITES, id.chain(), id.key());
         return QuicServer.start(new InetSocketAddress("127.0.0.1", 0), config(tls, "server", logs),
-                root == null ? SyntheticContent.only() : ServerContent.of(root), false, 8 << 20, new ParkWait(), r -> {});
+                root == null ? SyntheticContent.only() : ServerContent.of(root), false, 8 << 20,
+                send.withWait(new ParkWait().name()), r -> {});
     }
 
     /** pacelab's client downloading {@code targets} from {@code server} over one connection (no certificate check). */

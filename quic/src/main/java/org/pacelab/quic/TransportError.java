@@ -18,7 +18,9 @@ public enum TransportError {
     CRYPTO_BUFFER_EXCEEDED(0x0d),
     KEY_UPDATE_ERROR(0x0e),
     AEAD_LIMIT_REACHED(0x0f),
-    NO_VIABLE_PATH(0x10);
+    NO_VIABLE_PATH(0x10),
+    /** RFC 9368 §10.2: version negotiation failed or was tampered with. */
+    VERSION_NEGOTIATION_ERROR(0x11);
 
     /** CRYPTO_ERROR range base: 0x0100 + TLS alert (RFC 9000 §20.1, RFC 9001 §4.8). */
     public static final long CRYPTO_ERROR_BASE = 0x100;

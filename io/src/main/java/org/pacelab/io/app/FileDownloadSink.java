@@ -91,10 +91,17 @@ public final class FileDownloadSink implements DownloadSink {
         return sb.toString();
     }
 
+    /**
+     * Gathers the body in a 1 MiB direct buffer and writes it to the file when the buffer is full and at the end: a
+     * body arrives in pieces of one packet's payload (about 1.4 kB), and one write system call per piece cost a
+     * quarter of a receiving client's CPU time (async-profiler, 1 GiB on loopback).
+     */
     private static final class FileOutput implements DownloadOutput {
+        static final int BUFFER_BYTES = 1 << 20;
         private final FileChannel channel;
         private final Path temp;
         private final Path file;
+        private final ByteBuffer pending = ByteBuffer.allocateDirect(BUFFER_BYTES);
 
         FileOutput(FileChannel channel, Path temp, Path file) {
             this.channel = channel;
@@ -105,23 +112,39 @@ public final class FileDownloadSink implements DownloadSink {
         @Override
         public void write(ByteBuffer data) throws IOException {
             while (data.hasRemaining()) {
-                channel.write(data);
+                if (!pending.hasRemaining()) {
+                    drain();
+                }
+                int n = Math.min(pending.remaining(), data.remaining());
+                pending.put(pending.position(), data, data.position(), n);
+                pending.position(pending.position() + n);
+                data.position(data.position() + n);
             }
+        }
+
+        private void drain() throws IOException {
+            pending.flip();
+            while (pending.hasRemaining()) {
+                channel.write(pending);
+            }
+            pending.clear();
         }
 
         @Override
         public void commit() throws IOException {
             try {
+                drain();
                 channel.close();
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException e) {
                 abort();
-                throw new IOException("could not move the download into " + file + ": " + e.getMessage(), e);
+                throw new IOException("could not store the download as " + file + ": " + e.getMessage(), e);
             }
         }
 
         @Override
         public void abort() {
+            pending.clear();
             try {
                 channel.close();
             } catch (IOException e) {

@@ -18,6 +18,16 @@ public final class ChannelDatagramPort implements DatagramPort {
     private final Selector selector;
     private final int receiveBuffer;
     private final int sendBuffer;
+    private int trafficClass;
+
+    @Override
+    public void setTrafficClass(int tc) throws IOException {
+        if (tc != trafficClass) {
+            // the JDK maps IP_TOS to IPV6_TCLASS on an IPv6 socket
+            channel.setOption(StandardSocketOptions.IP_TOS, tc);
+            trafficClass = tc;
+        }
+    }
 
     private ChannelDatagramPort(DatagramChannel channel, Selector selector) throws IOException {
         this.channel = channel;
@@ -45,8 +55,11 @@ public final class ChannelDatagramPort implements DatagramPort {
             return new ChannelDatagramPort(ch, sel);
         } catch (BindException e) {
             ch.close();
-            throw new BindException("cannot listen on " + local.getHostString() + ":" + local.getPort() + ": "
-                    + e.getMessage() + " (is another process using the port?)");
+            String m = String.valueOf(e.getMessage());
+            String why = m.contains("in use") ? "address already in use (another process is bound to it; choose another "
+                    + "port or stop that process)" : m.contains("assign requested") ? "no local interface has this address"
+                    : m.contains("ermission") ? "permission denied (ports below 1024 need root)" : m;
+            throw new BindException("cannot listen on " + local.getHostString() + ":" + local.getPort() + ": " + why);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;

@@ -41,4 +41,10 @@ public interface DatagramPort extends Closeable {
     default int lastTrafficClass() {
         return -1;
     }
+
+    /**
+     * Sets the traffic class byte (its low two bits the ECN codepoint) of the datagrams sent with {@link #send} from now
+     * on; only a change costs a system call.
+     */
+    void setTrafficClass(int trafficClass) throws IOException;
 }

@@ -58,6 +58,8 @@ public final class NativeDatagramPort implements DatagramPort {
         UdpSocket s = UdpSocket.bind(local, "listen address");
         try {
             int granted = s.setBuffers(bufferBytes);
+            // the ECN field of every arriving datagram (RFC 9000 §13.4.1); a kernel that refuses leaves it unknown (-1)
+            s.enableTrafficClass();
             if (gro && !s.enableGro()) {
                 throw new SysException("--gro: this kernel refuses UDP_GRO on the socket", Libc.ENOPROTOOPT);
             }
@@ -135,6 +137,14 @@ public final class NativeDatagramPort implements DatagramPort {
     @Override
     public int lastTrafficClass() {
         return lastTrafficClass;
+    }
+
+    @Override
+    public void setTrafficClass(int trafficClass) throws SysException {
+        int e = socket.setTrafficClass(trafficClass);
+        if (e != 0) {
+            throw new SysException("cannot set the traffic class " + trafficClass + " (ECN): " + Libc.strerror(e), e);
+        }
     }
 
     /**

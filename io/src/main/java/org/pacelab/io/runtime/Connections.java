@@ -14,6 +14,14 @@ public interface Connections {
     /** A datagram arrived from {@code from} at {@code now}. */
     void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies);
 
+    /**
+     * A datagram arrived from {@code from} at {@code now} with the ECN codepoint {@code ecn} (0..3; -1 when the socket
+     * cannot tell). By default the codepoint is not used.
+     */
+    default void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        receive(datagram, from, now, replies);
+    }
+
     /** Stateless replies to send right away (Version Negotiation, Retry, stateless reset). */
     interface Replies {
         void send(ByteBuffer datagram, InetSocketAddress to);

@@ -25,6 +25,11 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
+    public void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        endpoint.receive(datagram, from, ecn, now, replies::send);
+    }
+
+    @Override
     public Collection<Peer> active() {
         if (endpoint.connections().size() != lastSize) {
             peers.clear();

@@ -108,7 +108,8 @@ public final class EventLoop implements Runnable {
             }
             datagramsReceived++;
             rx.flip();
-            connections.receive(rx, from, System.nanoTime(), replies);
+            int tc = port.lastTrafficClass();
+            connections.receive(rx, from, tc < 0 ? -1 : tc & 3, System.nanoTime(), replies);
         }
         return BATCH * 4;
     }

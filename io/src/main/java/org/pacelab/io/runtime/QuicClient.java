@@ -110,8 +110,13 @@ public final class QuicClient {
 
                 @Override
                 public void receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+                    receive(datagram, from, -1, now, replies);
+                }
+
+                @Override
+                public void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
                     if (from.equals(server) || from.getPort() == server.getPort()) {
-                        conn.receive(datagram, now);
+                        conn.receive(datagram, ecn, now);
                         if (handshakeDone[0] < 0 && conn.isHandshakeComplete()) {
                             handshakeDone[0] = now;
                         }

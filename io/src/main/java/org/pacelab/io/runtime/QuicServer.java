@@ -49,7 +49,7 @@ public final class QuicServer implements AutoCloseable {
     }
 
     /** Like {@link #start(InetSocketAddress, ConnectionConfig, ContentSource, boolean, int, SendConfig, Consumer)} with
-     *  the JDK socket, one sendmsg per datagram and {@code wait}'s strategy. */
+     *  the runtime's default send path ({@link SendConfig#DEFAULT}) and {@code wait}'s strategy. */
     public static QuicServer start(InetSocketAddress listen, ConnectionConfig config, ContentSource content,
                                    boolean requireRetry, int bufferBytes, WaitStrategy wait,
                                    Consumer<ServedRequest> requests) throws IOException {

@@ -32,6 +32,7 @@ public final class DirectTransmitter implements Transmitter {
     @Override
     public void add(ByteBuffer datagram, InetSocketAddress to, long intendedSendTime, QuicConnection connection)
             throws IOException {
+        port.setTrafficClass(connection == null ? 0 : connection.ecnCodepoint());
         for (int attempt = 0; attempt < RETRIES; attempt++) {
             calls++;
             if (port.send(datagram, to)) {

@@ -208,7 +208,7 @@ public final class KernelSupport {
      * sentence when something is missing.
      */
     public static void requireHost(SendConfig config, InetSocketAddress local) throws UnsupportedSendStrategyException {
-        if (config.gsoSegments() > 1 && !config.pacedGso()) {
+        if (config.gso() && !config.gsoAuto() && !config.pacedGso()) {
             String why = whyNoGso();
             if (why != null) {
                 throw new UnsupportedSendStrategyException(SendConfig.GSO + " " + config.gsoSegments() + ": " + why + ".");

@@ -21,7 +21,7 @@ import org.pacelab.quic.conn.QuicConnection;
  * The native send path: gathers datagrams into messages and messages into sendmmsg batches.
  *
  * <ul>
- *   <li>GSO ({@code --gso N}): consecutive datagrams of one connection to one address share a message while they
+ *   <li>GSO ({@code --gso N}, or auto: as many as one UDP datagram holds): consecutive datagrams of one connection to one address share a message while they
  *       have the size of its first (the kernel cuts the buffer into equal segments; only the last may be shorter,
  *       so a shorter datagram closes the message, a longer one starts a new one), up to N segments (fewer after
  *       losses with {@code --gso-shrink-on-loss}, see {@link GsoBudget}).</li>
@@ -44,6 +44,8 @@ public final class MessageTransmitter implements Transmitter {
     private final Map<QuicConnection, GsoBudget> budgets = new WeakHashMap<>();
     private final Set<InetAddress> checkedDestinations = new HashSet<>();
 
+    /** Set when the device refused a GSO buffer under {@code --gso auto}: every datagram is then sent alone. */
+    private boolean gsoOff;
     /** The message still taking segments, or -1. */
     private int open = -1;
     private InetSocketAddress openTo;
@@ -58,6 +60,9 @@ public final class MessageTransmitter implements Transmitter {
     private long sendBufferFull;
     private long dropped;
     private long largestMessageSegments;
+
+    /** The ECN codepoint of the open message. */
+    private int openEcn;
 
     public MessageTransmitter(NativeDatagramPort port, SendConfig config) throws IOException {
         this.port = port;
@@ -76,8 +81,9 @@ public final class MessageTransmitter implements Transmitter {
     public void add(ByteBuffer datagram, InetSocketAddress to, long intendedSendTime, QuicConnection connection)
             throws IOException {
         int length = datagram.remaining();
+        int ecn = connection == null ? 0 : connection.ecnCodepoint();
         if (open >= 0 && connection == openConnection && to.equals(openTo) && length <= segmentSize
-                && segmentsIn[open] < segmentLimit) {
+                && segmentsIn[open] < segmentLimit && ecn == openEcn) {
             out.append(open, datagram);
             segmentsIn[open]++;
             if (length < segmentSize || segmentsIn[open] >= segmentLimit) {
@@ -98,16 +104,25 @@ public final class MessageTransmitter implements Transmitter {
         segmentsIn[open] = 1;
         openTo = to;
         openConnection = connection;
+        openEcn = ecn;
+        if (ecn != 0) {
+            // RFC 9000 §13.4: the ECN codepoint of every segment of the message
+            out.trafficClass(open, ecn);
+        }
         segmentSize = length;
         firstIntended = intendedSendTime;
-        segmentLimit = config.gsoSegments() > 1 ? budget(connection) : 1;
+        segmentLimit = gsoOff ? 1 : Math.min(config.gsoLimit(length), budget(connection));
         if (segmentLimit == 1) {
             closeMessage();
         }
     }
 
     private int budget(QuicConnection c) {
-        GsoBudget b = budgets.computeIfAbsent(c, k -> new GsoBudget(config.gsoSegments(), config.gsoShrinkOnLoss()));
+        if (!config.gso()) {
+            return 1;
+        }
+        GsoBudget b = budgets.computeIfAbsent(c, k -> new GsoBudget(config.gsoAuto() ? SendConfig.MAX_GSO_SEGMENTS
+                : config.gsoSegments(), config.gsoShrinkOnLoss()));
         if (!config.gsoShrinkOnLoss()) {
             return b.segments(0, 0);
         }
@@ -157,6 +172,15 @@ public final class MessageTransmitter implements Transmitter {
                 calls++;
                 n = port.send(out, from);
             } catch (SysException e) {
+                if (e.errno() == Libc.EIO && config.gsoAuto() && !gsoOff) {
+                    // a device without checksum offload cannot take GSO buffers; auto GSO was a default, not a
+                    // request: drop this batch (the connection's loss recovery resends it) and go on without GSO
+                    gsoOff = true;
+                    for (int k = from; k < out.count(); k++) {
+                        dropped += segmentsIn[k];
+                    }
+                    break;
+                }
                 out.clear();
                 throw explain(e);
             }
@@ -182,7 +206,7 @@ public final class MessageTransmitter implements Transmitter {
     }
 
     private IOException explain(SysException e) {
-        if (e.errno() == Libc.EIO && config.gsoSegments() > 1) {
+        if (e.errno() == Libc.EIO && config.gso()) {
             return new UnsupportedSendStrategyException(SendConfig.GSO + ": the device toward " + openTo
                     + " cannot segment UDP GSO buffers (sendmsg: EIO, usually no checksum offload); drop " + SendConfig.GSO + ".");
         }

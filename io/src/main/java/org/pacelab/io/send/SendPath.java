@@ -35,6 +35,9 @@ public record SendPath(DatagramPort port, Transmitter transmitter, WaitStrategy 
             ChannelDatagramPort port = ChannelDatagramPort.bind(local, bufferBytes);
             return new SendPath(port, new DirectTransmitter(port), config.waitStrategy(), 0, priority(config));
         }
+        if (config.gsoAuto() && KernelSupport.whyNoGso() != null) {
+            config = config.withGso(1); // a default, not a request: without UDP GSO every datagram is its own send
+        }
         KernelSupport.requireHost(config, local);
         if (destination != null) {
             KernelSupport.requireToward(config, destination);

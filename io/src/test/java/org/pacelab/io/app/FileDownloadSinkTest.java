@@ -56,6 +56,27 @@ class FileDownloadSinkTest {
     }
 
     @Test
+    void aBodyLargerThanTheWriteBufferArrivesIntactInAnyPieces() throws IOException {
+        byte[] body = new byte[3 * (1 << 20) + 12_345];
+        new java.util.Random(7).nextBytes(body);
+        DownloadOutput o = sink.open(request("/big.bin"));
+        int at = 0;
+        for (int piece : new int[] {1400, 1, (1 << 20) - 1401, 2 << 20}) {
+            o.write(ByteBuffer.wrap(body, at, piece));
+            at += piece;
+        }
+        while (at < body.length) {
+            int n = Math.min(1400, body.length - at);
+            ByteBuffer b = ByteBuffer.allocateDirect(n).put(body, at, n).flip();
+            o.write(b);
+            assertFalse(b.hasRemaining(), "write takes every byte");
+            at += n;
+        }
+        o.commit();
+        assertArrayEquals(body, Files.readAllBytes(out.resolve("big.bin")));
+    }
+
+    @Test
     void abortLeavesNothing() throws IOException {
         Files.writeString(out.resolve("keep.bin"), "previous complete download");
         DownloadOutput o = sink.open(request("/keep.bin"));

@@ -105,6 +105,29 @@ class MessageTransmitterTest {
     }
 
     @Test
+    void autoGsoPutsWhatOneUdpDatagramHoldsInOneBuffer() throws Exception {
+        try (NativeDatagramPort tx = NativeDatagramPort.bind(ANY, 1 << 22, 1, false);
+             NativeDatagramPort rx = NativeDatagramPort.bind(ANY, 1 << 22, 64, false);
+             MessageTransmitter t = new MessageTransmitter(tx, config("--gso", "auto"))) {
+            QuicConnection c = connection();
+            InetSocketAddress to = rx.localAddress();
+            // a burst of 100 full datagrams: 45 + 45 + 10 (65507 / 1452 = 45 per UDP datagram)
+            for (int k = 0; k < 100; k++) {
+                t.add(datagram(1452, k), to, 0, c);
+            }
+            t.flush();
+            List<int[]> got = receive(rx, 100);
+            assertEquals(100, got.size());
+            for (int k = 0; k < 100; k++) {
+                assertEquals(1452, got.get(k)[0]);
+                assertEquals((byte) k, (byte) got.get(k)[1], "order");
+            }
+            assertEquals(3L, t.counters().get("messages_sent"));
+            assertEquals(45L, t.counters().get("largest_gso_buffer"));
+        }
+    }
+
+    @Test
     void buffersHoldAtMostTheSegmentCountAndOneConnectionEach() throws Exception {
         try (NativeDatagramPort tx = NativeDatagramPort.bind(ANY, 1 << 20, 1, false);
              NativeDatagramPort rx = NativeDatagramPort.bind(ANY, 1 << 20, 16, false);

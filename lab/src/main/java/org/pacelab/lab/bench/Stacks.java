@@ -45,7 +45,10 @@ public final class Stacks {
 
         @Override
         public String description() {
-            return "pacelab server -> pacelab client (HTTP/3)" + (options.isEmpty() ? ", defaults" : ", " + String.join(" ", options));
+            int cp = launcher.prefix().indexOf("-cp");
+            String build = cp >= 0 && launcher.prefix().get(cp + 1).endsWith(".jar") ? " from " + launcher.prefix().get(cp + 1) : "";
+            return "pacelab server -> pacelab client (HTTP/3)" + (options.isEmpty() ? ", defaults" : ", " + String.join(" ", options))
+                    + build;
         }
 
         @Override

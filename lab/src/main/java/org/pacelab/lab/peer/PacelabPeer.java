@@ -235,12 +235,17 @@ public final class PacelabPeer implements Peer {
         return clientLogOutcome(c);
     }
 
-    /** Options as flags; the send path's switches are flags without a value (given when on). */
+    /**
+     * Options as flags; the send path's switches are flags without a value (given when on; {@code --no-gro} when GRO,
+     * which is on by default, is off).
+     */
     private static void options(List<String> args, Map<String, String> options) {
         options.forEach((k, v) -> {
             if (SWITCHES.contains("--" + k)) {
                 if (List.of("on", "true", "yes").contains(v.strip().toLowerCase(java.util.Locale.ROOT))) {
                     args.add("--" + k);
+                } else if (("--" + k).equals(SendConfig.GRO)) {
+                    args.add("--no-gro");
                 }
             } else {
                 args.add("--" + k);

@@ -6,14 +6,20 @@ import java.util.List;
 import org.pacelab.lab.scenario.Scenario;
 
 /**
- * What a campaign will run: its configurations (each with the scenario's repetitions), and the configurations
- * left out because they cannot run here, each with its reason.
+ * What a campaign will run: its configurations (each with the scenario's repetitions), the configurations left out
+ * because they cannot run here, each with its reason, and what it does about the real-time host set-up.
  */
-public record CampaignPlan(Scenario scenario, List<Configuration> configurations, List<Long> seeds, List<String> skipped) {
+public record CampaignPlan(Scenario scenario, List<Configuration> configurations, List<Long> seeds, List<String> skipped,
+                           AppliedHostSetup hostSetup) {
     public CampaignPlan {
         configurations = List.copyOf(configurations);
         seeds = List.copyOf(seeds);
         skipped = List.copyOf(skipped);
+    }
+
+    /** The same plan with only these of its configurations. */
+    public CampaignPlan keeping(List<Configuration> kept) {
+        return new CampaignPlan(scenario, kept, seeds, skipped, hostSetup);
     }
 
     /** Every run, configuration by configuration, repetition by repetition. */

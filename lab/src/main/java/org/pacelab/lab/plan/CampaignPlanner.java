@@ -20,6 +20,7 @@ import org.pacelab.lab.peer.Peer;
 import org.pacelab.lab.peer.PeerOption;
 import org.pacelab.lab.peer.Protocol;
 import org.pacelab.lab.peer.Role;
+import org.pacelab.lab.scenario.HostSetup;
 import org.pacelab.lab.scenario.Implementation;
 import org.pacelab.lab.scenario.Located;
 import org.pacelab.lab.scenario.Location;
@@ -49,6 +50,9 @@ public final class CampaignPlanner {
     /** The server host's qdisc, an option the runner applies rather than the peer. */
     public static final String QDISC = "qdisc";
     public static final List<String> QDISCS = List.of("none", "fq", "etf");
+    /** The sender options the host set-up gives pacelab's servers (as pacelab server --realtime --realtime-priority). */
+    static final String REALTIME = "realtime";
+    static final String REALTIME_PRIORITY = "realtime-priority";
     static final long DEFAULT_TIMEOUT_FLOOR_NS = 60_000_000_000L;
     static final long UNSHAPED_RATE_FOR_TIMEOUT = 100_000_000L;
 
@@ -73,6 +77,7 @@ public final class CampaignPlanner {
     private final PlanningContext ctx;
     private final Problems problems = new Problems();
     private final List<String> skipped = new ArrayList<>();
+    private AppliedHostSetup hostSetup;
 
     private CampaignPlanner(Scenario scenario, PlanningContext ctx) {
         this.scenario = scenario;
@@ -100,6 +105,7 @@ public final class CampaignPlanner {
             }
         }
         boolean nameModes = multiModes.size() > 1;
+        hostSetup = hostSetup(multiModes);
         List<Configuration> configs = new ArrayList<>();
         Map<String, Location> names = new LinkedHashMap<>();
         for (Implementation impl : scenario.implementations()) {
@@ -150,7 +156,26 @@ public final class CampaignPlanner {
             skipped.forEach(s -> lines.add("  " + s));
             throw new ScenarioException(lines);
         }
-        return new CampaignPlan(scenario, configs, scenario.seeds(), skipped);
+        return new CampaignPlan(scenario, configs, scenario.seeds(), skipped, hostSetup);
+    }
+
+    /** What the plan does about the host set-up: applied when asked (or, with auto, when root) and a run is emulated. */
+    private AppliedHostSetup hostSetup(Set<String> modes) {
+        HostSetup asked = scenario.hostSetup().value();
+        if (modes.equals(Set.of(Mode.SIM.word()))) {
+            return AppliedHostSetup.simulated();
+        }
+        if (asked == HostSetup.OFF) {
+            return AppliedHostSetup.off();
+        }
+        if (!ctx.host().isRoot()) {
+            if (asked == HostSetup.ON) {
+                problems.add(scenario.hostSetup().at(), "host-setup: on needs root (SCHED_FIFO for the emulator and pacelab's "
+                        + "senders); run as root, or use auto (applied when root) or off");
+            }
+            return AppliedHostSetup.notRoot();
+        }
+        return AppliedHostSetup.applied();
     }
 
     // ---- peers and modes ------------------------------------------------------------------------------------
@@ -489,11 +514,17 @@ public final class CampaignPlanner {
         Transfer transfer = new Transfer(size.value(), streams);
         Map<String, String> serverOptions = values(so);
         Map<String, String> clientOptions = values(co);
+        boolean realtimeEmulator = hostSetup.realtime() && mode.value() != Mode.SIM;
+        if (realtimeEmulator && accepts(server, Role.SERVER, REALTIME) && !serverOptions.containsKey(REALTIME)) {
+            serverOptions.put(REALTIME, "on");
+            serverOptions.put(REALTIME_PRIORITY, HostSetup.SENDER_PRIORITY);
+        }
         String downText = fields(down);
         String upText = fields(up);
         String identity = "server=" + server.name() + ";client=" + client.name() + ";mode=" + mode.value().word()
                 + ";so=" + new TreeMap<>(serverOptions) + ";co=" + new TreeMap<>(clientOptions) + ";qdisc=" + qdisc
-                + ";down=" + d.format() + ";up=" + u.format() + ";bytes=" + transfer.bytesPerStream() + ";streams=" + streams;
+                + ";down=" + d.format() + ";up=" + u.format() + ";bytes=" + transfer.bytesPerStream() + ";streams=" + streams
+                + (realtimeEmulator ? ";emulator=realtime" : "");
         if (dc != null) {
             identity += ";dc=" + dc.spec().format() + ";a=" + dc.spec().a().format() + ";b=" + dc.spec().b().format()
                     + ";dcup=" + dc.spec().up().format() + ";flows=" + dc.flowWords() + ";duration=" + dc.durationNs();
@@ -503,7 +534,8 @@ public final class CampaignPlanner {
         long timeout = scenario.timeoutNs() > 0 ? scenario.timeoutNs()
                 : dc != null ? DcPlanning.defaultTimeout(dc, transfer) : defaultTimeout(d, transfer);
         return new Configuration(name.toString(), id, impl.name().value(), mode.value(), server, client, serverOptions,
-                clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout, dc);
+                clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout, dc,
+                realtimeEmulator);
     }
 
     /** Why this host cannot run the configuration (a qdisc the kernel lacks, a send strategy it cannot do), or null. */

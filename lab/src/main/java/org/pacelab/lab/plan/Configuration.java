@@ -18,11 +18,12 @@ import org.pacelab.net.spec.LinkSpec;
  * @param linkDown      the preset's downlink overrides as {@code key=value} fields (what {@code --down} takes)
  * @param timeoutNs     how long one run may take, wall clock
  * @param dc            the dual-connectivity link and its client/server pairs, or null for one pair over {@code link}
+ * @param realtimeEmulator whether the emulator runs SCHED_FIFO (the host set-up, {@link AppliedHostSetup})
  */
 public record Configuration(String name, String id, String implementation, Mode mode, Peer server, Peer client,
                             Map<String, String> serverOptions, Map<String, String> clientOptions, String qdisc,
                             String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
-                            Map<String, String> sweepPoint, long timeoutNs, DcSetup dc) {
+                            Map<String, String> sweepPoint, long timeoutNs, DcSetup dc, boolean realtimeEmulator) {
     public Configuration {
         serverOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverOptions));
         clientOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clientOptions));
@@ -40,6 +41,6 @@ public record Configuration(String name, String id, String implementation, Mode 
                          String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
                          Map<String, String> sweepPoint, long timeoutNs) {
         this(name, id, implementation, mode, server, client, serverOptions, clientOptions, qdisc, preset, linkDown, linkUp,
-                link, transfer, sweepPoint, timeoutNs, null);
+                link, transfer, sweepPoint, timeoutNs, null, false);
     }
 }

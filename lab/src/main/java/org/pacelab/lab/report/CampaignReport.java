@@ -23,6 +23,8 @@ import org.pacelab.lab.store.StoreException;
 public final class CampaignReport {
     /** Campaign record key listing the configuration ids of the latest plan (the ones a report shows). */
     public static final String PLAN_KEY = "plan.config_ids";
+    /** Campaign record key with the latest plan's host set-up sentence ({@code AppliedHostSetup}). */
+    public static final String HOST_SETUP_KEY = "plan.host_setup";
 
     private CampaignReport() {}
 
@@ -49,6 +51,10 @@ public final class CampaignReport {
         String reproduces = info.getOrDefault("scenario.reproduces", "");
         String title = "pacelab campaign " + name + (reproduces.isBlank() ? "" : " — " + reproduces);
         List<String> notes = new ArrayList<>();
+        String hostSetup = info.get(HOST_SETUP_KEY);
+        if (hostSetup != null && !hostSetup.isBlank()) {
+            notes.add(Character.toUpperCase(hostSetup.charAt(0)) + hostSetup.substring(1) + ".");
+        }
         String description = info.getOrDefault("scenario.description", "");
         if (!description.isBlank()) {
             notes.add(description.strip());

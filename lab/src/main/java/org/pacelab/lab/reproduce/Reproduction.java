@@ -7,8 +7,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
@@ -129,7 +131,7 @@ public final class Reproduction {
                 leftOut.put(x.id(), why);
             }
         }
-        return new PlannedCampaign(c, dir, full, new CampaignPlan(full.scenario(), kept, full.seeds(), full.skipped()), leftOut,
+        return new PlannedCampaign(c, dir, full, full.keeping(kept), leftOut,
                 null, Map.of());
     }
 
@@ -241,6 +243,9 @@ public final class Reproduction {
         h.add("Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; pacelab " + pacelabVersion());
         h.add("Machine: " + env.get("os") + ", Linux " + env.get("kernel") + ", " + env.get("cpus") + " × " + env.get("cpu") + ", "
                 + env.get("memory") + " memory, " + env.get("jdk") + "; root: " + env.get("root"));
+        Set<String> setups = new LinkedHashSet<>();
+        done.values().forEach(pc -> setups.add(pc.plan().hostSetup().summary()));
+        setups.forEach(x -> h.add(Character.toUpperCase(x.charAt(0)) + x.substring(1)));
         h.add("Variant: " + (options.quick() ? "--quick (fewer repetitions and configurations; see Campaigns)" : "full")
                 + "; modes: " + options.modes().word());
         double lo = Double.POSITIVE_INFINITY;

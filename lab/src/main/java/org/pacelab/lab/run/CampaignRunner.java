@@ -148,6 +148,7 @@ public final class CampaignRunner {
 
     private void recordCampaign(ResultStore store) throws IOException, StoreException {
         Map<String, String> env = new LinkedHashMap<>(EnvironmentRecord.collect(host));
+        env.put("host_setup", plan.hostSetup().summary());
         Set<Peer> used = new LinkedHashSet<>();
         for (Configuration c : plan.configurations()) {
             used.add(c.server());
@@ -179,6 +180,7 @@ public final class CampaignRunner {
         info.put("environment", envJson);
         info.put("environment." + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS), envJson);
         info.put("skipped", String.join("\n", plan.skipped()));
+        info.put(CampaignReport.HOST_SETUP_KEY, plan.hostSetup().summary());
         info.put(CampaignReport.PLAN_KEY, String.join(",", plan.configurations().stream().map(Configuration::id).toList()));
         store.putCampaignInfo(info);
         int position = 0;

@@ -25,6 +25,9 @@ final class EmulatorArguments {
             a.addAll(List.of("--up", c.linkUp()));
         }
         a.addAll(List.of("--seed", Long.toString(seed)));
+        if (c.realtimeEmulator()) {
+            a.add("--realtime");
+        }
         if (collect.tap()) {
             a.addAll(List.of("--tap", dir.resolve(RunFiles.TAP).toString()));
         }

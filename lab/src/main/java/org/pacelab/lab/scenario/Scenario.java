@@ -14,16 +14,17 @@ import java.util.Map;
  * @param linkDown    overrides of the preset's server-to-client direction, by link key
  * @param dc          the dual-connectivity link, its client/server pairs and their download time, or null
  * @param peers       peers declared by command line in the scenario or the peers files it includes
+ * @param hostSetup   whether the real-time host set-up is applied (auto: when root)
  */
 public record Scenario(String source, String text, String name, String description, String reproduces,
                        List<Located<Mode>> modes, Located<String> preset, Map<String, Located<String>> linkDown,
                        Map<String, Located<String>> linkUp, Located<Transfer> transfer, Location sizeAt,
                        Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
-                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers) {
+                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
-            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "include",
-            "peers");
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "host-setup",
+            "include", "peers");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

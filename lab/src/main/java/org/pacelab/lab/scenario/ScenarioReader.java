@@ -152,12 +152,24 @@ public final class ScenarioReader {
                         + Suggestions.didYouMean(unavailable, List.of("fail", "skip")) + "; valid values: fail, skip");
             }
         }
+        HostSetup hostSetup = HostSetup.AUTO;
+        String hs = string(top, "host-setup", null);
+        if (hs != null) {
+            hostSetup = HostSetup.parse(hs);
+            if (hostSetup == null) {
+                problems.add(valueAt(top, "host-setup"), "host-setup: '" + hs + "' is not valid"
+                        + Suggestions.didYouMean(hs, HostSetup.words()) + "; valid values: auto (real-time scheduling when root, "
+                        + "the default), on, off");
+                hostSetup = HostSetup.AUTO;
+            }
+        }
         Path dir = Path.of(source).toAbsolutePath().getParent();
         List<PeerDeclaration> peers = new PeerDeclarationReader(problems, dir).read(top);
         problems.throwIfAny();
         return new Scenario(source, text, name, description, reproduces, modes, preset, down, up,
                 new Located<>(new Transfer(size, streams), transferAt), sizeAt, streamsAt, repetitions, seeds, timeout,
-                implementations, sweep, collect, skip, dc, peers);
+                implementations, sweep, collect, skip, dc, peers,
+                new Located<>(hostSetup, top.entries().containsKey("host-setup") ? valueAt(top, "host-setup") : top.at()));
     }
 
     private String defaultName() {

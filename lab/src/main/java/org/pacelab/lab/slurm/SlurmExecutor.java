@@ -58,7 +58,7 @@ public final class SlurmExecutor implements RunExecutor {
     private final ScenarioRecipe recipe;
     private final CampaignLayout layout;
     private final PacelabLauncher pacelab;
-    private final List<Live> live = new ArrayList<>();
+    private final List<Live> live = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Tracked> tracked = new LinkedHashMap<>();
     private int maxArraySize = -1;
 

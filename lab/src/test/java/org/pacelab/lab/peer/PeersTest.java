@@ -76,7 +76,8 @@ class PeersTest {
         PeerOption send = p.options(Role.SERVER).stream().filter(o -> o.name().equals("send")).findFirst().orElseThrow();
         assertEquals("send: 'hybird' is not a send strategy; valid values are park, park-tight, hybrid, spin", send.problem("hybird"));
         Launch l = p.server(server(ordered("gso", "16", "txtime", "on", "gro", "off")), PACELAB);
-        assertEquals(List.of("--gso", "16", "--txtime"), l.command().subList(l.command().size() - 3, l.command().size()));
+        // gro is on by default: off becomes --no-gro
+        assertEquals(List.of("--gso", "16", "--txtime", "--no-gro"), l.command().subList(l.command().size() - 4, l.command().size()));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.pacelab.lab.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,7 +32,8 @@ class CampaignPlannerTest {
         assertEquals(24, p.runs().size());
         Configuration first = p.configurations().getFirst();
         assertEquals("pacelab cc=cubic down.queue=50p", first.name());
-        assertEquals(Map.of("cc", "cubic"), first.serverOptions());
+        assertEquals(Map.of("cc", "cubic", "realtime", "on", "realtime-priority", "30"), first.serverOptions(),
+                "as root the host set-up makes pacelab's sender SCHED_FIFO");
         assertEquals("queue=50p", first.linkDown());
         assertEquals(50, first.link().down().queue().value(), 0);
         assertEquals(40_000_000L, first.link().down().rateBps());
@@ -141,9 +143,9 @@ class CampaignPlannerTest {
     void sendPathOptionsAreCheckedTogether() {
         String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
                 + "{paced-gso: on}}\n", ALL);
-        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --gso 2 or more"), m);
+        assertTrue(m.contains("implementation p, pacelab (server): --paced-gso needs --txtime"), m);
         String v = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {gso: 99}}\n", ALL);
-        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: 1 (off) to 64"), v);
+        assertTrue(v.startsWith("test.yaml:2:71: pacelab gso: 99 segments is out of range; valid: auto, 1 (off) to 64"), v);
     }
 
     @Test
@@ -252,5 +254,40 @@ class CampaignPlannerTest {
         CampaignPlan p = Plans.plan("link: {preset: quic-steps}\ntransfer: {size: 100MiB}\nimplementations: [pacelab]\n", ALL);
         long expected = 60_000_000_000L + (long) (4 * 8.0 * (100L << 20) / 40e6 * 1e9);
         assertEquals(expected, p.configurations().getFirst().timeoutNs());
+    }
+
+    @Test
+    void theHostSetupIsAppliedWhenRootAndSaysWhatIsLeftOutOtherwise() throws ScenarioException {
+        String yaml = """
+                mode: [relay, sim]
+                implementations:
+                  - pacelab
+                  - {name: ng, server: ngtcp2, client: ngtcp2, mode: relay}
+                  - {name: own, server: pacelab, client: pacelab, mode: relay, server-options: {realtime: "off"}}
+                """;
+        CampaignPlan root = Plans.plan(yaml, ALL);
+        assertTrue(root.hostSetup().realtime());
+        assertTrue(root.hostSetup().summary().startsWith("host set-up: real-time scheduling (root)"), root.hostSetup().summary());
+        for (Configuration c : root.configurations()) {
+            boolean emulated = c.mode() != Mode.SIM;
+            assertEquals(emulated, c.realtimeEmulator(), c.name());
+            boolean pacelabSender = c.server().name().equals("pacelab") && !c.implementation().equals("own");
+            assertEquals(emulated && pacelabSender ? "on" : null, c.serverOptions().get("realtime") == null ? null
+                    : c.serverOptions().get("realtime").equals("on") ? "on" : null, c.name());
+            assertEquals(null, c.clientOptions().get("realtime"), "receivers stay at normal priority: " + c.name());
+        }
+        FakeHost user = new FakeHost().with("gtlsserver", "gtlsclient").root(false);
+        CampaignPlan notRoot = Plans.plan(yaml, user);
+        assertFalse(notRoot.hostSetup().realtime());
+        assertTrue(notRoot.hostSetup().summary().startsWith("host set-up left out: not root"), notRoot.hostSetup().summary());
+        assertTrue(notRoot.configurations().stream().noneMatch(Configuration::realtimeEmulator));
+        assertTrue(notRoot.configurations().stream().noneMatch(c -> c.serverOptions().containsKey("realtime-priority")));
+        String pacelabRelayId = root.configurations().getFirst().id();
+        assertNotEquals(pacelabRelayId, notRoot.configurations().getFirst().id(), "a different set-up is a different configuration");
+        assertFalse(Plans.plan("host-setup: off\n" + yaml, ALL).hostSetup().realtime());
+        assertEquals("host set-up: none needed (every run is simulated; hosts are modelled)",
+                Plans.plan("mode: sim\nimplementations: [pacelab]\n", ALL).hostSetup().summary());
+        assertEquals("test.yaml:1:13: host-setup: on needs root (SCHED_FIFO for the emulator and pacelab's senders); run as root, "
+                + "or use auto (applied when root) or off", Plans.refusal("host-setup: on\nimplementations: [pacelab]\n", user));
     }
 }

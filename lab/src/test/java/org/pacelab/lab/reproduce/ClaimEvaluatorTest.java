@@ -74,7 +74,7 @@ class ClaimEvaluatorTest {
             }
         }
         PlannedCampaign pc = new PlannedCampaign(r.campaign("c"), dir, full,
-                new CampaignPlan(full.scenario(), kept, full.seeds(), full.skipped()), left, null, runs);
+                full.keeping(kept), left, null, runs);
         ClaimEvaluator e = new ClaimEvaluator(Map.of("c", pc), PeerRegistry.standard());
         assertEquals(List.of(), e.check(r.claims()));
         List<ClaimRow> rows = new ArrayList<>();

@@ -169,4 +169,12 @@ class ScenarioReaderTest {
         Scenario explicit = ScenarioReader.parse("s.yaml", "seeds: [9, 2]\nimplementations: [pacelab]\n");
         assertThrows(ScenarioException.class, () -> ScenarioOverrides.withRepetitions(explicit, 3));
     }
+
+    @Test
+    void hostSetupIsAutoUnlessTheFileSaysOtherwise() throws ScenarioException {
+        assertEquals(HostSetup.AUTO, ScenarioReader.parse("s.yaml", GOOD).hostSetup().value());
+        assertEquals(HostSetup.OFF, ScenarioReader.parse("s.yaml", "host-setup: off\n" + GOOD).hostSetup().value());
+        assertEquals("s.yaml:1:13: host-setup: 'offf' is not valid (did you mean 'off'?); valid values: auto (real-time scheduling "
+                + "when root, the default), on, off", problem("host-setup: offf\n" + GOOD));
+    }
 }

@@ -6,7 +6,8 @@ package org.pacelab.net.relay;
  * {@code firstNs}, then every {@code everyNs} (0: once), every flow gets a new port toward the server (and, with
  * {@code address}, a new source address), so the server sees its client move. Packets the server still sends to an
  * old binding are dropped when they reach the client's side of the link, as by a NAT that forgot the mapping. Times
- * count from the first datagram the relay receives.
+ * count from the first datagram a server sends (the runner's count from its simulator's start, before the endpoints;
+ * here a slowly starting server would otherwise see its client move before it answered the first Initial).
  */
 public record Rebinding(long firstNs, long everyNs, boolean address) {
     /** No rebinding. */

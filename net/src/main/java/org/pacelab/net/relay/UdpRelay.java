@@ -67,7 +67,7 @@ public final class UdpRelay implements AutoCloseable {
     private volatile boolean stopped;
     private long nextId;
     private int nextFlowId = 1;
-    /** Model time of the first datagram (the rebinding schedule's origin), or MIN_VALUE before it. */
+    /** Model time of the first datagram from a server (the rebinding schedule's origin), or MIN_VALUE before it. */
     private long origin = Long.MIN_VALUE;
     private long rebinds;
     private long staleDrops;
@@ -205,7 +205,8 @@ public final class UdpRelay implements AutoCloseable {
             long arrival = driver.arrivalTime(kernel, now);
             if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - clock.fromEpochNanos(kernel)));
             stats.datagramsIn++;
-            if (origin == Long.MIN_VALUE) origin = arrival;
+            // the rebinding schedule starts with the server's first datagram: a client never moves before it was answered
+            if (origin == Long.MIN_VALUE && binding != null) origin = arrival;
             RelayFlow f = binding != null ? binding.flow() : flowFor(route, s.lastSource(), arrival);
             if (f == null) continue;
             f.lastActive = arrival;

@@ -44,6 +44,10 @@ class RelayRebindingTest {
                 client.send(ByteBuffer.wrap(("ping " + i).getBytes()), relayAddr);
                 Thread.sleep(20);
                 while (server.receive() >= 0) {
+                    if (seen.isEmpty()) {
+                        // the schedule starts with the server's first datagram
+                        server.send(ByteBuffer.wrap("hello".getBytes()), server.lastSource());
+                    }
                     seen.add(server.lastSource());
                     addresses.add(server.lastSource().getAddress().getHostAddress());
                 }
@@ -56,7 +60,37 @@ class RelayRebindingTest {
             assertTrue(addresses.size() >= 3, "the server saw addresses " + addresses);
             assertTrue(addresses.stream().allMatch(a -> a.startsWith("127.")), addresses.toString());
             List<PcapngTestReader.Epb> pk = PcapngTestReader.packets(dir.resolve("tap.pcapng"));
-            assertEquals(40, pk.size());
+            assertEquals(41, pk.size(), "40 datagrams up and the reply down");
+        }
+    }
+
+    @Test
+    void repliesReachTheClientThroughEachNewBinding(@TempDir Path dir) throws Exception {
+        try (UdpSocket server = UdpSocket.bind(new InetSocketAddress("127.0.0.1", 0), "server");
+             DatagramChannel client = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            RelayConfig cfg = new RelayConfig(new InetSocketAddress("127.0.0.1", 0), server.localAddress(),
+                    LinkSpecParser.parse("none", null, null), 1, dir.resolve("tap.pcapng"), 0, null, 1 << 20, 100_000, 16,
+                    10_000, false).withRebinding(Rebinding.parse("--rebind", "100ms/100ms"));
+            UdpRelay relay = start(cfg);
+            client.configureBlocking(false);
+            int replies = 0;
+            ByteBuffer in = ByteBuffer.allocate(100);
+            for (int i = 0; i < 40; i++) {
+                client.send(ByteBuffer.wrap(("ping " + i).getBytes()), relay.listenAddress());
+                Thread.sleep(20);
+                while (server.receive() >= 0) {
+                    server.send(ByteBuffer.wrap("pong".getBytes()), server.lastSource());
+                }
+                Thread.sleep(5);
+                while (client.receive(in.clear()) != null) {
+                    replies++;
+                }
+            }
+            relay.stop();
+            Thread.sleep(50);
+            relay.close();
+            assertTrue(relay.rebinds() >= 3, "rebindings: " + relay.rebinds());
+            assertTrue(replies >= 30, "replies through the relay: " + replies + " of 40");
         }
     }
 

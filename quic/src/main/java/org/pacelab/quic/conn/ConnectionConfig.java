@@ -1,8 +1,10 @@
 package org.pacelab.quic.conn;
 
+import java.util.List;
 import java.util.function.Function;
 
 import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.stream.StreamLimits;
 import org.pacelab.quic.tls.KeyLogSink;
@@ -27,17 +29,26 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param congestion              congestion controller and pacer settings
  * @param qlog                    creates the qlog sink for a connection, given its original DCID
  * @param keyLog                  receives TLS secrets (SSLKEYLOGFILE)
+ * @param ecn                     mark packets ECT(0) and validate the path's ECN (RFC 9000 §13.4.2); the runtime must
+ *                                also hand the received ECN codepoints in for the peer's packets to be counted
+ * @param versions                the QUIC versions spoken, in preference order (RFC 9368): a client starts with the
+ *                                first and offers them all in version_information; a server switches a connection to
+ *                                the first of them the client offers (compatible version negotiation, v1 and v2)
  */
 public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTimeout, int maxUdpPayloadSize,
                                int ackDelayExponent, long maxAckDelay, int ackElicitingThreshold,
                                int activeConnectionIdLimit, int localCidLength, long initialRtt, long keyUpdateInterval,
                                long pacingLookahead, CongestionConfig congestion, Function<byte[], QlogSink> qlog,
-                               KeyLogSink keyLog) {
+                               KeyLogSink keyLog, boolean ecn, List<Integer> versions) {
 
     /** RFC 9000 §14: the smallest datagram an Initial may travel in. */
     public static final int MIN_INITIAL_SIZE = 1200;
 
     public ConnectionConfig {
+        versions = List.copyOf(versions);
+        if (versions.isEmpty() || !versions.stream().allMatch(QuicVersion::isSupported)) {
+            throw new IllegalArgumentException("versions must name one or more of QUIC v1 and v2, not " + versions);
+        }
         if (maxUdpPayloadSize < MIN_INITIAL_SIZE) {
             throw new IllegalArgumentException("max UDP payload size must be at least 1200 bytes, not " + maxUdpPayloadSize);
         }
@@ -52,7 +63,18 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
     /** Defaults: 30 s idle timeout, 1452-byte datagrams, RFC ack settings. */
     public static ConnectionConfig defaults(TlsConfig tls, CongestionConfig congestion) {
         return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L, 2, 4, 8,
-                333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE);
+                333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE, false,
+                List.of(QuicVersion.V1, QuicVersion.V2));
+    }
+
+    /** With these versions, in preference order (a client starts with the first). */
+    public ConnectionConfig withVersions(List<Integer> v) {
+        return toBuilder().versions(v).build();
+    }
+
+    /** With ECN marking and validation on or off. */
+    public ConnectionConfig withEcn(boolean on) {
+        return toBuilder().ecn(on).build();
     }
 
     public ConnectionConfig withTls(TlsConfig t) {
@@ -116,6 +138,8 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         private CongestionConfig congestion;
         private Function<byte[], QlogSink> qlog;
         private KeyLogSink keyLog;
+        private boolean ecn;
+        private List<Integer> versions;
 
         private Builder(ConnectionConfig c) {
             tls = c.tls;
@@ -133,6 +157,18 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
             congestion = c.congestion;
             qlog = c.qlog;
             keyLog = c.keyLog;
+            ecn = c.ecn;
+            versions = c.versions;
+        }
+
+        public Builder versions(List<Integer> v) {
+            versions = v;
+            return this;
+        }
+
+        public Builder ecn(boolean v) {
+            ecn = v;
+            return this;
         }
 
         public Builder tls(TlsConfig v) {
@@ -211,7 +247,7 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         }
 
         public ConnectionConfig build() {
-            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog);
+            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog, ecn, versions);
         }
     }
 }

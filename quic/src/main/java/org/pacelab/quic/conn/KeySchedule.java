@@ -3,6 +3,7 @@ package org.pacelab.quic.conn;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.crypto.InitialSecrets;
 import org.pacelab.quic.crypto.PacketKeys;
+import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.packet.EncryptionLevel;
 
 /**
@@ -14,6 +15,12 @@ public final class KeySchedule {
     private final boolean isClient;
     private final PacketKeys[] rx = new PacketKeys[4];
     private final PacketKeys[] tx = new PacketKeys[4];
+    /** The version whose labels new keys are derived with (QUIC v2 after compatible negotiation, RFC 9369 §3.3). */
+    private VersionProtection version = VersionProtection.V1;
+    /** The Initial DCID (for Initial keys of another version) and the receive keys of the version switched from. */
+    private byte[] initialDcid;
+    private PacketKeys formerInitialRx;
+    private VersionProtection formerVersion;
 
     // 1-RTT key phase state
     private int keyPhase;
@@ -34,16 +41,45 @@ public final class KeySchedule {
         this.isClient = isClient;
     }
 
-    /** Installs Initial keys from the client's first Destination Connection ID (RFC 9001 §5.2). */
+    /** Installs Initial keys from the client's first Destination Connection ID (RFC 9001 §5.2) for the current version. */
     public void installInitial(byte[] dcid) {
-        PacketKeys client = PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, InitialSecrets.clientSecret(dcid));
-        PacketKeys server = PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, InitialSecrets.serverSecret(dcid));
-        set(EncryptionLevel.INITIAL, client, server);
+        initialDcid = dcid.clone();
+        set(EncryptionLevel.INITIAL, InitialSecrets.clientKeys(version, dcid), InitialSecrets.serverKeys(version, dcid));
     }
 
-    /** Installs keys for a level from TLS traffic secrets. */
+    /** The version new keys are derived for. */
+    public VersionProtection version() {
+        return version;
+    }
+
+    /**
+     * Switches to another version's keys (RFC 9368 §4, compatible version negotiation): Initial keys of {@code v} from
+     * the same DCID; Handshake and 1-RTT keys installed from now on use its labels. The Initial receive keys of the
+     * version left are kept: the peer's packets may still come in it until it learns of the switch.
+     */
+    public void switchVersion(VersionProtection v) {
+        if (v == version) {
+            return;
+        }
+        formerInitialRx = rx[EncryptionLevel.INITIAL.ordinal()];
+        formerVersion = version;
+        version = v;
+        if (initialDcid != null && tx[EncryptionLevel.INITIAL.ordinal()] != null) {
+            set(EncryptionLevel.INITIAL, InitialSecrets.clientKeys(v, initialDcid), InitialSecrets.serverKeys(v, initialDcid));
+        }
+    }
+
+    /** The Initial receive keys for a packet of {@code packetVersion}: the current ones, or the version switched from. */
+    public PacketKeys initialRx(int packetVersion) {
+        if (formerVersion != null && packetVersion == formerVersion.version()) {
+            return rx[EncryptionLevel.INITIAL.ordinal()] == null ? null : formerInitialRx;
+        }
+        return rx[EncryptionLevel.INITIAL.ordinal()];
+    }
+
+    /** Installs keys for a level from TLS traffic secrets, with the current version's labels. */
     public void install(EncryptionLevel level, CipherSuite suite, byte[] clientSecret, byte[] serverSecret) {
-        set(level, PacketKeys.fromSecret(suite, clientSecret), PacketKeys.fromSecret(suite, serverSecret));
+        set(level, PacketKeys.fromSecret(suite, clientSecret, version), PacketKeys.fromSecret(suite, serverSecret, version));
         if (level == EncryptionLevel.ONE_RTT) {
             nextRx = rx[level.ordinal()].nextGeneration();
             nextTx = tx[level.ordinal()].nextGeneration();

@@ -19,6 +19,7 @@ import org.pacelab.quic.crypto.AeadException;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.crypto.HeaderProtection;
 import org.pacelab.quic.crypto.PacketKeys;
+import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
@@ -57,6 +58,7 @@ import org.pacelab.quic.packet.StatelessReset;
 import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.LossDetector;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
@@ -90,6 +92,11 @@ public final class QuicConnection implements StreamTransport {
 
     private final boolean isClient;
     private final ConnectionConfig config;
+    /** The version packets are sent in (the Negotiated Version once negotiation is over, RFC 9368 §2.1). */
+    private int version;
+    /** The version the client's first Initial used. */
+    private final int originalVersion;
+    private final StatelessResetTokens resetTokens;
     private final ApplicationHandler app;
     private final RandomGenerator random;
     private final QlogSink qlog;
@@ -109,6 +116,10 @@ public final class QuicConnection implements StreamTransport {
     private final AckTracker[] acks = new AckTracker[3];
     private final long[] nextPn = new long[3];
     private final Recovery recovery;
+    private final EcnValidator ecn;
+    /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
+    private int rxEcn = -1;
+    private int txEcn;
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
@@ -156,9 +167,12 @@ public final class QuicConnection implements StreamTransport {
 
     private QuicConnection(boolean isClient, ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                            StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
-                           byte[] localCid, byte[] peerCid, byte[] originalDcid, byte[] retryScid, long now) {
+                           byte[] localCid, byte[] peerCid, byte[] originalDcid, byte[] retryScid, int version, long now) {
         this.isClient = isClient;
         this.config = config;
+        this.version = version;
+        this.originalVersion = version;
+        this.resetTokens = resetTokens;
         this.app = app;
         this.random = random;
         this.originalDcid = originalDcid.clone();
@@ -174,6 +188,7 @@ public final class QuicConnection implements StreamTransport {
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
         this.recovery = new Recovery(rtt, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.ecn = new EcnValidator(config.ecn());
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
@@ -181,6 +196,7 @@ public final class QuicConnection implements StreamTransport {
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
                 : TlsHandshake.server(config.tls(), local.encode(), tlsListener, config.keyLog());
         // the client derives Initial keys from the DCID it chose, the server from the DCID the client used
+        keys.switchVersion(VersionProtection.of(version));
         keys.installInitial(isClient ? originalDcid : (retryScid != null ? retryScid : originalDcid));
         this.idleDeadline = now + (config.idleTimeout() > 0 ? config.idleTimeout() : Long.MAX_VALUE / 4);
         if (qlog.enabled()) {
@@ -203,7 +219,8 @@ public final class QuicConnection implements StreamTransport {
         // RFC 9000 §7.2: an unpredictable DCID of at least 8 bytes
         byte[] dcid = new byte[Math.max(8, config.localCidLength())];
         random.nextBytes(dcid);
-        QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null, now);
+        QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null,
+                config.versions().get(0), now);
         c.tls.start();
         c.idle = false;
         c.readySince = now;
@@ -211,7 +228,8 @@ public final class QuicConnection implements StreamTransport {
     }
 
     /**
-     * Creates a server connection for a client's first Initial packet.
+     * Creates a server connection for a client's first Initial packet of {@code version} (the client's Original
+     * Version, RFC 9368 §2.1).
      *
      * @param localCid     the connection ID the server chose for itself
      * @param clientScid   the Source Connection ID of the client's Initial
@@ -221,9 +239,9 @@ public final class QuicConnection implements StreamTransport {
     public static QuicConnection server(ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                                         StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
                                         byte[] localCid, byte[] clientScid, byte[] originalDcid, byte[] retryScid,
-                                        long now) {
+                                        int version, long now) {
         QuicConnection c = new QuicConnection(false, config, app, random, resetTokens, cidListener, localCid, clientScid,
-                originalDcid, retryScid, now);
+                originalDcid, retryScid, version, now);
         c.peerInitialScid = clientScid.clone();
         // RFC 9000 §8.1: a token from our Retry validates the client's address
         c.addressValidated = retryScid != null;
@@ -245,7 +263,10 @@ public final class QuicConnection implements StreamTransport {
                 .maxAckDelay(config.maxAckDelay() / 1_000_000L)
                 .activeConnectionIdLimit(config.activeConnectionIdLimit())
                 .disableActiveMigration(true)
-                .initialSourceConnectionId(initialScid);
+                .initialSourceConnectionId(initialScid)
+                // RFC 9368 §3: the version in use and, in preference order, the versions spoken
+                .versionInformation(new TransportParameters.VersionInformation(version,
+                        config.versions().stream().mapToInt(Integer::intValue).toArray()));
         if (!isClient) {
             resetTokenAnnounced = resetTokens.tokenFor(initialScid);
             b.originalDestinationConnectionId(originalDcid)
@@ -263,6 +284,15 @@ public final class QuicConnection implements StreamTransport {
 
     /** Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2). */
     public void receive(ByteBuffer datagram, long now) {
+        receive(datagram, -1, now);
+    }
+
+    /**
+     * Processes one received UDP datagram that arrived with the ECN codepoint {@code ecn} (0..3 from the IP header; -1
+     * when the runtime cannot read it: then nothing is counted and our ACK frames carry no ECN counts).
+     */
+    public void receive(ByteBuffer datagram, int ecn, long now) {
+        rxEcn = ecn;
         if (state == State.CLOSED) {
             return;
         }
@@ -316,6 +346,10 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.DRAINING) {
             return;
         }
+        if (type.isLongHeader() && p.version() != version && !acceptVersion(p)) {
+            drop(now, type, p.packetEnd() - p.headerStart(), "version_mismatch");
+            return;
+        }
         if (isClient && !Arrays.equals(p.dcid(), initialScid) && !isLocalCid(p.dcid())) {
             // RFC 9000 §10.3.1: a first packet that cannot be associated with the connection may be a reset
             if (firstInDatagram && dg.limit() >= StatelessReset.MIN_LENGTH) {
@@ -362,7 +396,11 @@ public final class QuicConnection implements StreamTransport {
             resetTail = new byte[16];
             dg.get(packetEnd - 16, resetTail);
         }
-        PacketKeys hpKeys = keys.rx(level);
+        PacketKeys hpKeys = level == EncryptionLevel.INITIAL ? keys.initialRx(p.version()) : keys.rx(level);
+        if (hpKeys == null) {
+            drop(now, type, p.packetEnd() - p.headerStart(), "key_unavailable");
+            return;
+        }
         int pnLen = HeaderProtection.remove(dg, headerStart, pnOffset, packetEnd, hpKeys);
         if (pnLen < 0) {
             drop(now, type, packetEnd - headerStart, "header_protection_sample_missing");
@@ -430,6 +468,10 @@ public final class QuicConnection implements StreamTransport {
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
+        if (rxEcn >= 0) {
+            // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
+            tracker.countEcn(rxEcn);
+        }
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
             addressValidated = true;
@@ -637,6 +679,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : r.newlyAcked()) {
             onPacketAcked(p);
         }
+        if (!r.newlyAcked().isEmpty()) {
+            // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
+            ecn.onAck(space, r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
+        }
         handleLost(r.lost(), now);
         if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
             keys.onAcked(ack.largestAcknowledged());
@@ -678,7 +724,18 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket p : lost) {
             packetsLost++;
             requeueFrames(p, true);
+            ecn.onLost(p.space, List.of(p.packetNumber));
         }
+    }
+
+    /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
+    public int ecnCodepoint() {
+        return txEcn;
+    }
+
+    /** The sender's ECN state (RFC 9000 Appendix A.4) and why it failed, if it did. */
+    public EcnValidator ecn() {
+        return ecn;
     }
 
     /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
@@ -759,13 +816,31 @@ public final class QuicConnection implements StreamTransport {
         }
     }
 
+    /**
+     * Whether a long-header packet of another version than the one in use belongs to this connection (RFC 9368 §4): the
+     * server's first Initial in the version it negotiated (the client switches to it; its Handshake packets may come
+     * first), or the client's Initials in its original version until it learned of the server's switch.
+     */
+    private boolean acceptVersion(ParsedPacket p) {
+        boolean ours = config.versions().contains(p.version());
+        if (isClient && !firstServerPacketSeen && ours) {
+            if (p.type() == PacketType.INITIAL) {
+                version = p.version();
+                keys.switchVersion(VersionProtection.of(version));
+            }
+            return p.type() == PacketType.INITIAL || p.type() == PacketType.HANDSHAKE;
+        }
+        return !isClient && p.type() == PacketType.INITIAL && p.version() == originalVersion;
+    }
+
     private void onVersionNegotiation(ParsedPacket p, long now) {
         // RFC 9000 §6.2: a client abandons the attempt when no version it supports is offered
         if (!isClient || firstServerPacketSeen || packetsReceived > 0) {
             return;
         }
         for (int v : p.versions()) {
-            if (v == QuicVersion.V1) {
+            if (v == version) {
+                // RFC 9000 §6.2: a Version Negotiation packet that lists the version in use is ignored
                 return;
             }
         }
@@ -842,7 +917,9 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onPeerTransportParameters(byte[] encoded) throws QuicException {
-            applyPeerTransportParameters(TransportParameters.decode(encoded, isClient));
+            TransportParameters tp = TransportParameters.decode(encoded, isClient);
+            negotiateVersion(tp.versionInformation());
+            applyPeerTransportParameters(tp);
             peerParamsEncoded = encoded.clone();
         }
 
@@ -872,6 +949,46 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean confirmHandshakeNow;
+
+    /**
+     * Compatible version negotiation (RFC 9368 §4) as the peer's version_information allows. A server switches to the
+     * first of its versions the client offers — its Initial and every later packet then use it — and says so in its
+     * own version_information; it refuses a client whose Chosen Version is not the version its first Initial came in
+     * (a downgrade). A client checks that the server's Chosen Version is the version it now uses.
+     */
+    private void negotiateVersion(TransportParameters.VersionInformation peer) throws QuicException {
+        if (isClient) {
+            if (peer == null ? version != originalVersion : peer.chosenVersion() != version) {
+                throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the server's version_information "
+                        + (peer == null ? "is missing" : "names version " + QuicVersion.name(peer.chosenVersion()))
+                        + " and this connection uses " + QuicVersion.name(version) + " (RFC 9368 §4)");
+            }
+            return;
+        }
+        if (peer == null) {
+            return;
+        }
+        if (peer.chosenVersion() != originalVersion) {
+            throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the client's version_information chose "
+                    + QuicVersion.name(peer.chosenVersion()) + " but its first Initial was " + QuicVersion.name(originalVersion)
+                    + " (RFC 9368 §4)");
+        }
+        for (int v : config.versions()) {
+            if (peer.offers(v)) {
+                if (v != version) {
+                    version = v;
+                    keys.switchVersion(VersionProtection.of(v));
+                    tls.setLocalTransportParameters(localTransportParameters(resetTokens).encode());
+                }
+                return;
+            }
+        }
+    }
+
+    /** The QUIC version this connection sends in (RFC 9000 §15, RFC 9369). */
+    public int version() {
+        return version;
+    }
     private byte[] peerParamsEncoded;
     private SessionTicket sessionTicket;
 
@@ -985,6 +1102,8 @@ public final class QuicConnection implements StreamTransport {
             readySince = now;
         }
         maybeInitiateKeyUpdate(now);
+        // every packet of this datagram carries the same ECN mark: the one the runtime puts on the datagram
+        txEcn = ecn.codepoint();
         int start = out.position();
         int room = Math.min(out.remaining(), maxDatagramSize());
         if (!isClient && !addressValidated) {
@@ -1103,7 +1222,7 @@ public final class QuicConnection implements StreamTransport {
         if (level == EncryptionLevel.ONE_RTT) {
             PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, dcid, l.pnLen);
         } else {
-            l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), QuicVersion.V1, dcid, initialScid,
+            l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), version, dcid, initialScid,
                     isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
         }
         l.pnOffset = out.position();
@@ -1352,6 +1471,7 @@ public final class QuicConnection implements StreamTransport {
         SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
                 l.inFlight, l.frames);
         recovery.onPacketSent(sp, now);
+        ecn.onSent(space, l.pn, txEcn != 0);
         if (l.level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(l.pn);
             packetsSentInKeyPhase++;
@@ -1403,7 +1523,7 @@ public final class QuicConnection implements StreamTransport {
             if (level == EncryptionLevel.ONE_RTT) {
                 PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, peerCids.current(), l.pnLen);
             } else {
-                l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), QuicVersion.V1, peerCids.current(),
+                l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), version, peerCids.current(),
                         initialScid, isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
             }
             l.pnOffset = out.position();

@@ -68,6 +68,14 @@ public final class ServerEndpoint {
         }
     }
 
+    /**
+     * How long a Retry token stays valid. Long enough for a client whose retransmissions back off on an overloaded
+     * server (10 s lost legitimate clients under an Initial flood), short enough that a captured token is soon useless.
+     */
+    static final long RETRY_TOKEN_LIFETIME = 30_000_000_000L;
+    /** How many original DCIDs answered with a Retry are remembered (bounded memory; oldest forgotten first). */
+    static final int RETRIED_REMEMBERED = 4096;
+
     private final ConnectionConfig config;
     private final Function<InetSocketAddress, ApplicationHandler> apps;
     private final RandomGenerator random;
@@ -78,11 +86,21 @@ public final class ServerEndpoint {
     private final UnvalidatedConnections.Counter unvalidated;
     private final Map<ByteKey, Entry> byCid = new HashMap<>();
     private final Map<QuicConnection, Entry> entries = new LinkedHashMap<>();
+    /** Original DCIDs recently answered with a Retry, with when: a tokenless Initial for one gets a Retry again. */
+    private final LinkedHashMap<ByteKey, Long> retried = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ByteKey, Long> eldest) {
+            return size() > RETRIED_REMEMBERED;
+        }
+    };
     private long statelessResets;
     private long versionNegotiations;
     private long retries;
     private long dropped;
     private long retriesForLimit;
+    private long accepted;
+    private int connectionsPeak;
+    private int unvalidatedPeak;
 
     /**
      * @param staticKey      endpoint secret for stateless reset and Retry tokens (at least 32 random bytes)
@@ -105,7 +123,7 @@ public final class ServerEndpoint {
         this.apps = apps;
         this.random = random;
         this.resetTokens = new StatelessResetTokens(staticKey);
-        this.retryTokens = new RetryTokens(staticKey, random, 10_000_000_000L);
+        this.retryTokens = new RetryTokens(staticKey, random, RETRY_TOKEN_LIFETIME);
         this.requireRetry = requireRetry;
         this.maxConnections = maxConnections;
         this.unvalidated = new UnvalidatedConnections.Counter(unvalidatedLimits);
@@ -116,6 +134,14 @@ public final class ServerEndpoint {
      * statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, long now, Replies replies) {
+        return receive(datagram, from, -1, now, replies);
+    }
+
+    /**
+     * Handles one datagram that arrived with the ECN codepoint {@code ecn} (-1: unknown; RFC 9000 §13.4.1). Returns the
+     * connection it went to (possibly new), or null when it was answered statelessly or dropped.
+     */
+    public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -125,7 +151,7 @@ public final class ServerEndpoint {
         }
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
-            e.connection.receive(datagram, now);
+            e.connection.receive(datagram, ecn, now);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
                 unvalidated.remove(e.peer.getAddress());
@@ -133,12 +159,16 @@ public final class ServerEndpoint {
             return e;
         }
         int size = datagram.remaining();
-        if (!p.supportedVersion()) {
+        if (!p.supportedVersion() || p.type() != PacketType.ONE_RTT && !config.versions().contains(p.version())) {
             // RFC 9000 §6.1: answer with Version Negotiation, only for datagrams big enough to be Initials
             if (size >= ConnectionConfig.MIN_INITIAL_SIZE) {
                 versionNegotiations++;
-                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), new int[] {QuicVersion.V1,
-                        QuicVersion.reserved(random.nextInt())}, random.nextInt());
+                int[] versions = new int[config.versions().size() + 1];
+                for (int i = 0; i < config.versions().size(); i++) {
+                    versions[i] = config.versions().get(i);
+                }
+                versions[versions.length - 1] = QuicVersion.reserved(random.nextInt());
+                byte[] vn = VersionNegotiation.build(p.scid(), p.dcid(), versions, random.nextInt());
                 replies.send(ByteBuffer.wrap(vn), from);
             } else {
                 dropped++;
@@ -169,7 +199,7 @@ public final class ServerEndpoint {
             RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
             if (v != null) {
                 Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
-                created.connection.receive(datagram, now);
+                created.connection.receive(datagram, ecn, now);
                 return created;
             }
             if (limited) {
@@ -181,23 +211,28 @@ public final class ServerEndpoint {
                 // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
-                refused.connection.receive(datagram, now);
+                refused.connection.receive(datagram, ecn, now);
                 return refused;
             }
             // §8.1.3: otherwise proceed as if the client had no token
         }
-        if (requireRetry || limited) {
+        // a retransmission of an Initial we already answered with a Retry (it crossed the Retry, or the cap has eased
+        // since): answer it the same way, or the client, which takes only the first Retry, meets two connections
+        Long retriedAt = retried.get(new ByteKey(p.dcid()));
+        boolean answeredWithRetry = retriedAt != null && now - retriedAt < RETRY_TOKEN_LIFETIME;
+        if (requireRetry || limited || answeredWithRetry) {
             retries++;
             if (limited) {
                 retriesForLimit++;
             }
             byte[] scid = newCid();
             byte[] token = retryTokens.issue(from, p.dcid(), scid, now);
-            replies.send(ByteBuffer.wrap(Retry.build(QuicVersion.V1, p.scid(), scid, p.dcid(), token)), from);
+            retried.put(new ByteKey(p.dcid().clone()), now);
+            replies.send(ByteBuffer.wrap(Retry.build(p.version(), p.scid(), scid, p.dcid(), token)), from);
             return null;
         }
         Entry created = accept(from, p, p.dcid(), null, now);
-        created.connection.receive(datagram, now);
+        created.connection.receive(datagram, ecn, now);
         return created;
     }
 
@@ -211,7 +246,7 @@ public final class ServerEndpoint {
         datagram.get(p.headerStart(), copy);
         ByteBuffer b = ByteBuffer.wrap(copy);
         int pnOffset = p.pnOffset() - p.headerStart();
-        PacketKeys keys = InitialSecrets.clientKeys(p.dcid());
+        PacketKeys keys = InitialSecrets.clientKeys(org.pacelab.quic.crypto.VersionProtection.of(p.version()), p.dcid());
         int pnLength = HeaderProtection.remove(b, 0, pnOffset, length, keys);
         if (pnLength < 0) {
             return false;
@@ -245,13 +280,16 @@ public final class ServerEndpoint {
             }
         };
         QuicConnection conn = QuicConnection.server(config, apps.apply(from), random, resetTokens, routing, cid,
-                p.scid(), originalDcid, retryScid, now);
+                p.scid(), originalDcid, retryScid, p.version(), now);
         Entry e = new Entry(conn, from);
         holder[0] = e;
         entries.put(conn, e);
+        accepted++;
+        connectionsPeak = Math.max(connectionsPeak, entries.size());
         if (!conn.isAddressValidated()) {
             e.unvalidated = true;
             unvalidated.add(from.getAddress());
+            unvalidatedPeak = Math.max(unvalidatedPeak, unvalidated.total());
         }
         // packets arrive for our chosen ID and, until the client switches, for the ID it picked (RFC 9000 §7.2)
         for (byte[] k : new byte[][] {cid, p.dcid()}) {
@@ -314,6 +352,9 @@ public final class ServerEndpoint {
         m.put("stateless_resets_sent", statelessResets);
         m.put("datagrams_dropped", dropped);
         m.put("connections", (long) entries.size());
+        m.put("connections_accepted", accepted);
+        m.put("connections_peak", (long) connectionsPeak);
+        m.put("unvalidated_connections_peak", (long) unvalidatedPeak);
         return m;
     }
 }

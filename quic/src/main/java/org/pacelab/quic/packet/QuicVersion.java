@@ -12,9 +12,9 @@ public final class QuicVersion {
     private QuicVersion() {
     }
 
-    /** Whether this implementation speaks {@code version}. */
+    /** Whether this implementation speaks {@code version}: QUIC v1 and v2 (RFC 9369). */
     public static boolean isSupported(int version) {
-        return version == V1;
+        return version == V1 || version == V2;
     }
 
     /** Whether packets of {@code version} can be parsed and protected here (its header layout and keys are known). */

@@ -3,6 +3,7 @@ package org.pacelab.quic.recovery;
 import java.util.Iterator;
 
 import org.pacelab.quic.frame.AckFrame;
+import org.pacelab.quic.frame.EcnCounts;
 import org.pacelab.quic.util.RangeSet;
 
 /**
@@ -24,6 +25,11 @@ public final class AckTracker {
     private boolean ackNow;
     private long ackDeadline = Long.MAX_VALUE;
     private boolean changedSinceAck;
+    /** ECN counts of the packets received in this space (RFC 9000 §13.4.1), reported once any was counted. */
+    private long ect0;
+    private long ect1;
+    private long ce;
+    private boolean ecnCounted;
 
     /**
      * @param immediate             acknowledge every ack-eliciting packet at once (Initial and Handshake
@@ -90,6 +96,21 @@ public final class AckTracker {
         return largest >= 0 && !received.isEmpty();
     }
 
+    /**
+     * Counts the ECN codepoint of a packet just recorded (RFC 9000 §13.4.1: per packet, coalesced ones included; the
+     * caller passes only packets it processed, not duplicates). From the first count on, ACK frames carry the counts
+     * (type 0x03), Not-ECT packets included in none of them.
+     */
+    public void countEcn(int codepoint) {
+        switch (codepoint & 3) {
+            case 0b10 -> ect0++;
+            case 0b01 -> ect1++;
+            case 0b11 -> ce++;
+            default -> { }
+        }
+        ecnCounted = true;
+    }
+
     /** Builds the ACK frame describing what was received (RFC 9000 §19.3). */
     public AckFrame buildAck(long now, int ackDelayExponent) {
         long[] ranges = new long[received.rangeCount() * 2];
@@ -102,7 +123,7 @@ public final class AckTracker {
         }
         long delayNs = Math.max(0, now - largestTime);
         long encodedDelay = (delayNs / 1000) >> ackDelayExponent;
-        return new AckFrame(ranges[0], encodedDelay, ranges, null);
+        return new AckFrame(ranges[0], encodedDelay, ranges, ecnCounted ? new EcnCounts(ect0, ect1, ce) : null);
     }
 
     /** An ACK frame was sent: the ACK timer and counters reset. */

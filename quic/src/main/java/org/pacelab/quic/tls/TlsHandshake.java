@@ -92,6 +92,7 @@ public final class TlsHandshake {
     private boolean applicationSecretsReported;
     private boolean complete;
     private QuicException listenerFailure;
+    private final StatusHandler status;
 
     private TlsHandshake(boolean isClient, TlsConfig config, byte[] localTransportParameters, Listener listener,
                          KeyLogSink keyLog) {
@@ -104,9 +105,17 @@ public final class TlsHandshake {
             outgoing[i] = new SendBuffer(Long.MAX_VALUE);
         }
         StatusHandler status = new StatusHandler(localTransportParameters);
+        this.status = status;
         if (isClient) {
             TlsClientEngineImpl client = new TlsClientEngineImpl(new ClientSender(), status);
-            client.setServerName(config.serverName());
+            String name = config.serverName();
+            boolean literal = isIpLiteral(name);
+            // RFC 6066 §3: an IP address is not a server name (GnuTLS refuses "::1" with illegal_parameter); agent15
+            // always sends SNI, so an address gets the neutral name "localhost" and is verified as the address
+            client.setServerName(literal ? "localhost" : name);
+            if (literal && config.verifyPeer()) {
+                client.setHostnameVerifier((host, cert) -> new tech.kwik.agent15.engine.DefaultHostnameVerifier().verify(name, cert));
+            }
             client.setCompatibilityMode(false);
             client.addSupportedCiphers(toAgent15(config.cipherSuites()));
             client.add(new ApplicationLayerProtocolNegotiationExtension(config.applicationProtocols()));
@@ -141,6 +150,18 @@ public final class TlsHandshake {
 
     public static TlsHandshake server(TlsConfig config, byte[] localTransportParameters, Listener listener, KeyLogSink keyLog) {
         return new TlsHandshake(false, config, localTransportParameters, listener, keyLog);
+    }
+
+    /**
+     * Server: replaces the transport parameters it sends, until it sends them with its EncryptedExtensions — the
+     * listener may call this from {@link Listener#onPeerTransportParameters} (compatible version negotiation changes
+     * the chosen version in version_information, RFC 9368 §3).
+     */
+    public void setLocalTransportParameters(byte[] encoded) {
+        if (isClient) {
+            throw new IllegalStateException("a client's transport parameters are in its ClientHello already");
+        }
+        status.localTransportParameters = encoded.clone();
     }
 
     /** Client: produces the ClientHello. */
@@ -297,6 +318,11 @@ public final class TlsHandshake {
         return s == null ? null : CipherSuite.fromTlsCode(s.value & 0xffff);
     }
 
+    /** Whether {@code name} is an IPv4 or IPv6 address rather than a DNS name. */
+    static boolean isIpLiteral(String name) {
+        return name != null && (name.indexOf(':') >= 0 || name.matches("[0-9]+(\\.[0-9]+){3}"));
+    }
+
     /** Client: whether the ClientHello offers 0-RTT data (a ticket that allows it, and the config asks for it). */
     public boolean offersEarlyData() {
         return isClient && config.resumption() != null && config.earlyData() && config.resumption().earlyData();
@@ -436,7 +462,7 @@ public final class TlsHandshake {
     }
 
     private final class StatusHandler implements TlsStatusEventHandler {
-        private final byte[] localTransportParameters;
+        private byte[] localTransportParameters;
 
         StatusHandler(byte[] localTransportParameters) {
             this.localTransportParameters = localTransportParameters;

@@ -18,7 +18,12 @@ import org.pacelab.quic.tls.TlsConfig;
  * optional random loss, driven by a virtual clock. Deterministic for a given seed.
  */
 final class ConnectionPair {
-    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data) {}
+    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn) {}
+
+    /** What the virtual link does with the ECN field: hide it (the runtime cannot read it), keep it, clear it, mark CE. */
+    enum EcnLink { HIDDEN, KEPT, BLEACHED, CE }
+
+    EcnLink ecnLink = EcnLink.HIDDEN;
 
     long now = 1_000_000_000L;
     final long oneWayDelay;
@@ -131,7 +136,7 @@ final class ConnectionPair {
                     (datagram, to) -> {
                         byte[] copy = new byte[datagram.remaining()];
                         datagram.get(copy);
-                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy));
+                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
                     });
             if (e != null) {
                 server = e.connection;
@@ -149,12 +154,21 @@ final class ConnectionPair {
                 byte[] cid = new byte[8];
                 random.nextBytes(cid);
                 server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
-                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, now);
+                        new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, p.version(), now);
             }
-            server.receive(ByteBuffer.wrap(d.data), now);
+            server.receive(ByteBuffer.wrap(d.data), ecnSeen(d), now);
         } else {
-            client.receive(ByteBuffer.wrap(d.data), now);
+            client.receive(ByteBuffer.wrap(d.data), ecnSeen(d), now);
         }
+    }
+
+    private int ecnSeen(InFlight d) {
+        return switch (ecnLink) {
+            case HIDDEN -> -1;
+            case KEPT -> d.ecn;
+            case BLEACHED -> 0;
+            case CE -> d.ecn != 0 ? 0b11 : 0;
+        };
     }
 
     /** The stateless reset token the server announced in its transport parameters. */
@@ -205,7 +219,7 @@ final class ConnectionPair {
                 datagramsToServer++;
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
-            link.add(new InFlight(departure + oneWayDelay, seq++, !fromServer, data));
+            link.add(new InFlight(departure + oneWayDelay, seq++, !fromServer, data, c.ecnCodepoint()));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }

@@ -160,6 +160,23 @@ class UnvalidatedConnectionsTest {
         assertEquals(1, e.connections().size());
     }
 
+    @Test
+    void aRetransmissionOfARetriedInitialIsRetriedAgain() throws Exception {
+        ServerEndpoint e = endpoint(false, new UnvalidatedConnections(1, 10));
+        assertNotNull(e.receive(ByteBuffer.wrap(firstInitial(1)), new InetSocketAddress("192.0.2.7", 1), 0, (d, to) -> { }));
+        byte[] second = firstInitial(2);
+        List<ByteBuffer> replies = new ArrayList<>();
+        assertNull(e.receive(ByteBuffer.wrap(second), new InetSocketAddress("192.0.2.7", 2), 0, (d, to) -> replies.add(d)));
+        // the same Initial again, now from an address with room (a NAT rebinding, say): still a Retry, not a second
+        // connection beside the one the client will open with the first Retry's token
+        assertNull(e.receive(ByteBuffer.wrap(second), new InetSocketAddress("192.0.2.8", 2), 1, (d, to) -> replies.add(d)));
+        assertEquals(2, replies.size());
+        for (ByteBuffer r : replies) {
+            assertTrue(isRetry(r));
+        }
+        assertEquals(1, e.connections().size());
+    }
+
     /** A client Initial with a made-up token: what a client would send after a Retry that never came. */
     private static byte[] withToken(byte[] initial) throws Exception {
         QuicConnection c = QuicConnection.client(CLIENT, new EchoApps.Client(new byte[1]), new SplittableRandom(initial[20]),
