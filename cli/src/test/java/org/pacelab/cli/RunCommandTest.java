@@ -52,6 +52,27 @@ class RunCommandTest {
     }
 
     @Test
+    void aCongestionControllerThePeerDoesNotHaveIsNamedWithTheOnesItHas() throws Exception {
+        // unavailable: skip keeps the sentences the same whether or not the peers are built here
+        CliRun r = run("""
+                unavailable: skip
+                implementations:
+                  - {name: p, server: picoquic, client: picoquic, options: {cc: vegas}}
+                  - {name: q, server: quic-go, client: pacelab, server-options: {cc: bbr}}
+                  - {name: a, server: aioquic, client: aioquic, options: {cc: bbr2}}
+                """);
+        assertEquals(2, r.code(), r.out() + r.err());
+        String at = "pacelab run: " + tmp.resolve("s.yaml") + ":";
+        assertEquals(String.join("\n",
+                at + "3:65: picoquic cc: 'vegas' is not a congestion controller of picoquic; valid values: newreno, cubic, dcubic, "
+                        + "fast, bbr, prague, bbr1, c4",
+                at + "4:70: quic-go cc: 'bbr' is not a congestion controller of quic-go 0.29; valid values: cubic",
+                at + "5:63: aioquic cc: 'bbr2' is not a congestion controller of aioquic; valid values: reno, newreno, cubic"),
+                r.err().strip());
+        assertFalse(Files.exists(tmp.resolve("campaign")), "nothing is created");
+    }
+
+    @Test
     void fqInRelayModeOnThisKernel() throws Exception {
         refused(run("implementations:\n  - {name: fq, server: pacelab, client: pacelab, server-options: {qdisc: fq}}\n"),
                 "2:74: qdisc: fq cannot be used in relay mode: it would replace the qdisc of the host's loopback device for every "
