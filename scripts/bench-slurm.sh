@@ -37,6 +37,11 @@ sweep:
   link.down.rate: [20mbit, 40mbit]
 EOF
 "$here/pacelab" --version >/dev/null   # builds the jar first if needed, outside the measurement
+# then the jar itself, with the launcher's JVM flags: an edit of the sources meanwhile must not rebuild it mid-benchmark
+# shellcheck source=scripts/find-jdk.sh
+source "$here/scripts/find-jdk.sh"
+pacelab_find_jdk
+pacelab=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m -jar "$here/cli/target/pacelab.jar")
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -46,7 +51,7 @@ campaign() {
   shift
   local before after t
   before=$(load)
-  /usr/bin/time -o "$out.time" -f '%e %U %S' "$here/pacelab" run "$work/sweep.yaml" --out "$out" --no-install --no-report "$@" \
+  /usr/bin/time -o "$out.time" -f '%e %U %S' "${pacelab[@]}" run "$work/sweep.yaml" --out "$out" --no-install --no-report "$@" \
     >"$out.log" 2>&1 || true
   t=$(tail -n1 "$out.time")
   after=$(load)

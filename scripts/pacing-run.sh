@@ -47,8 +47,9 @@ out="$(cd "$out" && pwd)"
 rm -rf "$out/qlog" "$out"/*.pcapng "$out"/*.log "$out"/*.json "$out"/*.csv
 mkdir -p "$out/qlog"
 
-# build once (the launcher rebuilds only when sources changed), so no process below pays for it
-"$pacelab" --version > /dev/null
+# build once (the launcher rebuilds only when sources changed) and train the JVM's AOT cache of server and client
+# (once per build), so no process below pays for either
+"$pacelab" client --version > /dev/null
 
 # free ports chosen by the kernel
 read -r emu_port srv_port < <(python3 - <<'EOF'

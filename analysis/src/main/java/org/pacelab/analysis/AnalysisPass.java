@@ -119,7 +119,24 @@ final class AnalysisPass {
         }
     }
 
+    /** A QUIC frame: one datagram, or a UDP GSO buffer split into its datagrams (all with the frame's timestamp). */
     private void quic(boolean fromServer) throws IOException {
+        int segment = dissector.gsoSegmentSize(packet, fromServer);
+        if (segment == 0) {
+            quicDatagram(fromServer);
+            return;
+        }
+        int offset = packet.payloadOffset();
+        int length = packet.payloadLength();
+        int captured = packet.capturedPayloadLength();
+        for (int at = 0; at < length; at += segment) {
+            packet.narrowPayload(offset + at, Math.min(segment, length - at), Math.clamp(captured - at, 0, segment));
+            quicDatagram(fromServer);
+        }
+        packet.narrowPayload(offset, length, captured);
+    }
+
+    private void quicDatagram(boolean fromServer) throws IOException {
         long t = frame.timestampNs();
         dissector.dissect(packet, fromServer, t, info);
         describe(info);

@@ -95,6 +95,28 @@ class CaptureAnalyzerTest {
     }
 
     @Test
+    void gsoBuffersCapturedOnTheSenderAreSplitIntoTheirDatagrams() throws IOException {
+        long[][] p = pairs();
+        SyntheticTransfer.Files3 f = SyntheticTransfer.write(dir.resolve("gso"), p[0], p[1], 40e6, CipherSuite.AES_128_GCM_SHA256, 5);
+        Path csv = dir.resolve("gso.csv");
+        Summary s = CaptureAnalyzer.analyze(AnalysisOptions.of(f.capture()).withKeyLog(f.keyLog()).withQlog(f.qlogDir())
+                .withPacketsCsv(csv), "r").summary();
+        assertEquals(N + 1, s.integer(PACKETS));                  // the handshake datagram and N 1-RTT datagrams
+        assertEquals(N, s.integer(SERVER_1RTT_PACKETS));
+        assertEquals(N, s.integer(PN_RECOVERED));
+        assertEquals(N, s.integer(PRECISION_MATCHED));
+        assertEquals(5, s.integer(PTL_MAX), "the 5 datagrams of one buffer share its timestamp");
+        String notes = s.string(NOTES);
+        assertTrue(notes != null && notes.contains((N / 5) + " capture frames were UDP GSO buffers") && notes.contains(N + " datagrams"),
+                String.valueOf(notes));
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(N, rows.stream().filter(l -> l.contains(",s2c,") && l.contains(",1RTT,")).count());
+
+        Summary plain = CaptureAnalyzer.analyze(AnalysisOptions.of(transfer(40e6).capture()), "r").summary();
+        assertTrue(plain.string(NOTES) == null || !plain.string(NOTES).contains("GSO"), plain.string(NOTES));
+    }
+
+    @Test
     void withoutKeyLogTimingMetricsRemainAndPacketNumberMetricsSayWhy() throws IOException {
         SyntheticTransfer.Files3 f = transfer(0);
         Summary s = CaptureAnalyzer.analyze(AnalysisOptions.of(f.capture()).withQlog(f.qlogDir()), "r").summary();

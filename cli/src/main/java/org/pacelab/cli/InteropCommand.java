@@ -84,7 +84,7 @@ public final class InteropCommand implements Callable<Integer> {
             }
         }
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         if (host.which(tshark).isEmpty() && !Files.isExecutable(Path.of(tshark))) {
             return usage("'" + tshark + "' was not found; the checks read the tap with Wireshark's tshark: install it (apt-get "
                     + "install tshark) or name it with --tshark");

@@ -2,6 +2,7 @@ package org.pacelab.cli;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,24 +12,35 @@ import org.pacelab.lab.peer.PacelabLauncher;
 
 import picocli.CommandLine;
 
-/** The command that starts this pacelab again as a child process (same JVM binary, class path and flags). */
+/**
+ * The command that starts this pacelab again as a child process (same JVM binary, class path and flags, and the
+ * ahead-of-time caches of {@code server} and {@code client} when they are fresh: {@link AotCaches}).
+ */
 final class Launchers {
     private Launchers() {}
 
-    static PacelabLauncher current(CommandLine anyCommand) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** The JVM options of every pacelab JVM (the {@code ./pacelab} launcher uses the same). */
+    static final List<String> JVM_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m");
+
+    static PacelabLauncher current() {
         // absolute class path entries: children start in their run directories (java -jar cli/target/pacelab.jar ...)
-        String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(e -> e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString()).toList());
-        List<String> prefix = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m",
-                "-cp", classPath, Main.class.getName());
-        CommandLine root = anyCommand;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
+        return forClassPath(String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(e -> e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString()).toList()));
+    }
+
+    /** The launcher of the pacelab on {@code classPath} (this one's, or another build's jar). */
+    static PacelabLauncher forClassPath(String classPath) {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> prefix = new ArrayList<>();
+        prefix.add(javaBin);
+        prefix.addAll(JVM_OPTIONS);
+        prefix.addAll(List.of("-cp", classPath, Main.class.getName()));
+        // the running command line may hold only the subcommand that was started (Main.commandLine)
+        CommandLine root = Main.fullCommandLine();
         Set<String> commands = new LinkedHashSet<>();
         collect(root, "", commands);
-        return new PacelabLauncher(prefix, commands);
+        Path jar = classPath.endsWith(".jar") && !classPath.contains(File.pathSeparator) ? Path.of(classPath) : null;
+        return new PacelabLauncher(prefix, commands, AotCaches.jvmOptions(jar));
     }
 
     private static void collect(CommandLine cl, String prefix, Set<String> out) {

@@ -54,6 +54,12 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                     "shaded jar, e.g. --jar pacelab=/tmp/old/pacelab.jar to compare two builds. Repeatable."})
     List<String> jars = new ArrayList<>();
 
+    @Option(names = "--no-aot", paramLabel = "NAME",
+            description = {"Run the pacelab variant NAME (see --pacelab; 'pacelab' for the defaults) without the JVM's",
+                    "ahead-of-time caches of server and client (pacelab jvm-cache), e.g. --pacelab 'noaot=' --no-aot noaot",
+                    "to measure what the caches buy. Repeatable."})
+    List<String> noAot = new ArrayList<>();
+
     @Option(names = "--timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
             description = "Longest a client may take (default: 600s).")
     long timeout = 600_000_000_000L;
@@ -72,7 +78,7 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        PacelabLauncher launcher = Launchers.current(spec.commandLine());
+        PacelabLauncher launcher = Launchers.current();
         List<BenchStack> stacks = new ArrayList<>();
         List<String> pacelabNames = new ArrayList<>();
         try {
@@ -87,7 +93,7 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                 jarOf.put(name, jar.toAbsolutePath());
             }
             if (variants.isEmpty() || !variants.getFirst().startsWith("pacelab=")) {
-                stacks.add(new Stacks.Pacelab("pacelab", launcherFor("pacelab", launcher, jarOf), List.of()));
+                stacks.add(new Stacks.Pacelab("pacelab", launcherFor("pacelab", launcher, jarOf, noAot), List.of()));
             }
             for (String v : variants) {
                 int eq = v.indexOf('=');
@@ -95,11 +101,16 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                 if (name.isEmpty() || !name.matches("[A-Za-z0-9._-]+")) {
                     throw new IllegalArgumentException("--pacelab '" + v + "': write NAME=OPTIONS with a NAME of letters, digits, . _ -");
                 }
-                stacks.add(new Stacks.Pacelab(name, launcherFor(name, launcher, jarOf), split(v.substring(eq + 1))));
+                stacks.add(new Stacks.Pacelab(name, launcherFor(name, launcher, jarOf, noAot), split(v.substring(eq + 1))));
             }
             for (String name : jarOf.keySet()) {
                 if (stacks.stream().noneMatch(st -> st.name().equals(name))) {
                     throw new IllegalArgumentException("--jar " + name + ": no pacelab variant has that name; name one with --pacelab");
+                }
+            }
+            for (String name : noAot) {
+                if (stacks.stream().noneMatch(st -> st.name().equals(name.strip()))) {
+                    throw new IllegalArgumentException("--no-aot " + name + ": no pacelab variant has that name; name one with --pacelab");
                 }
             }
             stacks.forEach(s -> pacelabNames.add(s.name()));
@@ -190,16 +201,14 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
         return runs.stream().allMatch(LoopbackBench.Run::ok) ? 0 : 1;
     }
 
-    /** This build's launcher, or the same JVM command on another build's jar. */
-    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars) {
+    /**
+     * This build's launcher, or the same JVM command on another build's jar (with that build's caches); without the
+     * ahead-of-time caches when the variant is named by --no-aot.
+     */
+    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars, List<String> noAot) {
         Path jar = jars.get(name);
-        if (jar == null) {
-            return current;
-        }
-        List<String> prefix = new ArrayList<>(current.prefix());
-        int cp = prefix.indexOf("-cp");
-        prefix.set(cp + 1, jar.toString());
-        return new PacelabLauncher(prefix, current.commands());
+        PacelabLauncher l = jar == null ? current : Launchers.forClassPath(jar.toString());
+        return noAot.stream().anyMatch(n -> n.strip().equals(name)) ? l.withJvmOptionsFor(Map.of()) : l;
     }
 
     private static String sizeText(long bytes) {

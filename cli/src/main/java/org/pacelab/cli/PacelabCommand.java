@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 EmulateCommand.class,
                 NetnsCommand.class,
                 BenchCommand.class,
+                JvmCacheCommand.class,
                 AnalyzeCommand.class,
                 ReportCommand.class,
                 RunCommand.class,

@@ -53,7 +53,7 @@ public final class PeersCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         PeerRegistry registry;
         try {
             registry = scenario == null ? PeerRegistry.standard() : PeerRegistry.forScenario(ScenarioReader.read(scenario));
@@ -139,7 +139,7 @@ public final class PeersCommand implements Callable<Integer> {
                 peers.addAll(registry.all());
             }
             Host host = new Host();
-            PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+            PacelabLauncher pacelab = Launchers.current();
             out.flush();
             PrintStream progress = new PrintStream(System.out, true, StandardCharsets.UTF_8);
             PeerBuilder builder = new PeerBuilder(PeerCache.standard(), PeerSources.of(sources, System.getenv(), host.programs()),

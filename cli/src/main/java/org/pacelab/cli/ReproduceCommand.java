@@ -88,7 +88,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             return 2;
         }
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         PeerRegistry peers = PeerRegistry.standard();
         if (!noInstall) {
             for (StudyReference.Campaign c : ref.campaigns()) {

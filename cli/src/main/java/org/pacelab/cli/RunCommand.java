@@ -145,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         Host host = new Host();
-        PacelabLauncher pacelab = Launchers.current(spec.commandLine());
+        PacelabLauncher pacelab = Launchers.current();
         PeerRegistry peers;
         try {
             peers = PeerRegistry.forScenario(scenario);

@@ -36,7 +36,7 @@ public final class SlurmTaskCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // before anything in this JVM creates a SecureRandom: simulated runs draw their TLS randomness from their seed
         PacelabSimulation.prepareJvm();
-        return SlurmTask.run(campaign, submission, index, Launchers.current(spec.commandLine()), new Host(), RunCommand.simulator(),
+        return SlurmTask.run(campaign, submission, index, Launchers.current(), new Host(), RunCommand.simulator(),
                 System.out);
     }
 }

@@ -74,6 +74,33 @@ class CampaignEndToEndTest {
     }
 
     @Test
+    void directModeMeasuresTheStacksGoodputWithoutAnEmulator() throws Exception {
+        Path s = scenario("""
+                name: ci-direct
+                mode: direct
+                link: {preset: none, down: {wire: off}}
+                transfer: {size: 2MiB}
+                implementations:
+                  - {name: pacelab, server: pacelab, client: pacelab, options: {pacer: none}}
+                """);
+        Path dir = tmp.resolve("direct");
+        CliRun r = CliRun.inChild(tmp, "run", s.toString(), "--out", dir.toString(), "--no-install", "--no-report");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("campaign ci-direct: 1 of 1 runs finished"), r.out());
+        assertTrue(r.out().contains("host set-up: none applied (no emulated run"), r.out());
+        try (ResultStore store = ResultStore.openExisting(dir.resolve("campaign.duckdb"))) {
+            var summary = store.summary(store.finishedRuns().iterator().next());
+            assertEquals(2L << 20, summary.get(SummaryField.TRANSFER_BYTES));
+            assertEquals("client_log", summary.get(SummaryField.TRANSFER_BYTES_SOURCE));
+            assertTrue(summary.number(SummaryField.GOODPUT_APP_MBPS) > 0, "goodput from the client's log");
+            assertTrue(summary.number(SummaryField.GOODPUT_WALL_MBPS) > 0, "goodput over the client's wall time");
+            assertTrue(!summary.has(SummaryField.DROPS), "no emulator, so no drops are claimed");
+            assertTrue(summary.reason(SummaryField.DROPS).startsWith("mode direct has no emulator in the path"),
+                    summary.reason(SummaryField.DROPS));
+        }
+    }
+
+    @Test
     @Tag("interop")
     void ngtcp2AndChromiumThroughTheRelay() throws Exception {
         CampaignPreconditions.requireProgram("gtlsserver", "ngtcp2-server");

@@ -153,6 +153,9 @@ class CliBadInputTest {
                         missingDir.resolve("k.log"), "https://127.0.0.1:9/"),
                 // bench
                 c("bench link --only unknown", 2, "bench", "link", "--only", "warp"),
+                c("bench loopback --no-aot names no variant", 2, "bench", "loopback", "--peers", "", "--no-aot", "warp"),
+                // jvm-cache
+                c("jvm-cache not from the jar", 2, "jvm-cache"),
                 // no such command
                 c("unknown command", 2, "serve"));
     }
@@ -211,7 +214,7 @@ class CliBadInputTest {
     @Test
     void everyCommandIsCovered() {
         List<String> covered = cases().map(c -> c.args().getFirst()).distinct().toList();
-        for (String command : List.of("server", "client", "analyze", "report", "run", "sim", "emulate", "dc", "peer", "bench")) {
+        for (String command : List.of("server", "client", "analyze", "report", "run", "sim", "emulate", "dc", "peer", "bench", "jvm-cache")) {
             assertTrue(covered.contains(command), command + " has no bad-input case");
         }
     }

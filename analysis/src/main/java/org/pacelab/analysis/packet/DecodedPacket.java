@@ -94,6 +94,16 @@ public final class DecodedPacket {
         return capturedPayloadLength;
     }
 
+    /**
+     * Narrows the transport payload to {@code length} bytes at {@code offset} in the buffer, {@code captured} of them
+     * present (one datagram of a UDP GSO buffer); call it again with the saved values to restore the whole payload.
+     */
+    public void narrowPayload(int offset, int length, int captured) {
+        payloadOffset = offset;
+        payloadLength = length;
+        capturedPayloadLength = captured;
+    }
+
     public Endpoint source() {
         return Endpoint.of(src, addressLength, srcPort);
     }

@@ -48,6 +48,8 @@ public final class QuicDissector {
     private long recovered;
     private long server1Rtt;
     private long server1RttRecovered;
+    private long gsoFrames;
+    private long gsoDatagrams;
 
     /** @param keyLog secrets for Handshake and 1-RTT packets, or null (then only Initial numbers are recovered) */
     public QuicDissector(KeyLog keyLog) {
@@ -144,6 +146,71 @@ public final class QuicDissector {
         if (info.count() > 0) {
             quicDatagrams++;
         }
+    }
+
+    /**
+     * The segment size when the frame is a UDP GSO buffer (several datagrams the kernel had not yet split when the
+     * capture saw them), else 0. A capture on the sending host (tcpdump on {@code lo}, or on a veth or a NIC that
+     * segments UDP itself) records a UDP_SEGMENT send as one frame whose payload is several whole datagrams of equal
+     * size (the last may be shorter). A short-header packet runs to the end of its datagram (RFC 9000 §12.2), so a
+     * second short header inside one payload can only be the start of another datagram: the frame is split when,
+     * at every multiple of one size, a short header (header form 0, fixed bit 1: bits header protection leaves
+     * alone, RFC 9001 §5.4.1) carries the first packet's Destination Connection ID. Needs a connection ID of at least
+     * 4 bytes, known from the captured handshake; with a shorter one (or none) a GSO buffer is not recognised and
+     * counts as one datagram.
+     */
+    public int gsoSegmentSize(DecodedPacket p, boolean fromServer) {
+        QuicConnection conn = lookup(p, fromServer);
+        if (conn == null) {
+            return 0;
+        }
+        byte[] known = fromServer ? conn.clientCid : conn.serverCid;
+        int cidLen = known == null ? 0 : known.length;
+        ByteBuffer b = p.buffer();
+        int start = p.payloadOffset();
+        int captured = p.capturedPayloadLength();
+        if (cidLen < MIN_GSO_CID || !isShortHeader(b.get(start)) || captured < 2 * (cidLen + MIN_SHORT_PACKET)) {
+            return 0;
+        }
+        int firstCid = start + 1;
+        int last = captured - 1 - cidLen; // a later header and its connection ID must lie in the captured bytes
+        for (int size = 1 + cidLen + MIN_SHORT_PACKET; size <= last; size++) {
+            if (isShortHeader(b.get(start + size)) && sameBytes(b, firstCid, start + size + 1, cidLen)
+                    && everySegment(b, start, captured, size, cidLen)) {
+                int segments = (p.payloadLength() + size - 1) / size;
+                gsoFrames++;
+                gsoDatagrams += segments;
+                return size;
+            }
+        }
+        return 0;
+    }
+
+    /** Smallest short-header packet after its connection ID: 1-byte packet number, 4 sampled bytes, a 16-byte tag. */
+    private static final int MIN_SHORT_PACKET = 1 + 4 + 16;
+    /** Shortest connection ID with which a GSO buffer is recognised (2^-34 odds per offset of a false match). */
+    private static final int MIN_GSO_CID = 4;
+
+    private static boolean isShortHeader(byte first) {
+        return (first & 0xc0) == 0x40;
+    }
+
+    private static boolean everySegment(ByteBuffer b, int start, int captured, int size, int cidLen) {
+        for (int at = 2 * size; at + 1 + cidLen <= captured; at += size) {
+            if (!isShortHeader(b.get(start + at)) || !sameBytes(b, start + 1, start + at + 1, cidLen)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameBytes(ByteBuffer b, int x, int y, int len) {
+        for (int i = 0; i < len; i++) {
+            if (b.get(x + i) != b.get(y + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void shortHeader(ByteBuffer b, int pos, int capturedEnd, int datagramEnd, int direction,
@@ -521,7 +588,23 @@ public final class QuicDissector {
         return java.util.Collections.unmodifiableMap(failures);
     }
 
+    /** Capture frames that were UDP GSO buffers ({@link #gsoSegmentSize}). */
+    public long gsoFrames() {
+        return gsoFrames;
+    }
+
+    /** The datagrams those GSO buffers held. */
+    public long gsoDatagrams() {
+        return gsoDatagrams;
+    }
+
     public List<String> notes() {
-        return List.copyOf(notes);
+        List<String> all = new ArrayList<>(notes);
+        if (gsoFrames > 0) {
+            all.add(gsoFrames + " capture frames were UDP GSO buffers (the capture saw a UDP_SEGMENT send before the kernel "
+                    + "split it) holding " + gsoDatagrams + " datagrams: each was split by its segment size and its datagrams "
+                    + "given the frame's timestamp, so gaps inside one buffer are 0 (its spacing on a wire is not in this capture).");
+        }
+        return List.copyOf(all);
     }
 }

@@ -32,7 +32,7 @@ public final class SyntheticTransfer {
      */
     public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite)
             throws IOException {
-        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null);
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null, 1);
     }
 
     /**
@@ -41,6 +41,21 @@ public final class SyntheticTransfer {
      */
     public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
                                boolean wholeMilliseconds) throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, wholeMilliseconds, 1);
+    }
+
+    /**
+     * Like {@link #write(Path, long[], long[], double, CipherSuite)}, but every {@code gsoSegments} consecutive server
+     * 1-RTT packets are captured as one frame at the first one's time: a UDP GSO buffer as a capture on the sending
+     * host records it.
+     */
+    public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                               int gsoSegments) throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null, gsoSegments);
+    }
+
+    private static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                                boolean wholeMilliseconds, int gsoSegments) throws IOException {
         Files.createDirectories(dir);
         SyntheticQuic q = new SyntheticQuic(suite, 7);
         // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
@@ -51,9 +66,14 @@ public final class SyntheticTransfer {
                 q.serverInitialAndHandshake(0, 0))));
         frames.add(new CaptureFiles.Frame(t0 + 2_000_000, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT, q.clientHandshake(0))));
         long clientPn = 0;
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < wireNs.length; i++) {
-            frames.add(new CaptureFiles.Frame(wireNs[i], Frames.udpOverEthernet(1, SERVER_PORT, 2, 50000,
-                    q.server1Rtt(i, i - 1, PACKET_SIZE, 0))));
+            buffer.writeBytes(q.server1Rtt(i, i - 1, PACKET_SIZE, 0));
+            if ((i + 1) % gsoSegments == 0 || i == wireNs.length - 1) {
+                frames.add(new CaptureFiles.Frame(wireNs[i - i % gsoSegments], Frames.udpOverEthernet(1, SERVER_PORT, 2, 50000,
+                        buffer.toByteArray())));
+                buffer.reset();
+            }
             if (i % 10 == 9) {
                 frames.add(new CaptureFiles.Frame(wireNs[i] + 1, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT,
                         q.client1Rtt(clientPn, clientPn - 1))));

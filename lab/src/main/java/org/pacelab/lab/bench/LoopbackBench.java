@@ -263,7 +263,7 @@ public final class LoopbackBench {
     }
 
     /** Writes {@code size} pseudo-random bytes (fixed seed), so no stack can profit from compressible content. */
-    static void writeRandomFile(Path file, long size) throws IOException {
+    public static void writeRandomFile(Path file, long size) throws IOException {
         SplittableRandom random = new SplittableRandom(0x9ace1abL);
         byte[] block = new byte[1 << 20];
         try (OutputStream o = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,

@@ -47,8 +47,10 @@ public final class Stacks {
         public String description() {
             int cp = launcher.prefix().indexOf("-cp");
             String build = cp >= 0 && launcher.prefix().get(cp + 1).endsWith(".jar") ? " from " + launcher.prefix().get(cp + 1) : "";
+            String cache = launcher.jvmOptionsFor().containsKey("server") || launcher.jvmOptionsFor().containsKey("client")
+                    ? ", JVM AOT cache" : ", no JVM AOT cache";
             return "pacelab server -> pacelab client (HTTP/3)" + (options.isEmpty() ? ", defaults" : ", " + String.join(" ", options))
-                    + build;
+                    + cache + build;
         }
 
         @Override

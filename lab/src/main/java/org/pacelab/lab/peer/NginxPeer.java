@@ -53,6 +53,16 @@ public final class NginxPeer implements Peer {
         return List.of(TcpCongestion.OPTION);
     }
 
+    /** In direct mode nginx runs in the host's namespace, whose default TCP controller the runner must not change. */
+    @Override
+    public String modeProblem(Role role, Map<String, String> options, Mode mode, String qdisc) {
+        if (mode == Mode.DIRECT && options.containsKey("cc")) {
+            return "cc sets the network namespace's default TCP controller, which needs mode: netns; in direct mode nginx "
+                    + "uses the host's default (net.ipv4.tcp_congestion_control)";
+        }
+        return null;
+    }
+
     /** nginx writes no key log; curl does (SSLKEYLOGFILE), so the TCP/TLS capture can be decrypted too. */
     @Override
     public boolean writesKeyLog(Role role) {

@@ -125,8 +125,8 @@ public final class PacelabPeer implements Peer {
         }
         SendConfig send = sendConfig(options);
         if (send != null && send.txtime()) {
-            if (mode == Mode.RELAY) {
-                return "txtime needs an fq or etf qdisc on the sender's egress, and relay mode sends over the host's loopback "
+            if (mode == Mode.RELAY || mode == Mode.DIRECT) {
+                return "txtime needs an fq or etf qdisc on the sender's egress, and " + mode.word() + " mode sends over the host's loopback "
                         + "device, where pacelab installs none; use mode: netns with server-options {qdisc: fq}, or mode: sim";
             }
             if (role == Role.CLIENT || qdisc.equals("none")) {

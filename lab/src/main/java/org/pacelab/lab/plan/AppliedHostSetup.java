@@ -27,6 +27,11 @@ public record AppliedHostSetup(boolean realtime, String summary) {
         return new AppliedHostSetup(false, "host set-up: none needed (every run is simulated; hosts are modelled)");
     }
 
+    static AppliedHostSetup direct() {
+        return new AppliedHostSetup(false, "host set-up: none applied (no emulated run: direct runs have no emulator, and their "
+                + "goodput does not depend on pacing precision)");
+    }
+
     static AppliedHostSetup applied() {
         return new AppliedHostSetup(true, APPLIED);
     }

@@ -53,6 +53,18 @@ public final class CampaignPlanner {
     /** The sender options the host set-up gives pacelab's servers (as pacelab server --realtime --realtime-priority). */
     static final String REALTIME = "realtime";
     static final String REALTIME_PRIORITY = "realtime-priority";
+    /** The only link a direct-mode run has: nothing (the preset none without its access-link wire model). */
+    private static final DirectionSpec DIRECT_DOWN = directLink(true);
+    private static final DirectionSpec DIRECT_UP = directLink(false);
+
+    private static DirectionSpec directLink(boolean down) {
+        try {
+            LinkSpec none = LinkSpecParser.parse("none", down ? "wire=off" : "", "");
+            return down ? none.down() : none.up();
+        } catch (SpecException e) {
+            throw new IllegalStateException("the none preset", e);
+        }
+    }
     static final long DEFAULT_TIMEOUT_FLOOR_NS = 60_000_000_000L;
     static final long UNSHAPED_RATE_FOR_TIMEOUT = 100_000_000L;
 
@@ -123,8 +135,8 @@ public final class CampaignPlanner {
             checkOptionNames(impl, server, client);
             List<Axis> applicable = axes.stream().filter(a -> applies(a, server, client)).toList();
             for (Located<Mode> mode : modes(impl)) {
-                if (!server.modes().contains(mode.value()) || !client.modes().contains(mode.value())) {
-                    Peer p = server.modes().contains(mode.value()) ? client : server;
+                if (!mode.value().supportedBy(server.modes()) || !mode.value().supportedBy(client.modes())) {
+                    Peer p = mode.value().supportedBy(server.modes()) ? client : server;
                     problems.add(mode.at(), "implementation " + impl.name().value() + ": " + p.name() + " cannot run in "
                             + mode.value().word() + " mode; it runs in " + words(p.modes()) + modeHint(p, mode.value()));
                     continue;
@@ -162,8 +174,8 @@ public final class CampaignPlanner {
     /** What the plan does about the host set-up: applied when asked (or, with auto, when root) and a run is emulated. */
     private AppliedHostSetup hostSetup(Set<String> modes) {
         HostSetup asked = scenario.hostSetup().value();
-        if (modes.equals(Set.of(Mode.SIM.word()))) {
-            return AppliedHostSetup.simulated();
+        if (!modes.contains(Mode.RELAY.word()) && !modes.contains(Mode.NETNS.word())) {
+            return modes.contains(Mode.DIRECT.word()) ? AppliedHostSetup.direct() : AppliedHostSetup.simulated();
         }
         if (asked == HostSetup.OFF) {
             return AppliedHostSetup.off();
@@ -469,6 +481,11 @@ public final class CampaignPlanner {
                         + "; valid values: " + String.join(", ", QDISCS));
                 return null;
             }
+            if (mode.value() == Mode.DIRECT && !qdisc.equals("none")) {
+                problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in direct mode: it would replace the qdisc of the host's "
+                        + "loopback device for every program; use mode: netns or mode: sim");
+                return null;
+            }
             if (mode.value() == Mode.RELAY && !qdisc.equals("none")) {
                 problems.add(q.at(), "qdisc: " + qdisc + " cannot be used in relay mode: it would replace the qdisc of the host's "
                         + "loopback device for every program; use mode: netns (root, and a kernel with " + qdisc + ") or mode: sim, "
@@ -498,6 +515,11 @@ public final class CampaignPlanner {
         if (d == null || u == null) {
             return null;
         }
+        if (mode.value() == Mode.DIRECT && (scenario.dc() != null || !d.equals(DIRECT_DOWN) || !u.equals(DIRECT_UP))) {
+            problems.add(mode.at(), "mode direct: server and client talk over loopback without the emulator, so the link cannot "
+                    + "shape, delay or drop anything; use link: {preset: none, down: {wire: off}} (or mode: relay to emulate it)");
+            return null;
+        }
         LinkSpec link = new LinkSpec(scenario.preset().value(), d, u);
         DcSetup dc = null;
         if (scenario.dc() != null) {
@@ -514,7 +536,7 @@ public final class CampaignPlanner {
         Transfer transfer = new Transfer(size.value(), streams);
         Map<String, String> serverOptions = values(so);
         Map<String, String> clientOptions = values(co);
-        boolean realtimeEmulator = hostSetup.realtime() && mode.value() != Mode.SIM;
+        boolean realtimeEmulator = hostSetup.realtime() && (mode.value() == Mode.RELAY || mode.value() == Mode.NETNS);
         if (realtimeEmulator && accepts(server, Role.SERVER, REALTIME) && !serverOptions.containsKey(REALTIME)) {
             serverOptions.put(REALTIME, "on");
             serverOptions.put(REALTIME_PRIORITY, HostSetup.SENDER_PRIORITY);

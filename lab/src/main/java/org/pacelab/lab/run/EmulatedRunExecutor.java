@@ -56,9 +56,11 @@ final class EmulatedRunExecutor {
         long clientWall;
         ClientSetup clientSetup;
         try {
-            topology = c.mode() == Mode.NETNS
-                    ? NetnsTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS)
-                    : RelayTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+            topology = switch (c.mode()) {
+                case NETNS -> NetnsTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+                case DIRECT -> DirectTopology.start();
+                default -> RelayTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+            };
             Path qlog = null;
             if (collect.qlog()) {
                 qlog = dir.resolve(RunFiles.QLOG);
@@ -75,6 +77,10 @@ final class EmulatedRunExecutor {
             List<List<String>> before = new ArrayList<>();
             if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
                 before.add(placed(topology, Role.SERVER, n.qdiscCommand(c.qdisc())));
+            }
+            if (c.mode() == Mode.DIRECT && !sl.before().isEmpty()) {
+                throw new RunFailedException("server " + c.server().name() + " needs set-up commands in its own network namespace ("
+                        + String.join(" ", sl.before().getFirst()) + "), which direct mode does not have; use mode: netns");
             }
             for (List<String> b : sl.before()) {
                 before.add(placed(topology, Role.SERVER, b));
@@ -126,7 +132,7 @@ final class EmulatedRunExecutor {
                         + c.transfer().totalBytes() + " bytes");
             }
             return RunAnalysis.analyze(dir, run.key(), serverSetup.port(), c.transfer().totalBytes(), outcome.clientLog(),
-                    clientWall, c.client().name(), collect);
+                    clientWall, c.client().name(), collect, c.mode() == Mode.DIRECT ? DirectTopology.NO_TAP : null);
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {

@@ -57,8 +57,10 @@ public final class HostRun {
             CampaignRunner.deleteTree(dir);
             Files.createDirectories(dir);
             AnalysedRun a = execute(r, dir);
+            Mode mode = r.configuration().mode();
             RunConditions.record(a.summary(), loadStart, RunConditions.loadAverage(),
-                    r.configuration().mode() == Mode.SIM ? null : RunFiles.log(dir, "emulator", "out"));
+                    mode == Mode.SIM || mode == Mode.DIRECT ? null : RunFiles.log(dir, "emulator", "out"),
+                    mode == Mode.SIM ? "simulated run: the link model runs in virtual time, exactly" : DirectTopology.NO_TAP);
             SummaryJson.write(a.summary(), dir.resolve(RunFiles.SUMMARY));
             return new Attempt(started, (System.nanoTime() - t0) / 1e9, a, null);
         } catch (RunFailedException | IOException e) {

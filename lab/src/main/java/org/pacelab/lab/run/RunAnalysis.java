@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import org.pacelab.analysis.AnalysisOptions;
 import org.pacelab.analysis.CaptureAnalyzer;
 import org.pacelab.analysis.RunResult;
+import org.pacelab.analysis.clientlog.ClientLog;
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.analysis.summary.SummaryJson;
@@ -30,15 +31,23 @@ public final class RunAnalysis {
      */
     public static AnalysedRun analyze(Path dir, String runKey, Integer serverPort, long transferBytes, Path clientLog,
                                       long clientWallNs, String clientName, Collect collect) throws RunFailedException {
+        return analyze(dir, runKey, serverPort, transferBytes, clientLog, clientWallNs, clientName, collect, null);
+    }
+
+    /** @param noTap why the run has no tap at all (e.g. no emulator in its path), or null */
+    public static AnalysedRun analyze(Path dir, String runKey, Integer serverPort, long transferBytes, Path clientLog,
+                                      long clientWallNs, String clientName, Collect collect, String noTap)
+            throws RunFailedException {
         Path tap = dir.resolve(RunFiles.TAP);
         Summary summary;
         Path packets = null;
         Path timelineFile = null;
-        if (!collect.tap() || !Files.isRegularFile(tap)) {
+        if (noTap != null || !collect.tap() || !Files.isRegularFile(tap)) {
             summary = new Summary();
             summary.put(SummaryField.TRANSFER_BYTES, transferBytes);
             summary.put(SummaryField.TRANSFER_BYTES_SOURCE, "option");
-            String why = collect.tap() ? "the emulator wrote no tap" : "collect.tap is off";
+            String why = noTap != null ? noTap : collect.tap() ? "the emulator wrote no tap" : "collect.tap is off";
+            goodputFromClientLog(summary, clientLog);
             for (SummaryField f : SummaryField.values()) {
                 if (f.metric() && !summary.has(f)) {
                     summary.unavailable(f, why);
@@ -82,6 +91,27 @@ public final class RunAnalysis {
         }
         return new AnalysedRun(summary, packets != null && Files.isRegularFile(packets) ? packets : null, timelineFile,
                 clientWallNs, transferBytes);
+    }
+
+    /** Without a capture, the goodputs the client's own log gives (request to last byte, and its wall time). */
+    private static void goodputFromClientLog(Summary summary, Path clientLog) throws RunFailedException {
+        if (clientLog == null || !Files.isRegularFile(clientLog)) {
+            return;
+        }
+        ClientLog log;
+        try {
+            log = ClientLog.read(clientLog);
+        } catch (IOException e) {
+            throw new RunFailedException("cannot read the client log: " + e.getMessage(), e);
+        }
+        summary.put(SummaryField.TRANSFER_BYTES, log.totalBytes());
+        summary.put(SummaryField.TRANSFER_BYTES_SOURCE, "client_log");
+        if (log.transferSpanNs() > 0) {
+            summary.put(SummaryField.GOODPUT_APP_MBPS, 8.0 * log.totalBytes() / log.transferSpanNs() * 1000);
+        }
+        if (log.wallTimeNs() > 0) {
+            summary.put(SummaryField.GOODPUT_WALL_MBPS, 8.0 * log.totalBytes() / log.wallTimeNs() * 1000);
+        }
     }
 
     private static boolean nonEmpty(Path f) {

@@ -35,13 +35,14 @@ final class RunConditions {
     /**
      * Adds the load averages and the emulator's lateness to {@code s}.
      *
-     * @param emulatorLog the emulator's standard output, or null for a simulated run
+     * @param emulatorLog the emulator's standard output, or null when the run had no real-time emulator
+     * @param noEmulator  why there was none (a simulated or a direct run), when {@code emulatorLog} is null
      */
-    static void record(Summary s, double loadStart, double loadEnd, Path emulatorLog) {
+    static void record(Summary s, double loadStart, double loadEnd, Path emulatorLog, String noEmulator) {
         s.putNumber(SummaryField.HOST_LOAD_START, loadStart, "/proc/loadavg could not be read");
         s.putNumber(SummaryField.HOST_LOAD_END, loadEnd, "/proc/loadavg could not be read");
         if (emulatorLog == null) {
-            String why = "simulated run: the link model runs in virtual time, exactly";
+            String why = noEmulator;
             s.unavailable(SummaryField.EMULATOR_LATENESS_P99_US, why);
             s.unavailable(SummaryField.EMULATOR_LATENESS_MAX_US, why);
             return;

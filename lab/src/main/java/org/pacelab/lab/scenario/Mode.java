@@ -11,7 +11,18 @@ public enum Mode {
     /** Server and client in their own network namespaces joined through the emulator (root; any IP traffic). */
     NETNS,
     /** pacelab's stack in the deterministic virtual-time simulator, in this process. */
-    SIM;
+    SIM,
+    /**
+     * Server and client on the host's loopback talking to each other with no emulator in between (so no shaping, no
+     * tap, no event log): unshaped goodput of the stacks themselves, as QUIC on the Highway measures it. A peer that
+     * runs in relay or netns mode runs here too.
+     */
+    DIRECT;
+
+    /** Whether a peer that runs in {@code modes} can run in this mode. */
+    public boolean supportedBy(java.util.Set<Mode> modes) {
+        return modes.contains(this) || (this == DIRECT && (modes.contains(RELAY) || modes.contains(NETNS)));
+    }
 
     public String word() {
         return name().toLowerCase(Locale.ROOT);

@@ -133,8 +133,8 @@ public final class SlurmCluster {
         Commands.Result r = run("sbatch", args);
         String id = r.output().lines().map(String::strip).filter(l -> l.matches("[0-9]+(;.*)?")).findFirst().orElse(null);
         if (!r.ok() || id == null) {
-            throw new SlurmException("sbatch refused the job array (" + firstLine(r.output()) + "): check the --partition and "
-                    + "--slurm-option values against the cluster's limits (sinfo, scontrol show partition)");
+            throw new SlurmException("sbatch refused the job array (" + firstLine(r.output()) + "): check --partition, --jobs "
+                    + "(CPUs per task) and the --slurm-option values against the cluster's limits (sinfo, scontrol show partition)");
         }
         return id.split(";")[0];
     }

@@ -250,6 +250,25 @@ class CampaignPlannerTest {
     }
 
     @Test
+    void directModeHasNoLinkAndNoNamespace() throws ScenarioException {
+        String link = "link: {preset: none, down: {wire: off}}\n";
+        CampaignPlan p = Plans.plan("mode: direct\n" + link + "implementations:\n  - pacelab\n"
+                + "  - {name: tcp, server: nginx, client: curl}\n", ALL);
+        assertEquals(List.of("pacelab", "tcp"), p.configurations().stream().map(Configuration::name).toList());
+        assertTrue(p.configurations().stream().allMatch(c -> c.mode() == Mode.DIRECT && !c.realtimeEmulator()));
+        assertEquals("host set-up: none applied (no emulated run: direct runs have no emulator, and their goodput does not "
+                + "depend on pacing precision)", p.hostSetup().summary());
+        String shaped = Plans.refusal("mode: direct\nlink: {preset: quic-steps}\nimplementations: [pacelab]\n", ALL);
+        assertTrue(shaped.startsWith("test.yaml:1:7: mode direct: server and client talk over loopback without the emulator"), shaped);
+        String cc = Plans.refusal("mode: direct\n" + link + "implementations:\n  - {name: tcp, server: nginx, client: curl, "
+                + "server-options: {cc: bbr}}\n", ALL);
+        assertTrue(cc.contains("cc sets the network namespace's default TCP controller, which needs mode: netns"), cc);
+        String fq = Plans.refusal("mode: direct\n" + link + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
+                + "server-options: {qdisc: fq}}\n", ALL);
+        assertTrue(fq.contains("qdisc: fq cannot be used in direct mode"), fq);
+    }
+
+    @Test
     void timeoutDefaultsFromSizeAndRate() throws ScenarioException {
         CampaignPlan p = Plans.plan("link: {preset: quic-steps}\ntransfer: {size: 100MiB}\nimplementations: [pacelab]\n", ALL);
         long expected = 60_000_000_000L + (long) (4 * 8.0 * (100L << 20) / 40e6 * 1e9);

@@ -108,7 +108,7 @@ class ScenarioReaderTest {
     @Test
     void unknownModeListsTheModes() {
         String m = problem("mode: realy\nimplementations: [pacelab]\n");
-        assertEquals("s.yaml:1:7: mode: 'realy' is not a mode (did you mean 'relay'?); valid modes: relay, netns, sim", m);
+        assertEquals("s.yaml:1:7: mode: 'realy' is not a mode (did you mean 'relay'?); valid modes: relay, netns, sim, direct", m);
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.dc.DcTimeline;
 import org.pacelab.net.dc.DualConnectivityDownlink;
 import org.pacelab.net.driver.DriverStats;
+import org.pacelab.net.driver.LoopOccupancy;
 import org.pacelab.net.driver.ModelClock;
 import org.pacelab.net.driver.RealTimeDriver;
 import org.pacelab.net.link.Direction;
@@ -54,6 +55,7 @@ public final class TunMiddlebox implements AutoCloseable {
     private final Map<Integer, DcFlowMode> serverPortModes;
     private final int maxInside;
     private volatile boolean stopping;
+    private final LoopOccupancy loop = new LoopOccupancy();
     private long nextId;
 
     public TunMiddlebox(NetnsLab.Tuns tuns, LinkSpec spec, long seed, Path tapFile, int snaplen, Path eventLog, long spinNanos,
@@ -116,14 +118,19 @@ public final class TunMiddlebox implements AutoCloseable {
     public DriverStats stats() { return stats; }
 
     public void run(boolean realtime) throws IOException {
-        String warning = driver.prepareThread(realtime);
-        if (warning != null) System.err.println("pacelab netns: " + warning);
-        while (!stopping) {
-            if (driver.await(poller) > 0) {
-                drain(tuns.server(), Direction.DOWN);
-                drain(tuns.client(), Direction.UP);
+        loop.enter();
+        try {
+            String warning = driver.prepareThread(realtime);
+            if (warning != null) System.err.println("pacelab netns: " + warning);
+            while (!stopping) {
+                if (driver.await(poller) > 0) {
+                    drain(tuns.server(), Direction.DOWN);
+                    drain(tuns.client(), Direction.UP);
+                }
+                driver.advanceToNow();
             }
-            driver.advanceToNow();
+        } finally {
+            loop.leave();
         }
     }
 
@@ -183,6 +190,8 @@ public final class TunMiddlebox implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        stopping = true;
+        loop.awaitExit();
         poller.close();
         IOException first = null;
         try { if (log != null) log.close(); } catch (IOException e) { first = e; }

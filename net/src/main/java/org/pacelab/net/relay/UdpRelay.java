@@ -14,6 +14,7 @@ import org.pacelab.net.dc.DcReport;
 import org.pacelab.net.dc.DcTimeline;
 import org.pacelab.net.dc.DualConnectivityDownlink;
 import org.pacelab.net.driver.DriverStats;
+import org.pacelab.net.driver.LoopOccupancy;
 import org.pacelab.net.driver.ModelClock;
 import org.pacelab.net.driver.RealTimeDriver;
 import org.pacelab.net.link.Direction;
@@ -65,6 +66,7 @@ public final class UdpRelay implements AutoCloseable {
     private final java.util.random.RandomGenerator rebindRandom;
     private volatile boolean stopping;
     private volatile boolean stopped;
+    private final LoopOccupancy loop = new LoopOccupancy();
     private long nextId;
     private int nextFlowId = 1;
     /** Model time of the first datagram from a server (the rebinding schedule's origin), or MIN_VALUE before it. */
@@ -162,6 +164,7 @@ public final class UdpRelay implements AutoCloseable {
 
     /** Runs until {@link #stop}. */
     public void run() throws IOException {
+        loop.enter();
         String warning = driver.prepareThread(config.realtime());
         if (warning != null) System.err.println("pacelab emulate: " + warning);
         try {
@@ -172,6 +175,7 @@ public final class UdpRelay implements AutoCloseable {
             }
         } finally {
             stopped = true;
+            loop.leave();
         }
     }
 
@@ -369,6 +373,7 @@ public final class UdpRelay implements AutoCloseable {
     @Override
     public void close() throws IOException {
         stopping = true;
+        loop.awaitExit();
         for (RelayFlow f : byClient.values()) f.binding.socket().close();
         for (UdpSocket l : listeners) l.close();
         poller.close();

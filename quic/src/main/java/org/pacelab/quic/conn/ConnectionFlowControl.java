@@ -10,8 +10,6 @@ public final class ConnectionFlowControl {
     private long peerMaxData;
     private long sent;
     private final ReceiveWindow receive;
-    private boolean maxDataPending;
-    private boolean blockedPending;
     private long blockedReportedAt = -1;
 
     public ConnectionFlowControl(long initialWindow, long maxWindow) {
@@ -25,43 +23,39 @@ public final class ConnectionFlowControl {
 
     public long sent() { return sent; }
 
-    public void setPeerMaxData(long max) {
+    /** MAX_DATA (or initial_max_data) from the peer; returns whether it raised the limit. */
+    public boolean setPeerMaxData(long max) {
         if (max > peerMaxData) {
             peerMaxData = max;
-            blockedPending = false;
+            return true;
         }
+        return false;
     }
 
     public long peerMaxData() { return peerMaxData; }
 
-    /** Notes that stream data waits but the connection limit stops it (DATA_BLOCKED, RFC 9000 §19.12). */
-    public void noteBlocked() {
+    /**
+     * Notes that stream data waits but the connection limit stops it; returns whether a DATA_BLOCKED is due
+     * (once per limit, RFC 9000 §19.12).
+     */
+    public boolean noteBlocked() {
         if (sendCredit() == 0 && blockedReportedAt != peerMaxData) {
-            blockedPending = true;
             blockedReportedAt = peerMaxData;
+            return true;
         }
+        return false;
     }
-
-    public boolean blockedPending() { return blockedPending; }
-
-    public void blockedSent() { blockedPending = false; }
 
     public ReceiveWindow receive() { return receive; }
 
-    public void onConsumed(long bytes) {
+    /** The application consumed {@code bytes}; returns whether a MAX_DATA update is due. */
+    public boolean onConsumed(long bytes) {
         receive.onConsumed(bytes);
-        if (receive.updateNeeded()) {
-            maxDataPending = true;
-        }
+        return receive.updateNeeded();
     }
 
-    public boolean maxDataPending() { return maxDataPending; }
-
-    /** Returns the new MAX_DATA value and clears the pending flag. */
-    public long takeMaxData(long now, long srtt) {
-        maxDataPending = false;
+    /** The MAX_DATA value to send now (the window may grow, see {@link ReceiveWindow#update}). */
+    public long maxDataUpdate(long now, long srtt) {
         return receive.update(now, srtt);
     }
-
-    public void onMaxDataLost() { maxDataPending = true; }
 }

@@ -1,6 +1,5 @@
 package org.pacelab.quic.conn;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,6 @@ public final class LocalConnectionIds {
     private final StatelessResetTokens resetTokens;
     private final Listener listener;
     private final Map<Long, byte[]> active = new LinkedHashMap<>();
-    private final ArrayDeque<NewConnectionIdFrame> toSend = new ArrayDeque<>();
     private long nextSequence;
 
     public LocalConnectionIds(byte[] initial, RandomGenerator random, StatelessResetTokens resetTokens, Listener listener) {
@@ -44,10 +42,14 @@ public final class LocalConnectionIds {
         return active.values().iterator().next();
     }
 
-    /** Issues IDs until {@code limit} are active (the peer's active_connection_id_limit, capped by us). */
-    public void issueUpTo(int limit) {
+    /**
+     * Issues IDs until {@code limit} are active (the peer's active_connection_id_limit, capped by us); returns
+     * the NEW_CONNECTION_ID frames to send.
+     */
+    public List<NewConnectionIdFrame> issueUpTo(int limit) {
+        List<NewConnectionIdFrame> issued = new ArrayList<>();
         if (length == 0) {
-            return;
+            return issued;
         }
         while (active.size() < limit) {
             byte[] cid = new byte[length];
@@ -55,19 +57,20 @@ public final class LocalConnectionIds {
             long seq = nextSequence++;
             active.put(seq, cid);
             listener.onIssued(cid);
-            toSend.add(new NewConnectionIdFrame(seq, 0, cid, resetTokens.tokenFor(cid)));
+            issued.add(new NewConnectionIdFrame(seq, 0, cid, resetTokens.tokenFor(cid)));
         }
+        return issued;
     }
 
-    /** RETIRE_CONNECTION_ID from the peer (RFC 9000 §19.16). */
-    public void onRetire(long sequence, byte[] packetDcid, int limit) throws QuicException {
+    /** RETIRE_CONNECTION_ID from the peer (RFC 9000 §19.16); returns the NEW_CONNECTION_ID frames to send. */
+    public List<NewConnectionIdFrame> onRetire(long sequence, byte[] packetDcid, int limit) throws QuicException {
         if (sequence >= nextSequence) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.RETIRE_CONNECTION_ID,
                     "retired connection ID " + sequence + " was never issued");
         }
         byte[] cid = active.get(sequence);
         if (cid == null) {
-            return;
+            return List.of();
         }
         if (java.util.Arrays.equals(cid, packetDcid)) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.RETIRE_CONNECTION_ID,
@@ -75,17 +78,12 @@ public final class LocalConnectionIds {
         }
         active.remove(sequence);
         listener.onRetired(cid);
-        issueUpTo(limit);
+        return issueUpTo(limit);
     }
 
-    /** NEW_CONNECTION_ID frames waiting to be sent. */
-    public ArrayDeque<NewConnectionIdFrame> pending() { return toSend; }
-
-    /** A NEW_CONNECTION_ID frame was lost: send it again if the ID is still active. */
-    public void onLost(NewConnectionIdFrame f) {
-        if (active.containsKey(f.sequenceNumber())) {
-            toSend.add(f);
-        }
+    /** Whether the ID with this sequence number is still active (a lost NEW_CONNECTION_ID for it is sent again). */
+    public boolean isActive(long sequence) {
+        return active.containsKey(sequence);
     }
 
     public List<byte[]> all() {

@@ -1,7 +1,8 @@
 package org.pacelab.quic.conn;
 
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -19,7 +20,6 @@ public final class PeerConnectionIds {
 
     private final int activeLimit;
     private final TreeMap<Long, Entry> ids = new TreeMap<>();
-    private final ArrayDeque<Long> retireToSend = new ArrayDeque<>();
     private long current;
     private long retirePriorTo;
 
@@ -47,8 +47,11 @@ public final class PeerConnectionIds {
         }
     }
 
-    /** NEW_CONNECTION_ID from the peer (RFC 9000 §19.15). */
-    public void onNewConnectionId(NewConnectionIdFrame f, boolean peerUsesZeroLength) throws QuicException {
+    /**
+     * NEW_CONNECTION_ID from the peer (RFC 9000 §19.15); returns the sequence numbers to retire with
+     * RETIRE_CONNECTION_ID.
+     */
+    public List<Long> onNewConnectionId(NewConnectionIdFrame f, boolean peerUsesZeroLength) throws QuicException {
         if (peerUsesZeroLength) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.NEW_CONNECTION_ID,
                     "NEW_CONNECTION_ID from a peer using zero-length connection IDs");
@@ -60,17 +63,17 @@ public final class PeerConnectionIds {
                 throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.NEW_CONNECTION_ID,
                         "connection ID sequence " + f.sequenceNumber() + " reused with different contents");
             }
-            return;
+            return List.of();
         }
         if (f.sequenceNumber() < retirePriorTo) {
-            retireToSend.add(f.sequenceNumber());
-            return;
+            return List.of(f.sequenceNumber());
         }
+        List<Long> retire = new ArrayList<>();
         ids.put(f.sequenceNumber(), new Entry(f.connectionId().clone(), f.statelessResetToken().clone()));
         if (f.retirePriorTo() > retirePriorTo) {
             retirePriorTo = f.retirePriorTo();
             for (Map.Entry<Long, Entry> e : ids.headMap(retirePriorTo).entrySet()) {
-                retireToSend.add(e.getKey());
+                retire.add(e.getKey());
             }
             ids.headMap(retirePriorTo).clear();
             if (current < retirePriorTo) {
@@ -81,6 +84,7 @@ public final class PeerConnectionIds {
             throw new QuicException(TransportError.CONNECTION_ID_LIMIT_ERROR, FrameType.NEW_CONNECTION_ID,
                     "peer exceeded our active_connection_id_limit of " + activeLimit);
         }
+        return retire;
     }
 
     /** Whether {@code token} is the stateless reset token of any ID the peer gave us. */
@@ -92,7 +96,4 @@ public final class PeerConnectionIds {
         }
         return false;
     }
-
-    /** RETIRE_CONNECTION_ID sequence numbers waiting to be sent. */
-    public ArrayDeque<Long> retirePending() { return retireToSend; }
 }

@@ -50,7 +50,6 @@ import org.pacelab.quic.packet.PacketNumbers;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.packet.PacketType;
-import org.pacelab.quic.packet.PacketWriter;
 import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.packet.Retry;
@@ -60,6 +59,7 @@ import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
 import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.LossDetector;
+import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
@@ -87,6 +87,8 @@ public final class QuicConnection implements StreamTransport {
     private static final int MIN_PACKET_ROOM = 64;
     /** Room below which writeStreams starts no further STREAM frame (a header is at most 19 bytes, plus some data). */
     private static final int MAX_STREAM_HEADER = 24;
+    /** The levels packets are sent at, in the order they are coalesced into a datagram (RFC 9000 §12.2). */
+    private static final EncryptionLevel[] SENT_LEVELS = {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
     private static final int MAX_BUFFERED_PACKETS = 16;
 
@@ -113,8 +115,8 @@ public final class QuicConnection implements StreamTransport {
     private boolean firstServerPacketSeen;
     private byte[] peerInitialScid;
 
-    private final AckTracker[] acks = new AckTracker[3];
-    private final long[] nextPn = new long[3];
+    /** Initial, Handshake and application data, indexed by {@link PacketSpace#ordinal()}. */
+    private final PacketNumberSpace[] spaces;
     private final Recovery recovery;
     private final EcnValidator ecn;
     /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
@@ -123,13 +125,10 @@ public final class QuicConnection implements StreamTransport {
     private final StreamManager streams;
     private final ConnectionFlowControl flow;
 
-    private final ArrayDeque<Frame> controlFrames = new ArrayDeque<>();
-    private final LinkedHashSet<Long> windowUpdates = new LinkedHashSet<>();
-    private final int[] probes = new int[3];
-    private boolean handshakeDonePending;
+    /** Control frames waiting to be sent, new or lost (stream and CRYPTO data wait in their send buffers). */
+    private final PendingFrames pending = new PendingFrames();
 
     private TransportParameters peerParams;
-    private long peerMaxAckDelay = 25_000_000L;
     private int peerAckDelayExponent = 3;
     private long peerMaxUdpPayload = 65527;
     private long peerIdleTimeout;
@@ -182,12 +181,10 @@ public final class QuicConnection implements StreamTransport {
         this.keys = new KeySchedule(isClient);
         this.localCids = new LocalConnectionIds(localCid, random, resetTokens, cidListener);
         this.peerCids = new PeerConnectionIds(peerCid, config.activeConnectionIdLimit());
-        acks[0] = new AckTracker(true, 1);
-        acks[1] = new AckTracker(true, 1);
-        acks[2] = new AckTracker(false, config.ackElicitingThreshold());
+        this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.streams = new StreamManager(isClient, config.streams());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
@@ -282,16 +279,37 @@ public final class QuicConnection implements StreamTransport {
     // Receiving
     // =============================================================================================
 
-    /** Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2). */
+    /**
+     * Processes one received UDP datagram (possibly several coalesced packets, RFC 9000 §12.2): a burst of one,
+     * as {@link #receiveInBurst} followed by {@link #endReceiveBurst}.
+     */
     public void receive(ByteBuffer datagram, long now) {
         receive(datagram, -1, now);
     }
 
     /**
      * Processes one received UDP datagram that arrived with the ECN codepoint {@code ecn} (0..3 from the IP header; -1
-     * when the runtime cannot read it: then nothing is counted and our ACK frames carry no ECN counts).
+     * when the runtime cannot read it: then nothing is counted and our ACK frames carry no ECN counts): a burst of
+     * one, as {@link #receiveInBurst} followed by {@link #endReceiveBurst}.
      */
     public void receive(ByteBuffer datagram, int ecn, long now) {
+        receiveInBurst(datagram, ecn, now);
+        endReceiveBurst();
+    }
+
+    /** {@link #receiveInBurst(ByteBuffer, int, long)} of a datagram whose ECN codepoint the runtime cannot read. */
+    public void receiveInBurst(ByteBuffer datagram, long now) {
+        receiveInBurst(datagram, -1, now);
+    }
+
+    /**
+     * Processes one datagram of a burst the runtime read at once (recvmmsg, GRO segments, a simulated batch).
+     * Packets, frames and acknowledgement state are handled as each datagram arrives; the application hears of
+     * the burst once, at {@link #endReceiveBurst}, and what to acknowledge is decided when the runtime then calls
+     * {@link #send}, so a burst is acknowledged as a whole (RFC 9000 §13.2.2; draft-ietf-quic-ack-frequency,
+     * "Batch Processing of Packets"). {@code ecn} is the datagram's ECN codepoint, -1 when unknown.
+     */
+    public void receiveInBurst(ByteBuffer datagram, int ecn, long now) {
         rxEcn = ecn;
         if (state == State.CLOSED) {
             return;
@@ -322,6 +340,13 @@ public final class QuicConnection implements StreamTransport {
         } catch (QuicException e) {
             closeWithError(e, now);
         }
+    }
+
+    /**
+     * Ends a burst of {@link #receiveInBurst} calls: the application is told what the burst brought (streams
+     * readable, opened, reset, the handshake done, the connection closed). The runtime then calls {@link #send}.
+     */
+    public void endReceiveBurst() {
         dispatchAppEvents();
     }
 
@@ -364,7 +389,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         EncryptionLevel level = type.level();
-        if (!keys.hasRx(level)) {
+        if (!canProcess(level)) {
             if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT)
                     && undecryptable.size() < MAX_BUFFERED_PACKETS && !spaceDiscarded(level.space())) {
                 byte[] copy = new byte[p.packetEnd() - p.headerStart()];
@@ -408,7 +433,7 @@ public final class QuicConnection implements StreamTransport {
         }
         PacketSpace space = level.space();
         long truncated = PacketNumbers.read(dg, pnOffset, pnLen);
-        long pn = PacketNumbers.decode(acks[space.ordinal()].largest(), truncated, pnLen);
+        long pn = PacketNumbers.decode(spaces[space.ordinal()].received.largest(), truncated, pnLen);
         int firstByte = dg.get(headerStart) & 0xff;
         PacketKeys rxKeys = hpKeys;
         boolean nextGeneration = false;
@@ -438,7 +463,7 @@ public final class QuicConnection implements StreamTransport {
         if ((firstByte & reservedMask) != 0) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "reserved header bits set in a " + type + " packet");
         }
-        AckTracker tracker = acks[space.ordinal()];
+        AckTracker tracker = spaces[space.ordinal()].received;
         if (tracker.isDuplicate(pn)) {
             drop(now, type, packetEnd - headerStart, "duplicate");
             return;
@@ -526,7 +551,9 @@ public final class QuicConnection implements StreamTransport {
             case StopSendingFrame s -> onStopSending(s);
             case MaxDataFrame m -> {
                 long before = flow.sendCredit();
-                flow.setPeerMaxData(m.max());
+                if (flow.setPeerMaxData(m.max())) {
+                    pending.dataBlocked = false;
+                }
                 if (before == 0 && flow.sendCredit() > 0) {
                     requeueBlockedStreams();
                 }
@@ -534,12 +561,13 @@ public final class QuicConnection implements StreamTransport {
             case MaxStreamDataFrame m -> onMaxStreamData(m);
             case MaxStreamsFrame m -> {
                 if (streams.onMaxStreams(m.bidirectional(), m.max())) {
+                    pending.streamsBlocked(m.bidirectional(), false);
                     appEvents.add(app::onStreamsAvailable);
                 }
             }
             case DataBlockedFrame ignored -> {
-                if (flow.receive().updateNeeded()) {
-                    flow.onConsumed(0);
+                if (flow.receive().updateNeeded() && flow.onConsumed(0)) {
+                    pending.maxData = true;
                 }
             }
             case StreamDataBlockedFrame b -> {
@@ -554,9 +582,11 @@ public final class QuicConnection implements StreamTransport {
                     throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent NEW_TOKEN");
                 }
             }
-            case NewConnectionIdFrame n -> peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0);
-            case RetireConnectionIdFrame r -> localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit());
-            case PathChallengeFrame c -> controlFrames.add(new PathResponseFrame(c.data()));
+            case NewConnectionIdFrame n -> pending.retireConnectionIds.addAll(
+                    peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0));
+            case RetireConnectionIdFrame r -> pending.newConnectionIds.addAll(
+                    localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit()));
+            case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
             case PathResponseFrame ignored -> { }
             case ConnectionCloseFrame c -> onPeerClose(c, now);
             case HandshakeDoneFrame ignored -> {
@@ -602,7 +632,9 @@ public final class QuicConnection implements StreamTransport {
         if (!wasReset) {
             // bytes up to the final size that the application will never read are released from the
             // connection window (RFC 9000 §4.5)
-            flow.onConsumed(Math.max(0, r.finalSize() - readBefore));
+            if (flow.onConsumed(Math.max(0, r.finalSize() - readBefore))) {
+                pending.maxData = true;
+            }
         }
         if (stream.takePeerReset()) {
             long id = stream.id;
@@ -619,8 +651,9 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        stream.onStopSending(s.errorCode());
-        streams.markSendable(stream);
+        if (stream.onStopSending(s.errorCode())) {
+            pending.resetStream.add(stream.id);
+        }
         long id = stream.id;
         long code = s.errorCode();
         appEvents.add(() -> app.onStopSending(id, code));
@@ -633,8 +666,11 @@ public final class QuicConnection implements StreamTransport {
         if (stream == null) {
             return;
         }
-        if (stream.onMaxStreamData(m.max()) && stream.hasDataToSend()) {
-            streams.markSendable(stream);
+        if (stream.onMaxStreamData(m.max())) {
+            pending.streamDataBlocked.remove(stream.id);
+            if (stream.hasDataToSend()) {
+                streams.markSendable(stream);
+            }
         }
     }
 
@@ -661,21 +697,17 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void onAckFrame(PacketSpace space, AckFrame ack, long now) throws QuicException {
-        if (ack.largestAcknowledged() >= nextPn[space.ordinal()]) {
+        if (ack.largestAcknowledged() >= spaces[space.ordinal()].nextPacketNumber()) {
             // RFC 9000 §13.1: acknowledging a packet never sent
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, ack.type(),
                     "ACK for packet " + ack.largestAcknowledged() + " which was never sent");
         }
         long ackDelay = space == PacketSpace.APPLICATION ? (ack.ackDelay() << peerAckDelayExponent) * 1000L : 0;
-        int ptoBefore = recovery.loss().ptoCount();
-        LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, peerMaxAckDelay, handshakeConfirmed, now);
-        if (isClient && !peerValidatedOurAddress && space == PacketSpace.INITIAL) {
-            // RFC 9002 §A.7: keep backing off until the server has validated our address
-            recovery.loss().keepPtoBackoff(ptoBefore);
-        }
         if (isClient && space == PacketSpace.HANDSHAKE) {
+            // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
             peerValidatedOurAddress = true;
         }
+        LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, handshakeStatus(), now);
         for (SentPacket p : r.newlyAcked()) {
             onPacketAcked(p);
         }
@@ -707,7 +739,7 @@ public final class QuicConnection implements StreamTransport {
                     }
                 }
                 case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
-                case AckFrame a -> acks[p.space.ordinal()].onAckAcknowledged(a.largestAcknowledged());
+                case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
                 case ResetStreamFrame r -> {
                     QuicStream stream = streams.get(r.streamId());
                     if (stream != null) {
@@ -723,8 +755,14 @@ public final class QuicConnection implements StreamTransport {
     private void handleLost(List<SentPacket> lost, long now) {
         for (SentPacket p : lost) {
             packetsLost++;
-            requeueFrames(p, true);
+            requeueFrames(p);
             ecn.onLost(p.space, List.of(p.packetNumber));
+            if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
+                // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
+                // such a probe: a full window of 1-RTT data the peer cannot acknowledge before the handshake
+                // completes must not hold back the CRYPTO data it needs to complete it.
+                spaces[p.space.ordinal()].requestProbes(1);
+            }
         }
     }
 
@@ -739,7 +777,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
-    private void requeueFrames(SentPacket p, boolean lost) {
+    private void requeueFrames(SentPacket p) {
         for (Frame f : p.frames) {
             switch (f) {
                 case StreamDataSent s -> {
@@ -756,36 +794,18 @@ public final class QuicConnection implements StreamTransport {
                         tls.outgoing(c.level()).onLost(c.offset(), c.length(), false);
                     }
                 }
-                case MaxDataFrame ignored -> flow.onMaxDataLost();
-                case MaxStreamDataFrame m -> windowUpdates.add(m.streamId());
-                case MaxStreamsFrame m -> streams.onMaxStreamsLost(m.bidirectional());
-                case NewConnectionIdFrame n -> localCids.onLost(n);
-                case RetireConnectionIdFrame r -> peerCids.retirePending().add(r.sequenceNumber());
-                case ResetStreamFrame r -> {
-                    QuicStream stream = streams.get(r.streamId());
-                    if (stream != null) {
-                        stream.onResetLost();
-                        streams.markSendable(stream);
-                    }
-                }
-                case StopSendingFrame s -> {
-                    QuicStream stream = streams.get(s.streamId());
-                    if (stream != null) {
-                        stream.onStopSendingLost();
-                        streams.markSendable(stream);
-                    }
-                }
-                case HandshakeDoneFrame ignored -> handshakeDonePending = true;
-                default -> { }
+                default -> pending.requeue(f);
             }
         }
     }
 
     private void maybeForget(QuicStream s) {
         if (s.isFinished()) {
-            streams.remove(s);
+            if (streams.remove(s)) {
+                pending.maxStreams(org.pacelab.quic.stream.StreamId.isBidirectional(s.id));
+            }
             readable.remove(s.id);
-            windowUpdates.remove(s.id);
+            pending.forgetStream(s.id);
         }
     }
 
@@ -808,12 +828,21 @@ public final class QuicConnection implements StreamTransport {
                 continue;
             }
             EncryptionLevel level = p.type().level();
-            if (keys.hasRx(level)) {
+            if (canProcess(level)) {
                 decryptAndProcess(b, p, level, now);
             } else {
                 undecryptable.add(packet);
             }
         }
+    }
+
+    /**
+     * Whether packets of a level can be processed now: its keys are there, and a server has completed the
+     * handshake before it processes 1-RTT packets (RFC 9001 §5.7); until then they wait with the packets
+     * whose keys are missing.
+     */
+    private boolean canProcess(EncryptionLevel level) {
+        return keys.hasRx(level) && (isClient || handshakeComplete || level != EncryptionLevel.ONE_RTT);
     }
 
     /**
@@ -865,7 +894,7 @@ public final class QuicConnection implements StreamTransport {
         retryScidSeen = p.scid().clone();
         // everything sent in Initial packets is sent again with the new keys (RFC 9002 §6.3)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
-            requeueFrames(sp, false);
+            requeueFrames(sp);
         }
     }
 
@@ -937,10 +966,10 @@ public final class QuicConnection implements StreamTransport {
             state = State.ESTABLISHED;
             if (!isClient) {
                 // RFC 9001 §4.1.2: the server confirms the handshake when it completes
-                handshakeDonePending = true;
+                pending.handshakeDone = true;
                 confirmHandshakeNow = true;
             }
-            localCids.issueUpTo(peerActiveCidLimit());
+            pending.newConnectionIds.addAll(localCids.issueUpTo(peerActiveCidLimit()));
             if (!connectedReported) {
                 connectedReported = true;
                 appEvents.add(() -> app.onConnected(QuicConnection.this));
@@ -1022,7 +1051,7 @@ public final class QuicConnection implements StreamTransport {
         streams.setPeerLimits(tp.initialMaxStreamDataBidiLocal(), tp.initialMaxStreamDataBidiRemote(),
                 tp.initialMaxStreamDataUni(), tp.initialMaxStreamsBidi(), tp.initialMaxStreamsUni());
         flow.setPeerMaxData(tp.initialMaxData());
-        peerMaxAckDelay = tp.maxAckDelay() * 1_000_000L;
+        recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
         peerAckDelayExponent = (int) tp.ackDelayExponent();
         peerMaxUdpPayload = tp.maxUdpPayloadSize();
         peerIdleTimeout = tp.maxIdleTimeout() * 1_000_000L;
@@ -1055,11 +1084,20 @@ public final class QuicConnection implements StreamTransport {
         }
         keys.discard(level);
         recovery.discardSpace(level.space(), now);
-        probes[level.space().ordinal()] = 0;
+        spaces[level.space().ordinal()].cancelProbes();
     }
 
     private boolean spaceDiscarded(PacketSpace space) {
-        return recovery.loss().isDiscarded(space);
+        return spaces[space.ordinal()].isDiscarded();
+    }
+
+    private boolean probesToSend() {
+        for (PacketNumberSpace s : spaces) {
+            if (s.probesToSend() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // =============================================================================================
@@ -1069,21 +1107,6 @@ public final class QuicConnection implements StreamTransport {
     /** Largest datagram we send: our configured size, within the peer's max_udp_payload_size. */
     public int maxDatagramSize() {
         return (int) Math.min(config.maxUdpPayloadSize(), peerMaxUdpPayload);
-    }
-
-    /** A packet laid out in the datagram, sealed once the datagram is complete. */
-    private static final class Layout {
-        EncryptionLevel level;
-        long pn;
-        int pnLen;
-        int headerStart;
-        int pnOffset;
-        int lengthOffset = -1;
-        int payloadStart;
-        int payloadEnd;
-        boolean ackEliciting;
-        boolean inFlight;
-        List<Frame> frames;
     }
 
     /**
@@ -1117,7 +1140,7 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.CLOSING) {
             return sendClose(out, room, now);
         }
-        boolean probing = probes[0] + probes[1] + probes[2] > 0;
+        boolean probing = probesToSend();
         boolean cwndOpen = probing || recovery.congestionWindowRoom() > 0;
         boolean elicitingWaiting = anyAckElicitingWaiting();
         long intended = now;
@@ -1136,17 +1159,17 @@ public final class QuicConnection implements StreamTransport {
                 intended = Math.max(release, readySince);
             }
         }
-        List<Layout> built = new ArrayList<>(3);
+        List<PacketBuilder> built = new ArrayList<>(3);
         boolean needsPadding = false;
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        for (EncryptionLevel level : SENT_LEVELS) {
             int remaining = start + room - out.position();
             if (remaining < MIN_PACKET_ROOM || !keys.hasTx(level)) {
                 continue;
             }
-            Layout l = buildPacket(level, out, remaining, mayElicit, now);
-            if (l != null) {
-                built.add(l);
-                if (level == EncryptionLevel.INITIAL && (isClient || l.ackEliciting)) {
+            PacketBuilder b = buildPacket(level, out, remaining, mayElicit, now);
+            if (b != null) {
+                built.add(b);
+                if (level == EncryptionLevel.INITIAL && (isClient || b.ackEliciting())) {
                     needsPadding = true;
                 }
             }
@@ -1164,22 +1187,14 @@ public final class QuicConnection implements StreamTransport {
             }
             return SendResult.NOTHING;
         }
-        // RFC 9000 §14.1: datagrams carrying Initial packets are at least 1200 bytes
-        Layout last = built.get(built.size() - 1);
         if (needsPadding) {
-            int size = out.position() - start;
-            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-            if (size < target) {
-                pad(out, last, target - size);
-                last.frames.add(new PaddingFrame(target - size));
-                last.inFlight = true;
-            }
+            padInitialDatagram(out, start, room, built);
         }
         boolean anyEliciting = false;
-        for (Layout l : built) {
-            int packetEnd = seal(out, l);
-            record(l, packetEnd - l.headerStart, intended, now);
-            anyEliciting |= l.ackEliciting;
+        for (PacketBuilder b : built) {
+            int size = b.seal(out, keys.tx(b.level));
+            record(b, size, intended, now);
+            anyEliciting |= b.ackEliciting();
         }
         int length = out.position() - start;
         bytesSent += length;
@@ -1189,23 +1204,29 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, anyEliciting ? intended : now, 0);
     }
 
-    /** Appends {@code n} PADDING bytes to the last laid-out packet, moving its tag space behind them. */
-    private static void pad(ByteBuffer out, Layout last, int n) {
-        out.position(last.payloadEnd);
-        for (int i = 0; i < n; i++) {
-            out.put((byte) 0);
+    /** RFC 9000 §14.1: a datagram carrying an Initial packet is at least 1200 bytes; its last packet is padded. */
+    private static void padInitialDatagram(ByteBuffer out, int start, int room, List<PacketBuilder> built) {
+        int size = out.position() - start;
+        int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
+        if (size < target) {
+            built.get(built.size() - 1).padFinished(out, target - size);
         }
-        last.payloadEnd += n;
-        out.position(last.payloadEnd + 16);
+    }
+
+    /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
+    private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
+        PacketNumberSpace pns = spaces[level.space().ordinal()];
+        PacketBuilder.Header header = new PacketBuilder.Header(version, peerCids.current(), initialScid,
+                isClient ? token : EMPTY, keys.keyPhase() == 1);
+        return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
     }
 
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
-    private Layout buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
-        PacketSpace space = level.space();
-        int si = space.ordinal();
-        AckTracker tracker = acks[si];
+    private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
+        PacketNumberSpace pns = spaces[level.space().ordinal()];
+        AckTracker tracker = pns.received;
         boolean ackDue = tracker.ackDue(now) && tracker.hasReceived();
-        boolean probe = probes[si] > 0;
+        boolean probe = pns.probesToSend() > 0;
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
@@ -1213,67 +1234,37 @@ public final class QuicConnection implements StreamTransport {
         if (!ackDue && !probe && !(elicit && (hasCrypto || hasApp))) {
             return null;
         }
-        Layout l = new Layout();
-        l.level = level;
-        l.pn = nextPn[si];
-        l.pnLen = PacketNumbers.encodedLength(l.pn, recovery.loss().largestAcked(space));
-        l.headerStart = out.position();
-        byte[] dcid = peerCids.current();
-        if (level == EncryptionLevel.ONE_RTT) {
-            PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, dcid, l.pnLen);
-        } else {
-            l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), version, dcid, initialScid,
-                    isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
-        }
-        l.pnOffset = out.position();
-        PacketNumbers.write(out, l.pn, l.pnLen);
-        l.payloadStart = out.position();
-        int limit = l.headerStart + room - 16;
-        l.frames = new ArrayList<>(4);
-        ByteBuffer payload = out.duplicate();
-        payload.limit(limit);
+        PacketBuilder b = startPacket(out, level, room, 4);
         // ACK first, piggybacked whenever there is anything new to acknowledge
         if (tracker.hasNewAcks() && tracker.hasReceived()) {
             AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? config.ackDelayExponent() : 0);
-            if (FrameCodec.encodedLength(ack) <= payload.remaining()) {
-                FrameCodec.encode(ack, payload);
-                l.frames.add(ack);
+            if (FrameCodec.encodedLength(ack) <= b.remaining()) {
+                b.write(ack);
                 tracker.onAckSent();
             }
         }
         if (elicit) {
-            writeCrypto(level, crypto, payload, l);
+            writeCrypto(level, crypto, b);
             if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
-                writeApplicationFrames(payload, l, now);
+                writeApplicationFrames(b, now);
             }
         }
-        if (probe && !l.ackEliciting) {
-            if (payload.remaining() >= 1) {
-                FrameCodec.encode(new PingFrame(), payload);
-                l.frames.add(new PingFrame());
-                l.ackEliciting = true;
-                l.inFlight = true;
-            }
+        if (probe && !b.ackEliciting() && b.remaining() >= 1) {
+            b.write(new PingFrame());
         }
-        if (probe && l.ackEliciting) {
-            probes[si]--;
+        if (probe && b.ackEliciting()) {
+            pns.onProbeSent();
         }
-        if (l.frames.isEmpty()) {
-            out.position(l.headerStart);
+        if (b.isEmpty()) {
+            b.abandon(out);
             return null;
         }
-        // RFC 9001 §5.4.2: enough bytes after the packet number for the header protection sample
-        int minPayload = 4 - l.pnLen;
-        while (payload.position() - l.payloadStart < minPayload) {
-            payload.put((byte) 0);
-        }
-        l.payloadEnd = payload.position();
-        // leave room for the AEAD tag before a coalesced packet that may follow
-        out.position(l.payloadEnd + 16);
-        return l;
+        b.finish(out);
+        return b;
     }
 
-    private void writeCrypto(EncryptionLevel level, SendBuffer crypto, ByteBuffer payload, Layout l) {
+    private static void writeCrypto(EncryptionLevel level, SendBuffer crypto, PacketBuilder b) {
+        ByteBuffer payload = b.payload();
         while (payload.remaining() > 24) {
             // CRYPTO frame header: type, offset, length (at most 1 + 8 + 4 bytes)
             int max = payload.remaining() - 13;
@@ -1285,23 +1276,15 @@ public final class QuicConnection implements StreamTransport {
             org.pacelab.quic.wire.VarInt.write(payload, piece.offset());
             org.pacelab.quic.wire.VarInt.write(payload, piece.length());
             crypto.copy(piece.offset(), piece.length(), payload);
-            l.frames.add(new CryptoDataSent(level, piece.offset(), piece.length()));
-            l.ackEliciting = true;
-            l.inFlight = true;
+            b.record(new CryptoDataSent(level, piece.offset(), piece.length()));
         }
     }
 
     private boolean appDataWaiting() {
-        if (handshakeDonePending || !controlFrames.isEmpty() || flow.maxDataPending() || flow.blockedPending()
-                || !windowUpdates.isEmpty() || !localCids.pending().isEmpty() || !peerCids.retirePending().isEmpty()
-                || streams.maxStreamsPending(true) || streams.maxStreamsPending(false)
-                || streams.streamsBlockedPending(true) || streams.streamsBlockedPending(false)) {
+        if (!pending.isEmpty()) {
             return true;
         }
         for (QuicStream s : streams.sendQueue()) {
-            if (s.resetPending() || s.stopSendingPending() || s.dataBlockedPending()) {
-                return true;
-            }
             if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost()
                     || s.sendBuffer().unsent() == 0)) {
                 return true;
@@ -1320,8 +1303,8 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean anyAckDue(long now) {
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
-            AckTracker t = acks[level.space().ordinal()];
+        for (EncryptionLevel level : SENT_LEVELS) {
+            AckTracker t = spaces[level.space().ordinal()].received;
             if (keys.hasTx(level) && t.ackDue(now) && t.hasReceived()) {
                 return true;
             }
@@ -1329,76 +1312,87 @@ public final class QuicConnection implements StreamTransport {
         return false;
     }
 
-    private void writeApplicationFrames(ByteBuffer payload, Layout l, long now) {
-        if (handshakeDonePending && !isClient && payload.remaining() >= 1) {
-            add(payload, l, new HandshakeDoneFrame());
-            handshakeDonePending = false;
+    private void writeApplicationFrames(PacketBuilder b, long now) {
+        if (pending.handshakeDone && !isClient && b.remaining() >= 1) {
+            b.write(new HandshakeDoneFrame());
+            pending.handshakeDone = false;
         }
-        while (!controlFrames.isEmpty() && FrameCodec.encodedLength(controlFrames.peek()) <= payload.remaining()) {
-            add(payload, l, controlFrames.poll());
+        while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= b.remaining()) {
+            b.write(pending.pathResponses.poll());
         }
-        if (flow.maxDataPending() && payload.remaining() >= 9) {
-            add(payload, l, new MaxDataFrame(flow.takeMaxData(now, recovery.rtt().smoothedRtt())));
+        if (pending.maxData && b.remaining() >= 9) {
+            b.write(new MaxDataFrame(flow.maxDataUpdate(now, recovery.rtt().smoothedRtt())));
+            pending.maxData = false;
         }
-        for (var it = windowUpdates.iterator(); it.hasNext() && payload.remaining() >= 17; ) {
+        for (var it = pending.maxStreamData.iterator(); it.hasNext() && b.remaining() >= 17; ) {
             long id = it.next();
             it.remove();
             QuicStream s = streams.get(id);
             if (s != null && s.canReceive()) {
-                add(payload, l, new MaxStreamDataFrame(id, s.receiveWindow().update(now, recovery.rtt().smoothedRtt())));
+                b.write(new MaxStreamDataFrame(id, s.receiveWindow().update(now, recovery.rtt().smoothedRtt())));
             }
         }
         for (boolean bidi : new boolean[] {true, false}) {
-            if (streams.maxStreamsPending(bidi) && payload.remaining() >= 9) {
-                add(payload, l, new MaxStreamsFrame(bidi, streams.takeMaxStreams(bidi)));
+            if ((bidi ? pending.maxStreamsBidi : pending.maxStreamsUni) && b.remaining() >= 9) {
+                b.write(new MaxStreamsFrame(bidi, streams.advertiseMaxStreams(bidi)));
+                if (bidi) {
+                    pending.maxStreamsBidi = false;
+                } else {
+                    pending.maxStreamsUni = false;
+                }
             }
-            if (streams.streamsBlockedPending(bidi) && payload.remaining() >= 9) {
-                add(payload, l, new StreamsBlockedFrame(bidi, streams.takeStreamsBlocked(bidi)));
+            if ((bidi ? pending.streamsBlockedBidi : pending.streamsBlockedUni) && b.remaining() >= 9) {
+                b.write(new StreamsBlockedFrame(bidi, streams.peerMaxStreams(bidi)));
+                pending.streamsBlocked(bidi, false);
             }
         }
-        while (!localCids.pending().isEmpty() && FrameCodec.encodedLength(localCids.pending().peek()) <= payload.remaining()) {
-            add(payload, l, localCids.pending().poll());
+        while (!pending.newConnectionIds.isEmpty()
+                && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= b.remaining()) {
+            NewConnectionIdFrame f = pending.newConnectionIds.poll();
+            if (localCids.isActive(f.sequenceNumber())) {
+                b.write(f);
+            }
         }
-        while (!peerCids.retirePending().isEmpty() && payload.remaining() >= 9) {
-            add(payload, l, new RetireConnectionIdFrame(peerCids.retirePending().poll()));
+        while (!pending.retireConnectionIds.isEmpty() && b.remaining() >= 9) {
+            b.write(new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
         }
-        if (flow.blockedPending() && payload.remaining() >= 9) {
-            add(payload, l, new DataBlockedFrame(flow.peerMaxData()));
-            flow.blockedSent();
+        if (pending.dataBlocked && b.remaining() >= 9) {
+            b.write(new DataBlockedFrame(flow.peerMaxData()));
+            pending.dataBlocked = false;
         }
-        writeStreams(payload, l);
-    }
-
-    private void add(ByteBuffer payload, Layout l, Frame f) {
-        FrameCodec.encode(f, payload);
-        l.frames.add(f);
-        if (f.ackEliciting()) {
-            l.ackEliciting = true;
+        for (var it = pending.resetStream.iterator(); it.hasNext() && b.remaining() >= 25; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null && s.resetUnacknowledged()) {
+                b.write(new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
+            }
         }
-        if (f.countsInFlight()) {
-            l.inFlight = true;
+        for (var it = pending.stopSending.iterator(); it.hasNext() && b.remaining() >= 17; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null && s.peerMaySend()) {
+                b.write(new StopSendingFrame(s.id, s.stopSendingCode()));
+                s.stopSendingSent();
+            }
         }
+        for (var it = pending.streamDataBlocked.iterator(); it.hasNext() && b.remaining() >= 17; ) {
+            QuicStream s = streams.get(it.next());
+            it.remove();
+            if (s != null) {
+                b.write(new StreamDataBlockedFrame(s.id, s.sendLimit()));
+            }
+        }
+        writeStreams(b);
     }
 
     /** Stream frames, round-robin over streams with something to send (one frame per stream per turn). */
-    private void writeStreams(ByteBuffer payload, Layout l) {
+    private void writeStreams(PacketBuilder b) {
+        ByteBuffer payload = b.payload();
         ArrayDeque<QuicStream> queue = streams.sendQueue();
         int turns = queue.size();
         boolean wroteData = false;
         while (turns-- > 0 && payload.remaining() > MAX_STREAM_HEADER && !queue.isEmpty()) {
             QuicStream s = queue.pollFirst();
-            if (s.resetPending() && payload.remaining() >= 25) {
-                add(payload, l, new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
-                s.resetSent();
-            }
-            if (s.stopSendingPending() && payload.remaining() >= 17) {
-                add(payload, l, new StopSendingFrame(s.id, s.stopSendingCode()));
-                s.stopSendingSent();
-            }
-            if (s.dataBlockedPending() && payload.remaining() >= 17) {
-                add(payload, l, new StreamDataBlockedFrame(s.id, s.sendLimit()));
-                s.dataBlockedSent();
-            }
             if (s.hasDataToSend()) {
                 SendBuffer buf = s.sendBuffer();
                 long flowLimit = Math.min(s.sendLimit(), buf.sentOffset() + flow.sendCredit());
@@ -1411,10 +1405,8 @@ public final class QuicConnection implements StreamTransport {
                 if (piece != null) {
                     StreamFrame.encodeHeader(payload, s.id, piece.offset(), piece.length(), piece.fin());
                     buf.copy(piece.offset(), piece.length(), payload);
-                    l.frames.add(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
+                    b.record(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
                     wroteData = true;
-                    l.ackEliciting = true;
-                    l.inFlight = true;
                     if (!piece.retransmission()) {
                         flow.onNewDataSent(piece.length());
                     }
@@ -1422,18 +1414,19 @@ public final class QuicConnection implements StreamTransport {
                         s.onFinSent();
                     }
                 } else {
-                    s.noteFlowBlocked();
-                    if (flow.sendCredit() == 0) {
-                        flow.noteBlocked();
+                    if (s.noteFlowBlocked()) {
+                        pending.streamDataBlocked.add(s.id);
+                    }
+                    if (flow.sendCredit() == 0 && flow.noteBlocked()) {
+                        pending.dataBlocked = true;
                     }
                 }
             }
-            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost()) || s.resetPending()
-                    || s.stopSendingPending() || s.dataBlockedPending()) {
+            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost())) {
                 queue.addLast(s);
-            } else if (s.hasDataToSend()) {
+            } else if (s.hasDataToSend() && flow.noteBlocked()) {
                 // blocked by connection flow control: wait for MAX_DATA (requeueBlockedStreams)
-                flow.noteBlocked();
+                pending.dataBlocked = true;
             }
         }
         int slack = payload.remaining();
@@ -1441,63 +1434,51 @@ public final class QuicConnection implements StreamTransport {
             // too little room for another STREAM frame (the header came out shorter than its bound, or a
             // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
             // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
-            for (int k = 0; k < slack; k++) {
-                payload.put((byte) 0);
-            }
-            l.frames.add(new PaddingFrame(slack));
+            b.pad(slack);
         }
     }
 
-    /** Patches the Length field, encrypts the payload and applies header protection; returns the packet end. */
-    private int seal(ByteBuffer out, Layout l) {
-        int payloadLength = l.payloadEnd - l.payloadStart;
-        if (l.lengthOffset >= 0) {
-            PacketWriter.patchLength(out, l.lengthOffset, l.pnLen + payloadLength + 16);
-        }
-        PacketKeys k = keys.tx(l.level);
-        int cipherLength = k.seal(out, l.headerStart, l.payloadStart - l.headerStart, l.payloadStart, payloadLength, l.pn);
-        HeaderProtection.apply(out, l.headerStart, l.pnOffset, k);
-        return l.payloadStart + cipherLength;
-    }
-
-    private void record(Layout l, int size, long intended, long now) {
-        PacketSpace space = l.level.space();
-        nextPn[space.ordinal()]++;
+    private void record(PacketBuilder b, int size, long intended, long now) {
+        EncryptionLevel level = b.level;
+        PacketSpace space = level.space();
+        spaces[space.ordinal()].takePacketNumber();
         packetsSent++;
         // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
         // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
         // delivery rates count from there
-        long sentAt = l.ackEliciting ? Math.max(now, intended) : now;
-        SentPacket sp = new SentPacket(space, l.pn, sentAt, l.ackEliciting ? intended : now, size, l.ackEliciting,
-                l.inFlight, l.frames);
+        boolean eliciting = b.ackEliciting();
+        long sentAt = eliciting ? Math.max(now, intended) : now;
+        SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
+                b.inFlight(), b.frames());
         recovery.onPacketSent(sp, now);
-        ecn.onSent(space, l.pn, txEcn != 0);
-        if (l.level == EncryptionLevel.ONE_RTT) {
-            keys.onPacketSent(l.pn);
+        ecn.onSent(space, b.packetNumber, txEcn != 0);
+        if (level == EncryptionLevel.ONE_RTT) {
+            keys.onPacketSent(b.packetNumber);
             packetsSentInKeyPhase++;
         }
         if (qlog.enabled()) {
-            qlog.packetSent(now, l.level.packetType(), l.pn, size, sp.intendedSendTime, l.frames);
+            qlog.packetSent(now, level.packetType(), b.packetNumber, size, sp.intendedSendTime, b.frames());
         }
-        if (isClient && l.level == EncryptionLevel.HANDSHAKE) {
+        if (isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9001 §4.9.1: a client discards Initial keys when it first sends a Handshake packet
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        if (l.ackEliciting) {
+        if (eliciting) {
             // RFC 9000 §10.1: sending an ack-eliciting packet restarts the idle timer if nothing was sent
             // since the last received packet
             resetIdleTimerOnSend(now);
         }
     }
 
+    /** The CONNECTION_CLOSE datagram (RFC 9000 §10.2): one close packet per level the peer may be able to read. */
     private SendResult sendClose(ByteBuffer out, int room, long now) {
         if (!closePacketPending) {
             return SendResult.NOTHING;
         }
         closePacketPending = false;
         int start = out.position();
-        List<Layout> built = new ArrayList<>(3);
-        for (EncryptionLevel level : new EncryptionLevel[] {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT}) {
+        List<PacketBuilder> built = new ArrayList<>(3);
+        for (EncryptionLevel level : SENT_LEVELS) {
             if (!keys.hasTx(level)) {
                 continue;
             }
@@ -1514,52 +1495,26 @@ public final class QuicConnection implements StreamTransport {
             if (f.application() && level != EncryptionLevel.ONE_RTT) {
                 f = new ConnectionCloseFrame(false, TransportError.APPLICATION_ERROR.code, 0, "");
             }
-            Layout l = new Layout();
-            l.level = level;
-            PacketSpace space = level.space();
-            l.pn = nextPn[space.ordinal()];
-            l.pnLen = PacketNumbers.encodedLength(l.pn, recovery.loss().largestAcked(space));
-            l.headerStart = out.position();
-            if (level == EncryptionLevel.ONE_RTT) {
-                PacketWriter.writeShortHeader(out, keys.keyPhase() == 1, false, peerCids.current(), l.pnLen);
-            } else {
-                l.lengthOffset = PacketWriter.writeLongHeader(out, level.packetType(), version, peerCids.current(),
-                        initialScid, isClient && level == EncryptionLevel.INITIAL ? token : EMPTY, l.pnLen, 2);
-            }
-            l.pnOffset = out.position();
-            PacketNumbers.write(out, l.pn, l.pnLen);
-            l.payloadStart = out.position();
-            ByteBuffer payload = out.duplicate();
-            payload.limit(l.headerStart + remaining - 16);
-            l.frames = new ArrayList<>(1);
-            if (FrameCodec.encodedLength(f) > payload.remaining()) {
+            PacketBuilder b = startPacket(out, level, remaining, 1);
+            if (FrameCodec.encodedLength(f) > b.remaining()) {
                 f = new ConnectionCloseFrame(f.application(), f.errorCode(), f.frameType(), "");
             }
-            FrameCodec.encode(f, payload);
-            l.frames.add(f);
-            while (payload.position() - l.payloadStart < 4 - l.pnLen) {
-                payload.put((byte) 0);
-            }
-            l.payloadEnd = payload.position();
-            out.position(l.payloadEnd + 16);
-            built.add(l);
+            b.write(f);
+            b.finish(out);
+            built.add(b);
         }
         if (built.isEmpty()) {
             out.position(start);
             return SendResult.NOTHING;
         }
         if (isClient && built.get(0).level == EncryptionLevel.INITIAL) {
-            int size = out.position() - start;
-            int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-            if (size < target) {
-                pad(out, built.get(built.size() - 1), target - size);
-            }
+            padInitialDatagram(out, start, room, built);
         }
-        for (Layout l : built) {
-            int end = seal(out, l);
-            nextPn[l.level.space().ordinal()]++;
+        for (PacketBuilder b : built) {
+            int size = b.seal(out, keys.tx(b.level));
+            spaces[b.level.space().ordinal()].takePacketNumber();
             if (qlog.enabled()) {
-                qlog.packetSent(now, l.level.packetType(), l.pn, end - l.headerStart, now, l.frames);
+                qlog.packetSent(now, b.level.packetType(), b.packetNumber, size, now, b.frames());
             }
         }
         int length = out.position() - start;
@@ -1607,8 +1562,8 @@ public final class QuicConnection implements StreamTransport {
             return closeDeadline;
         }
         long t = idleDeadline;
-        t = Math.min(t, lossDetectionTimer());
-        long ackDeadline = acks[PacketSpace.APPLICATION.ordinal()].ackDeadline();
+        t = Math.min(t, recovery.lossDetectionTimer(handshakeStatus()));
+        long ackDeadline = spaces[PacketSpace.APPLICATION.ordinal()].received.ackDeadline();
         if (ackDeadline != Long.MIN_VALUE) {
             t = Math.min(t, ackDeadline);
         }
@@ -1616,30 +1571,12 @@ public final class QuicConnection implements StreamTransport {
         return t;
     }
 
-    /** RFC 9002 §A.8 SetLossDetectionTimer. */
-    private long lossDetectionTimer() {
-        LossDetector loss = recovery.loss();
-        long lossTime = loss.earliestLossTime();
-        if (lossTime != 0) {
-            return lossTime;
-        }
-        if (!isClient && !addressValidated && 3 * bytesReceived <= bytesSent) {
-            // at the anti-amplification limit: no timer (the client's PTO unblocks us)
-            return Long.MAX_VALUE;
-        }
+    /** What recovery needs to know of the handshake to arm its timer (RFC 9002 §A.6, §A.8). */
+    private Recovery.HandshakeStatus handshakeStatus() {
+        boolean atAmplificationLimit = !isClient && !addressValidated && 3 * bytesReceived <= bytesSent;
         boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
-        if (loss.noAckElicitingInFlight() && peerCompletedValidation) {
-            return Long.MAX_VALUE;
-        }
-        LossDetector.Pto pto = loss.ptoTimeAndSpace(handshakeConfirmed, peerMaxAckDelay, isClient,
-                keys.hasTx(EncryptionLevel.HANDSHAKE), lastPtoBase());
-        return pto == null ? Long.MAX_VALUE : pto.time();
-    }
-
-    private long ptoAnchor;
-
-    private long lastPtoBase() {
-        return ptoAnchor;
+        return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
+                peerCompletedValidation, atAmplificationLimit);
     }
 
     /** Handles whatever timers expired at {@code now}. */
@@ -1661,43 +1598,15 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         keys.onTimer(now);
-        if (now >= lossDetectionTimer()) {
-            onLossDetectionTimeout(now);
+        Recovery.HandshakeStatus hs = handshakeStatus();
+        if (now >= recovery.lossDetectionTimer(hs)) {
+            Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
+            handleLost(timeout.lost(), now);
+            for (SentPacket p : timeout.resend()) {
+                requeueFrames(p);
+            }
         }
         dispatchAppEvents();
-    }
-
-    /** RFC 9002 §A.9 OnLossDetectionTimeout. */
-    private void onLossDetectionTimeout(long now) {
-        LossDetector loss = recovery.loss();
-        long prior = loss.bytesInFlight();
-        LossDetector.TimedLoss timed = loss.onLossTimer(now);
-        if (timed != null) {
-            recovery.reportLoss(now, timed.lost(), prior, timed.persistentCongestion(), "time_threshold");
-            handleLost(timed.lost(), now);
-            return;
-        }
-        LossDetector.Pto pto = loss.ptoTimeAndSpace(handshakeConfirmed, peerMaxAckDelay, isClient,
-                keys.hasTx(EncryptionLevel.HANDSHAKE), ptoAnchor);
-        PacketSpace space;
-        if (loss.noAckElicitingInFlight()) {
-            // RFC 9002 §6.2.2.1: the client's anti-deadlock probe
-            space = keys.hasTx(EncryptionLevel.HANDSHAKE) ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
-            ptoAnchor = now;
-        } else {
-            space = pto == null ? PacketSpace.APPLICATION : pto.space();
-        }
-        loss.onPtoExpired();
-        // RFC 9002 §6.2.4: one or two probes; resend the oldest unacknowledged data in them
-        probes[space.ordinal()] = 2;
-        List<SentPacket> unacked = loss.unacked(space);
-        for (int i = 0; i < Math.min(2, unacked.size()); i++) {
-            requeueFrames(unacked.get(i), false);
-        }
-        if (space == PacketSpace.INITIAL && keys.hasTx(EncryptionLevel.HANDSHAKE) && !isClient) {
-            probes[PacketSpace.HANDSHAKE.ordinal()] = Math.max(probes[PacketSpace.HANDSHAKE.ordinal()], 1);
-        }
-        recovery.logMetrics(now);
     }
 
     private void resetIdleTimer(long now) {
@@ -1834,7 +1743,11 @@ public final class QuicConnection implements StreamTransport {
             return -1;
         }
         QuicStream s = streams.open(bidirectional);
-        return s == null ? -1 : s.id;
+        if (s == null) {
+            pending.streamsBlocked(bidirectional, true);
+            return -1;
+        }
+        return s.id;
     }
 
     @Override
@@ -1869,9 +1782,11 @@ public final class QuicConnection implements StreamTransport {
         }
         int n = s.read(dst);
         if (n > 0) {
-            flow.onConsumed(n);
+            if (flow.onConsumed(n)) {
+                pending.maxData = true;
+            }
             if (s.windowUpdateNeeded()) {
-                windowUpdates.add(streamId);
+                pending.maxStreamData.add(streamId);
             }
         }
         maybeForget(s);
@@ -1882,8 +1797,9 @@ public final class QuicConnection implements StreamTransport {
     public void resetStream(long streamId, long applicationErrorCode) {
         QuicStream s = streams.get(streamId);
         if (s != null) {
-            s.reset(applicationErrorCode);
-            streams.markSendable(s);
+            if (s.reset(applicationErrorCode)) {
+                pending.resetStream.add(streamId);
+            }
         }
     }
 
@@ -1891,8 +1807,9 @@ public final class QuicConnection implements StreamTransport {
     public void stopSending(long streamId, long applicationErrorCode) {
         QuicStream s = streams.get(streamId);
         if (s != null) {
-            s.stopSending(applicationErrorCode);
-            streams.markSendable(s);
+            if (s.stopSending(applicationErrorCode)) {
+                pending.stopSending.add(streamId);
+            }
         }
     }
 
@@ -1925,7 +1842,7 @@ public final class QuicConnection implements StreamTransport {
     byte[] peerConnectionId() { return peerCids.current(); }
 
     /** Test access: the next packet number of a space, then advanced (as if a packet had been sent). */
-    long takePacketNumber(PacketSpace space) { return nextPn[space.ordinal()]++; }
+    long takePacketNumber(PacketSpace space) { return spaces[space.ordinal()].takePacketNumber(); }
 
     public boolean isClosed() { return state == State.CLOSED; }
 

@@ -86,6 +86,8 @@ public final class ServerEndpoint {
     private final UnvalidatedConnections.Counter unvalidated;
     private final Map<ByteKey, Entry> byCid = new HashMap<>();
     private final Map<QuicConnection, Entry> entries = new LinkedHashMap<>();
+    /** Connections that received datagrams in the current burst, in order of arrival. */
+    private final java.util.LinkedHashSet<QuicConnection> inBurst = new java.util.LinkedHashSet<>();
     /** Original DCIDs recently answered with a Retry, with when: a tokenless Initial for one gets a Retry again. */
     private final LinkedHashMap<ByteKey, Long> retried = new LinkedHashMap<>() {
         @Override
@@ -142,6 +144,36 @@ public final class ServerEndpoint {
      * connection it went to (possibly new), or null when it was answered statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        return receive(datagram, from, ecn, now, replies, false);
+    }
+
+    /**
+     * Handles one datagram of a burst the runtime read at once ({@link QuicConnection#receiveInBurst}); call
+     * {@link #endReceiveBurst} after the burst's last datagram.
+     */
+    public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        return receive(datagram, from, ecn, now, replies, true);
+    }
+
+    /** Ends a burst: each connection that received datagrams in it tells its application. */
+    public void endReceiveBurst() {
+        for (QuicConnection c : inBurst) {
+            c.endReceiveBurst();
+        }
+        inBurst.clear();
+    }
+
+    private void deliver(QuicConnection c, ByteBuffer datagram, int ecn, long now, boolean burst) {
+        if (burst) {
+            c.receiveInBurst(datagram, ecn, now);
+            inBurst.add(c);
+        } else {
+            c.receive(datagram, ecn, now);
+        }
+    }
+
+    private Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies,
+                          boolean burst) {
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -151,7 +183,7 @@ public final class ServerEndpoint {
         }
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
-            e.connection.receive(datagram, ecn, now);
+            deliver(e.connection, datagram, ecn, now, burst);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
                 unvalidated.remove(e.peer.getAddress());
@@ -199,7 +231,7 @@ public final class ServerEndpoint {
             RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
             if (v != null) {
                 Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
-                created.connection.receive(datagram, ecn, now);
+                deliver(created.connection, datagram, ecn, now, burst);
                 return created;
             }
             if (limited) {
@@ -211,7 +243,7 @@ public final class ServerEndpoint {
                 // RFC 9000 §8.1.3: an invalid token closes the attempt with INVALID_TOKEN
                 Entry refused = accept(from, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
-                refused.connection.receive(datagram, ecn, now);
+                deliver(refused.connection, datagram, ecn, now, burst);
                 return refused;
             }
             // §8.1.3: otherwise proceed as if the client had no token
@@ -232,7 +264,7 @@ public final class ServerEndpoint {
             return null;
         }
         Entry created = accept(from, p, p.dcid(), null, now);
-        created.connection.receive(datagram, ecn, now);
+        deliver(created.connection, datagram, ecn, now, burst);
         return created;
     }
 

@@ -6,9 +6,10 @@ import java.util.List;
 import org.pacelab.quic.packet.PacketSpace;
 
 /**
- * Loss detection and the probe timeout, RFC 9002 §6 and Appendix A, for the three packet number spaces.
- * It tracks sent packets, turns ACK frames into newly acknowledged and lost packets, and computes when the
- * loss detection timer fires. It does not touch congestion control; {@link Recovery} feeds that.
+ * Loss detection and the probe timeout, RFC 9002 §6 and Appendix A, over the three packet number spaces.
+ * It tracks sent packets (in each {@link PacketNumberSpace}), turns ACK frames into newly acknowledged and lost
+ * packets, and computes when the loss detection timer fires. It does not touch congestion control;
+ * {@link Recovery} feeds that.
  */
 public final class LossDetector {
     /** RFC 9002 §6.1.1: kPacketThreshold. */
@@ -20,23 +21,22 @@ public final class LossDetector {
     public static final int PERSISTENT_CONGESTION_THRESHOLD = 3;
 
     private final RttEstimator rtt;
-    private final SentPacketLog[] sent = new SentPacketLog[3];
-    private final SentPacketLog[] lost = new SentPacketLog[3];
-    private final long[] largestAcked = {-1, -1, -1};
-    private final long[] timeOfLastAckEliciting = new long[3];
-    private final long[] lossTime = new long[3];
-    private final boolean[] discarded = new boolean[3];
-    private final int[] ackElicitingInFlight = new int[3];
+    private final PacketNumberSpace[] spaces;
     private int ptoCount;
     private long bytesInFlight;
 
-    public LossDetector(RttEstimator rtt) {
+    /** @param spaces the connection's packet number spaces, indexed by {@link PacketSpace#ordinal()} */
+    public LossDetector(RttEstimator rtt, PacketNumberSpace[] spaces) {
         this.rtt = rtt;
-        for (int i = 0; i < 3; i++) {
-            sent[i] = new SentPacketLog();
-            lost[i] = new SentPacketLog();
-        }
+        this.spaces = spaces;
     }
+
+    /** A detector over spaces of its own (for tests of loss detection alone). */
+    public LossDetector(RttEstimator rtt) {
+        this(rtt, PacketNumberSpace.all(2));
+    }
+
+    public PacketNumberSpace space(PacketSpace id) { return spaces[id.ordinal()]; }
 
     public RttEstimator rtt() { return rtt; }
 
@@ -44,16 +44,16 @@ public final class LossDetector {
 
     public int ptoCount() { return ptoCount; }
 
-    public long largestAcked(PacketSpace space) { return largestAcked[space.ordinal()]; }
+    public long largestAcked(PacketSpace space) { return spaces[space.ordinal()].largestAcked; }
 
     /** RFC 9002 §A.5 OnPacketSent. */
     public void onPacketSent(SentPacket p) {
-        int s = p.space.ordinal();
-        sent[s].add(p);
+        PacketNumberSpace s = spaces[p.space.ordinal()];
+        s.sent.add(p);
         if (p.inFlight) {
             if (p.ackEliciting) {
-                timeOfLastAckEliciting[s] = p.timeSent;
-                ackElicitingInFlight[s]++;
+                s.timeOfLastAckEliciting = p.timeSent;
+                s.ackElicitingInFlight++;
             }
             bytesInFlight += p.size;
         }
@@ -74,10 +74,10 @@ public final class LossDetector {
      */
     public AckResult onAck(PacketSpace space, long[] ranges, long ackDelay, long maxAckDelay,
                            boolean handshakeConfirmed, long now) {
-        int s = space.ordinal();
+        PacketNumberSpace s = spaces[space.ordinal()];
         long largest = ranges[0];
-        if (largestAcked[s] < largest) {
-            largestAcked[s] = largest;
+        if (s.largestAcked < largest) {
+            s.largestAcked = largest;
         }
         List<SentPacket> acked = new ArrayList<>();
         List<SentPacket> spurious = null;
@@ -85,7 +85,7 @@ public final class LossDetector {
         for (int i = ranges.length - 2; i >= 0; i -= 2) {
             long hi = ranges[i];
             long lo = ranges[i + 1];
-            SentPacketLog log = sent[s];
+            SentPacketLog log = s.sent;
             long from = Math.max(lo, log.lowest());
             long to = Math.min(hi, log.highest());
             if (log.lowest() >= 0) {
@@ -96,7 +96,7 @@ public final class LossDetector {
                     }
                 }
             }
-            SentPacketLog lostLog = lost[s];
+            SentPacketLog lostLog = s.lost;
             if (!lostLog.isEmpty()) {
                 long lfrom = Math.max(lo, lostLog.lowest());
                 long lto = Math.min(hi, lostLog.highest());
@@ -152,16 +152,16 @@ public final class LossDetector {
         if (p.inFlight) {
             bytesInFlight -= p.size;
             if (p.ackEliciting) {
-                ackElicitingInFlight[p.space.ordinal()]--;
+                spaces[p.space.ordinal()].ackElicitingInFlight--;
             }
         }
     }
 
     /** RFC 9002 §A.10 DetectAndRemoveLostPackets. */
     public List<SentPacket> detectLostPackets(PacketSpace space, long now) {
-        int s = space.ordinal();
-        lossTime[s] = 0;
-        long largest = largestAcked[s];
+        PacketNumberSpace s = spaces[space.ordinal()];
+        s.lossTime = 0;
+        long largest = s.largestAcked;
         if (largest < 0) {
             return List.of();
         }
@@ -169,7 +169,7 @@ public final class LossDetector {
                 RttEstimator.GRANULARITY);
         long lostSendTime = now - lossDelay;
         List<SentPacket> lostNow = new ArrayList<>();
-        SentPacketLog log = sent[s];
+        SentPacketLog log = s.sent;
         long[] nextLossTime = {0};
         log.forEachUpTo(largest, p -> {
             if (p.timeSent <= lostSendTime || largest >= p.packetNumber + PACKET_THRESHOLD) {
@@ -179,14 +179,14 @@ public final class LossDetector {
                 nextLossTime[0] = nextLossTime[0] == 0 ? t : Math.min(nextLossTime[0], t);
             }
         });
-        lossTime[s] = nextLossTime[0];
+        s.lossTime = nextLossTime[0];
         for (SentPacket p : lostNow) {
             log.remove(p.packetNumber);
             removeFromFlight(p);
             p.declaredLost = true;
             p.lostTime = now;
             if (p.ackEliciting) {
-                lost[s].add(p);
+                s.lost.add(p);
             }
         }
         return lostNow;
@@ -235,7 +235,8 @@ public final class LossDetector {
 
     /** Forgets lost packets declared lost before {@code before} (they can no longer be found spurious). */
     public void forgetLostBefore(long before) {
-        for (SentPacketLog log : lost) {
+        for (PacketNumberSpace s : spaces) {
+            SentPacketLog log = s.lost;
             while (!log.isEmpty()) {
                 SentPacket first = log.get(log.lowest());
                 if (first == null || first.lostTime >= before) {
@@ -249,21 +250,20 @@ public final class LossDetector {
     /** RFC 9002 §A.8 GetLossTimeAndSpace: earliest loss time, or 0. */
     public long earliestLossTime() {
         long t = 0;
-        for (int i = 0; i < 3; i++) {
-            if (lossTime[i] != 0 && (t == 0 || lossTime[i] < t)) {
-                t = lossTime[i];
+        for (PacketNumberSpace s : spaces) {
+            if (s.lossTime != 0 && (t == 0 || s.lossTime < t)) {
+                t = s.lossTime;
             }
         }
         return t;
     }
 
-    private PacketSpace earliestLossSpace() {
-        PacketSpace sp = null;
+    private PacketNumberSpace earliestLossSpace() {
+        PacketNumberSpace sp = null;
         long t = 0;
-        for (PacketSpace s : PacketSpace.ALL) {
-            long l = lossTime[s.ordinal()];
-            if (l != 0 && (t == 0 || l < t)) {
-                t = l;
+        for (PacketNumberSpace s : spaces) {
+            if (s.lossTime != 0 && (t == 0 || s.lossTime < t)) {
+                t = s.lossTime;
                 sp = s;
             }
         }
@@ -291,45 +291,49 @@ public final class LossDetector {
         }
         long best = Long.MAX_VALUE;
         PacketSpace bestSpace = null;
-        for (PacketSpace s : PacketSpace.ALL) {
-            int i = s.ordinal();
-            if (discarded[i] || ackElicitingInFlight[i] == 0) {
+        for (PacketNumberSpace s : spaces) {
+            if (s.discarded || s.ackElicitingInFlight == 0) {
                 continue;
             }
             long d = duration;
-            if (s == PacketSpace.APPLICATION) {
+            if (s.id == PacketSpace.APPLICATION) {
                 if (!handshakeConfirmed) {
                     break;
                 }
                 d += maxAckDelay * (1L << Math.min(ptoCount, 30));
             }
-            long t = timeOfLastAckEliciting[i] + d;
+            long t = s.timeOfLastAckEliciting + d;
             if (t < best) {
                 best = t;
-                bestSpace = s;
+                bestSpace = s.id;
             }
         }
         return bestSpace == null ? null : new Pto(best, bestSpace);
     }
 
     public boolean noAckElicitingInFlight() {
-        return ackElicitingInFlight[0] + ackElicitingInFlight[1] + ackElicitingInFlight[2] == 0;
+        for (PacketNumberSpace s : spaces) {
+            if (s.ackElicitingInFlight != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    public int ackElicitingInFlight(PacketSpace space) { return ackElicitingInFlight[space.ordinal()]; }
+    public int ackElicitingInFlight(PacketSpace space) { return spaces[space.ordinal()].ackElicitingInFlight; }
 
     /**
      * RFC 9002 §A.9 OnLossDetectionTimeout, the loss-time half: if a loss time expired, declares the lost
      * packets and returns them with their space; otherwise returns null and the caller handles the PTO.
      */
     public TimedLoss onLossTimer(long now) {
-        PacketSpace sp = earliestLossSpace();
-        if (sp == null || lossTime[sp.ordinal()] > now) {
+        PacketNumberSpace sp = earliestLossSpace();
+        if (sp == null || sp.lossTime > now) {
             return null;
         }
-        List<SentPacket> l = detectLostPackets(sp, now);
+        List<SentPacket> l = detectLostPackets(sp.id, now);
         boolean pc = !l.isEmpty() && isPersistentCongestion(l, List.of());
-        return new TimedLoss(sp, l, pc);
+        return new TimedLoss(sp.id, l, pc);
     }
 
     public record TimedLoss(PacketSpace space, List<SentPacket> lost, boolean persistentCongestion) {}
@@ -344,43 +348,37 @@ public final class LossDetector {
      * Returns the in-flight packets removed (their stream data, e.g. CRYPTO, needs no retransmission).
      */
     public List<SentPacket> discardSpace(PacketSpace space) {
-        int s = space.ordinal();
+        PacketNumberSpace s = spaces[space.ordinal()];
         List<SentPacket> removed = new ArrayList<>();
-        sent[s].forEach(removed::add);
+        s.sent.forEach(removed::add);
         for (SentPacket p : removed) {
             removeFromFlight(p);
         }
-        sent[s].clear();
-        lost[s].clear();
-        timeOfLastAckEliciting[s] = 0;
-        lossTime[s] = 0;
-        discarded[s] = true;
+        s.sent.clear();
+        s.lost.clear();
+        s.timeOfLastAckEliciting = 0;
+        s.lossTime = 0;
+        s.discarded = true;
         ptoCount = 0;
         return removed;
     }
 
-    public boolean isDiscarded(PacketSpace space) { return discarded[space.ordinal()]; }
+    public boolean isDiscarded(PacketSpace space) { return spaces[space.ordinal()].discarded; }
 
     /** Packets in flight in a space, oldest first (used to choose PTO probe contents). */
     public List<SentPacket> unacked(PacketSpace space) {
-        List<SentPacket> out = new ArrayList<>();
-        sent[space.ordinal()].forEach(p -> {
-            if (p.ackEliciting) {
-                out.add(p);
-            }
-        });
-        return out;
+        return spaces[space.ordinal()].unackedAckEliciting();
     }
 
     /** Resets in-flight state when Retry or 0-RTT rejection makes all sent packets moot (RFC 9002 §6.3). */
     public List<SentPacket> removeAll(PacketSpace space) {
-        int s = space.ordinal();
+        PacketNumberSpace s = spaces[space.ordinal()];
         List<SentPacket> removed = new ArrayList<>();
-        sent[s].forEach(removed::add);
+        s.sent.forEach(removed::add);
         for (SentPacket p : removed) {
             removeFromFlight(p);
         }
-        sent[s].clear();
+        s.sent.clear();
         return removed;
     }
 }

@@ -14,10 +14,11 @@ import org.pacelab.quic.pacing.PacingRate;
 import org.pacelab.quic.qlog.QlogSink;
 
 /**
- * The sender's view of the path (quiche calls this "recovery"): loss detection and RTT (RFC 9002), the
- * congestion controller, delivery-rate estimation and the pacer, kept consistent with each other. The
- * connection reports packets sent and ACKs received; this class decides what was acknowledged or lost and
- * feeds the controller and the pacer.
+ * The sender's view of the path (quiche calls this "recovery"): loss detection, the loss-detection timer and
+ * the probe timeout, and RTT (RFC 9002), the congestion controller, delivery-rate estimation and the pacer, kept
+ * consistent with each other. The connection reports packets sent and ACKs received and asks when the timer
+ * fires; this class decides what was acknowledged or lost, which space a PTO probes, and feeds the controller
+ * and the pacer. quiche's {@code RecoveryOps} and Kwik's {@code RecoveryManager} have the same job.
  */
 public final class Recovery {
     private final RttEstimator rtt;
@@ -34,10 +35,41 @@ public final class Recovery {
     private long lastPacingRate = -1;
     private long currentPacingRate;
     private boolean appLimited;
+    /** The peer's max_ack_delay, ns (RFC 9000 §18.2: 25 ms until its transport parameters say otherwise). */
+    private long peerMaxAckDelay = 25_000_000L;
+    /**
+     * When the loss-detection timer was last set (RFC 9002 §A.8 SetLossDetectionTimer runs when an in-flight
+     * packet is sent, an ACK acknowledges something new, the timer fires, or a space is discarded): the client's
+     * anti-deadlock PTO counts from there (§6.2.2.1, "now + duration").
+     */
+    private long timerSetAt;
 
-    public Recovery(RttEstimator rtt, CongestionSetup setup, QlogSink qlog) {
+    /**
+     * The handshake facts the loss-detection timer depends on (RFC 9002 §6.2.2.1, §A.6, §A.8); quiche passes
+     * the same as its {@code HandshakeStatus}.
+     *
+     * @param isClient                        the client arms the anti-deadlock PTO
+     * @param hasHandshakeKeys                whether Handshake keys are installed (the anti-deadlock probe's space)
+     * @param handshakeConfirmed              the application space arms a PTO only after this
+     * @param peerCompletedAddressValidation  server: always; client: once a Handshake ACK arrived or the
+     *                                        handshake is confirmed (RFC 9002 §A.6 PeerCompletedAddressValidation)
+     * @param atAmplificationLimit            a server that may send nothing more before the client's address is
+     *                                        validated arms no timer (RFC 9002 §A.8)
+     */
+    public record HandshakeStatus(boolean isClient, boolean hasHandshakeKeys, boolean handshakeConfirmed,
+                                  boolean peerCompletedAddressValidation, boolean atAmplificationLimit) {}
+
+    /**
+     * What a loss-detection timeout asks of the connection: packets declared lost by the time threshold, or
+     * the packets whose frames the PTO probes carry again (RFC 9002 §6.2.4: the oldest unacknowledged data).
+     * The probes themselves are counted in the probed space ({@link PacketNumberSpace#probesToSend()}).
+     */
+    public record Timeout(List<SentPacket> lost, List<SentPacket> resend) {}
+
+    /** @param spaces the connection's packet number spaces, whose sent packets loss detection tracks */
+    public Recovery(RttEstimator rtt, PacketNumberSpace[] spaces, CongestionSetup setup, QlogSink qlog) {
         this.rtt = rtt;
-        this.loss = new LossDetector(rtt);
+        this.loss = new LossDetector(rtt, spaces);
         this.setup = setup;
         this.cc = setup.controller();
         this.pacer = setup.pacer();
@@ -65,6 +97,9 @@ public final class Recovery {
 
     public void onPacketSent(SentPacket p, long now) {
         if (p.inFlight) {
+            timerSetAt = now;
+        }
+        if (p.inFlight) {
             rateEstimator.onPacketSent(p, loss.bytesInFlight(), p.timeSent);
         }
         loss.onPacketSent(p);
@@ -88,21 +123,88 @@ public final class Recovery {
         }
     }
 
+    /** The peer's max_ack_delay (its transport parameter), ns. */
+    public void setPeerMaxAckDelay(long nanos) {
+        this.peerMaxAckDelay = nanos;
+    }
+
+    public long peerMaxAckDelay() { return peerMaxAckDelay; }
+
     /**
-     * Processes an ACK frame's ranges for a space and informs congestion control.
+     * RFC 9002 §A.8 SetLossDetectionTimer: when the loss-detection timer fires (the earliest loss time, else the
+     * PTO), or {@link Long#MAX_VALUE} when it is not armed.
+     */
+    public long lossDetectionTimer(HandshakeStatus hs) {
+        long lossTime = loss.earliestLossTime();
+        if (lossTime != 0) {
+            return lossTime;
+        }
+        if (hs.atAmplificationLimit()) {
+            // the client's PTO unblocks us
+            return Long.MAX_VALUE;
+        }
+        if (loss.noAckElicitingInFlight() && hs.peerCompletedAddressValidation()) {
+            return Long.MAX_VALUE;
+        }
+        LossDetector.Pto pto = loss.ptoTimeAndSpace(hs.handshakeConfirmed(), peerMaxAckDelay, hs.isClient(),
+                hs.hasHandshakeKeys(), timerSetAt);
+        return pto == null ? Long.MAX_VALUE : pto.time();
+    }
+
+    /**
+     * RFC 9002 §A.9 OnLossDetectionTimeout: declares time-threshold losses (and tells congestion control), or
+     * else backs the PTO off and asks for probes: two in the space whose PTO fired (§6.2.4), one more Handshake
+     * probe from a server whose Initial PTO fired (§6.2.2.1 keeps the handshake going).
+     */
+    public Timeout onLossDetectionTimeout(HandshakeStatus hs, long now) {
+        timerSetAt = now;
+        long prior = loss.bytesInFlight();
+        LossDetector.TimedLoss timed = loss.onLossTimer(now);
+        if (timed != null) {
+            reportLoss(now, timed.lost(), prior, timed.persistentCongestion(), "time_threshold");
+            return new Timeout(timed.lost(), List.of());
+        }
+        LossDetector.Pto pto = loss.ptoTimeAndSpace(hs.handshakeConfirmed(), peerMaxAckDelay, hs.isClient(),
+                hs.hasHandshakeKeys(), now);
+        PacketSpace space;
+        if (loss.noAckElicitingInFlight()) {
+            // RFC 9002 §6.2.2.1: the client's anti-deadlock probe
+            space = hs.hasHandshakeKeys() ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
+        } else {
+            space = pto == null ? PacketSpace.APPLICATION : pto.space();
+        }
+        loss.onPtoExpired();
+        PacketNumberSpace probed = loss.space(space);
+        probed.requestProbes(2);
+        List<SentPacket> unacked = probed.unackedAckEliciting();
+        List<SentPacket> resend = List.copyOf(unacked.subList(0, Math.min(2, unacked.size())));
+        if (space == PacketSpace.INITIAL && hs.hasHandshakeKeys() && !hs.isClient()) {
+            loss.space(PacketSpace.HANDSHAKE).requestProbes(1);
+        }
+        logMetrics(now);
+        return new Timeout(List.of(), resend);
+    }
+
+    /**
+     * Processes an ACK frame's ranges for a space and informs congestion control (RFC 9002 §A.7).
      *
      * @return the acknowledged and the lost packets (the connection handles their frames)
      */
-    public LossDetector.AckResult onAck(PacketSpace space, long[] ranges, long ackDelay, long maxAckDelay,
-                                        boolean handshakeConfirmed, long now) {
+    public LossDetector.AckResult onAck(PacketSpace space, long[] ranges, long ackDelay, HandshakeStatus hs, long now) {
         long priorInFlight = loss.bytesInFlight();
-        LossDetector.AckResult r = loss.onAck(space, ranges, ackDelay, maxAckDelay, handshakeConfirmed, now);
+        int ptoCountBefore = loss.ptoCount();
+        LossDetector.AckResult r = loss.onAck(space, ranges, ackDelay, peerMaxAckDelay, hs.handshakeConfirmed(), now);
+        if (!hs.peerCompletedAddressValidation()) {
+            // §A.7: a client unsure whether the server validated its address keeps backing off
+            loss.keepPtoBackoff(ptoCountBefore);
+        }
         for (SentPacket p : r.spuriouslyLost()) {
             cc.onSpuriousLoss(now, PacketInfo.of(p));
         }
         if (r.newlyAcked().isEmpty()) {
             return r;
         }
+        timerSetAt = now;
         if (!r.lost().isEmpty()) {
             reportLoss(now, r.lost(), priorInFlight, r.persistentCongestion(), "reordering_threshold");
         }
@@ -154,6 +256,7 @@ public final class Recovery {
 
     /** A space's keys were discarded (RFC 9002 §6.4); returns the packets that no longer count. */
     public List<SentPacket> discardSpace(PacketSpace space, long now) {
+        timerSetAt = now;
         List<SentPacket> removed = loss.discardSpace(space);
         updatePacer(now);
         return removed;

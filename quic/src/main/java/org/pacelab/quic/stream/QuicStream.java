@@ -27,12 +27,10 @@ public final class QuicStream {
     private long finalSize = -1;
 
     // frames waiting to be sent
-    private boolean resetPending;
     private long resetCode;
     private long resetFinalSize;
     private boolean stopSendingPending;
     private long stopSendingCode;
-    private boolean dataBlockedPending;
     private long blockedReportedAt = -1;
 
     private boolean writeBlocked;
@@ -107,26 +105,30 @@ public final class QuicStream {
         return n;
     }
 
-    /** Abandons sending with RESET_STREAM (RFC 9000 §3.1). */
-    public void reset(long errorCode) {
+    /** Abandons sending with RESET_STREAM (RFC 9000 §3.1); returns whether a RESET_STREAM is now due. */
+    public boolean reset(long errorCode) {
         if (sendBuffer == null || sendState == SendState.RESET_SENT || sendState == SendState.RESET_RECVD
                 || sendState == SendState.DATA_RECVD) {
-            return;
+            return false;
         }
-        resetPending = true;
         resetCode = errorCode;
         resetFinalSize = sendBuffer.sentOffset();
         sendState = SendState.RESET_SENT;
         sendBuffer.discard();
+        return true;
     }
 
-    /** Asks the peer to stop sending (STOP_SENDING, RFC 9000 §3.5). */
-    public void stopSending(long errorCode) {
+    /**
+     * Asks the peer to stop sending (STOP_SENDING, RFC 9000 §3.5); returns whether a STOP_SENDING is now due.
+     * Data that arrives until it is sent is discarded.
+     */
+    public boolean stopSending(long errorCode) {
         if (receiveBuffer == null || recvState != RecvState.RECV && recvState != RecvState.SIZE_KNOWN) {
-            return;
+            return false;
         }
         stopSendingPending = true;
         stopSendingCode = errorCode;
+        return true;
     }
 
     // ---- frames from the peer ---------------------------------------------------------------
@@ -188,12 +190,15 @@ public final class QuicStream {
         return Math.max(0, receiveWindow.highestReceived() - before);
     }
 
-    /** STOP_SENDING from the peer: reset our send side with its code (RFC 9000 §3.5). */
-    public void onStopSending(long errorCode) throws QuicException {
+    /**
+     * STOP_SENDING from the peer: reset our send side with its code (RFC 9000 §3.5); returns whether a
+     * RESET_STREAM is now due.
+     */
+    public boolean onStopSending(long errorCode) throws QuicException {
         if (sendBuffer == null) {
             throw new QuicException(TransportError.STREAM_STATE_ERROR, 0x05, "STOP_SENDING on receive-only stream " + id);
         }
-        reset(errorCode);
+        return reset(errorCode);
     }
 
     /** MAX_STREAM_DATA from the peer. */
@@ -203,7 +208,6 @@ public final class QuicStream {
         }
         if (max > sendLimit) {
             sendLimit = max;
-            dataBlockedPending = false;
             return true;
         }
         return false;
@@ -223,31 +227,26 @@ public final class QuicStream {
                 && sendBuffer.hasDataToSend(sendLimit);
     }
 
-    /** Marks that the stream had data but the peer's limit stopped it (STREAM_DATA_BLOCKED, RFC 9000 §4.1). */
-    public void noteFlowBlocked() {
+    /**
+     * Notes that the stream had data but the peer's limit stopped it; returns whether a STREAM_DATA_BLOCKED is
+     * due (once per limit, RFC 9000 §4.1).
+     */
+    public boolean noteFlowBlocked() {
         if (sendBuffer != null && sendBuffer.unsent() > 0 && sendBuffer.sentOffset() >= sendLimit
                 && blockedReportedAt != sendLimit) {
-            dataBlockedPending = true;
             blockedReportedAt = sendLimit;
+            return true;
         }
+        return false;
     }
-
-    public boolean dataBlockedPending() { return dataBlockedPending; }
-
-    public void dataBlockedSent() { dataBlockedPending = false; }
-
-    public boolean resetPending() { return resetPending; }
 
     public long resetCode() { return resetCode; }
 
     public long resetFinalSize() { return resetFinalSize; }
 
-    public void resetSent() { resetPending = false; }
-
-    public void onResetLost() {
-        if (sendState == SendState.RESET_SENT) {
-            resetPending = true;
-        }
+    /** Whether our RESET_STREAM is still unacknowledged (so a lost one must be sent again). */
+    public boolean resetUnacknowledged() {
+        return sendState == SendState.RESET_SENT;
     }
 
     public void onResetAcked() {
@@ -260,10 +259,9 @@ public final class QuicStream {
 
     public void stopSendingSent() { stopSendingPending = false; }
 
-    public void onStopSendingLost() {
-        if (recvState == RecvState.RECV || recvState == RecvState.SIZE_KNOWN) {
-            stopSendingPending = true;
-        }
+    /** Whether a STOP_SENDING still makes sense: the peer may still be sending (a lost one is sent again then). */
+    public boolean peerMaySend() {
+        return recvState == RecvState.RECV || recvState == RecvState.SIZE_KNOWN;
     }
 
     /** Whether a MAX_STREAM_DATA update should be sent. */
@@ -340,7 +338,7 @@ public final class QuicStream {
     public boolean isFinished() {
         boolean sendDone = sendBuffer == null || sendState == SendState.DATA_RECVD || sendState == SendState.RESET_RECVD;
         boolean recvDone = receiveBuffer == null || recvState == RecvState.DATA_READ || recvState == RecvState.RESET_READ;
-        return sendDone && recvDone && !resetPending && !stopSendingPending;
+        return sendDone && recvDone && !stopSendingPending;
     }
 
     /** Bytes the peer sent that count toward the connection limit but will never be read (after a reset). */

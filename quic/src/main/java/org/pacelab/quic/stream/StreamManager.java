@@ -34,10 +34,6 @@ public final class StreamManager {
     private long localMaxUni;
     private long advertisedMaxBidi;
     private long advertisedMaxUni;
-    private boolean maxStreamsBidiPending;
-    private boolean maxStreamsUniPending;
-    private boolean streamsBlockedBidiPending;
-    private boolean streamsBlockedUniPending;
 
     public StreamManager(boolean isClient, StreamLimits limits) {
         this.isClient = isClient;
@@ -57,16 +53,14 @@ public final class StreamManager {
         this.peerMaxUni = Math.max(peerMaxUni, maxUni);
     }
 
-    /** Opens a local stream, or returns null if the peer's limit forbids it now. */
+    /**
+     * Opens a local stream, or returns null if the peer's limit forbids it now (the caller then has a
+     * STREAMS_BLOCKED to send, RFC 9000 §4.6).
+     */
     public QuicStream open(boolean bidirectional) {
         long index = bidirectional ? nextLocalBidi : nextLocalUni;
         long max = bidirectional ? peerMaxBidi : peerMaxUni;
         if (index >= max) {
-            if (bidirectional) {
-                streamsBlockedBidiPending = true;
-            } else {
-                streamsBlockedUniPending = true;
-            }
             return null;
         }
         long id = StreamId.of(index, isClient, bidirectional);
@@ -141,36 +135,33 @@ public final class StreamManager {
     public boolean onMaxStreams(boolean bidirectional, long max) {
         if (bidirectional && max > peerMaxBidi) {
             peerMaxBidi = max;
-            streamsBlockedBidiPending = false;
             return true;
         }
         if (!bidirectional && max > peerMaxUni) {
             peerMaxUni = max;
-            streamsBlockedUniPending = false;
             return true;
         }
         return false;
     }
 
-    /** Forgets a finished stream; a peer-initiated one earns the peer a new stream credit. */
-    public void remove(QuicStream s) {
+    /**
+     * Forgets a finished stream; a peer-initiated one earns the peer a new stream credit. Returns whether a
+     * MAX_STREAMS for the stream's type is due (half the limit was credited since the last one).
+     */
+    public boolean remove(QuicStream s) {
         if (streams.remove(s.id) == null) {
-            return;
+            return false;
         }
         sendQueue.remove(s);
-        if (!StreamId.isLocal(s.id, isClient)) {
-            if (StreamId.isBidirectional(s.id)) {
-                localMaxBidi++;
-                if (localMaxBidi - advertisedMaxBidi >= Math.max(1, limits.maxStreamsBidi() / 2)) {
-                    maxStreamsBidiPending = true;
-                }
-            } else {
-                localMaxUni++;
-                if (localMaxUni - advertisedMaxUni >= Math.max(1, limits.maxStreamsUni() / 2)) {
-                    maxStreamsUniPending = true;
-                }
-            }
+        if (StreamId.isLocal(s.id, isClient)) {
+            return false;
         }
+        if (StreamId.isBidirectional(s.id)) {
+            localMaxBidi++;
+            return localMaxBidi - advertisedMaxBidi >= Math.max(1, limits.maxStreamsBidi() / 2);
+        }
+        localMaxUni++;
+        return localMaxUni - advertisedMaxUni >= Math.max(1, limits.maxStreamsUni() / 2);
     }
 
     /** Queues a stream for sending if it is not queued already. */
@@ -182,38 +173,14 @@ public final class StreamManager {
 
     public ArrayDeque<QuicStream> sendQueue() { return sendQueue; }
 
-    public boolean maxStreamsPending(boolean bidi) { return bidi ? maxStreamsBidiPending : maxStreamsUniPending; }
-
     /** Returns the MAX_STREAMS value to send and marks it advertised. */
-    public long takeMaxStreams(boolean bidi) {
+    public long advertiseMaxStreams(boolean bidi) {
         if (bidi) {
-            maxStreamsBidiPending = false;
             advertisedMaxBidi = localMaxBidi;
             return localMaxBidi;
         }
-        maxStreamsUniPending = false;
         advertisedMaxUni = localMaxUni;
         return localMaxUni;
-    }
-
-    /** A MAX_STREAMS frame was lost: send the current value again. */
-    public void onMaxStreamsLost(boolean bidi) {
-        if (bidi) {
-            maxStreamsBidiPending = true;
-        } else {
-            maxStreamsUniPending = true;
-        }
-    }
-
-    public boolean streamsBlockedPending(boolean bidi) { return bidi ? streamsBlockedBidiPending : streamsBlockedUniPending; }
-
-    public long takeStreamsBlocked(boolean bidi) {
-        if (bidi) {
-            streamsBlockedBidiPending = false;
-            return peerMaxBidi;
-        }
-        streamsBlockedUniPending = false;
-        return peerMaxUni;
     }
 
     public long peerMaxStreams(boolean bidi) { return bidi ? peerMaxBidi : peerMaxUni; }

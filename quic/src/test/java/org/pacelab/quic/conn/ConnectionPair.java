@@ -28,6 +28,13 @@ final class ConnectionPair {
     long now = 1_000_000_000L;
     final long oneWayDelay;
     double lossRate;
+    /**
+     * Datagrams that arrive at the same instant reach each endpoint as one burst (receiveInBurst, then
+     * endReceiveBurst), as a runtime that reads several datagrams per system call hands them over.
+     */
+    boolean bursts;
+    /** Extra delay per datagram, uniform in [0, jitter) ns; datagrams overtake each other when it exceeds their spacing. */
+    long jitter;
     final SplittableRandom random;
     final ConnectionConfig clientConfig;
     final ConnectionConfig serverConfig;
@@ -109,6 +116,14 @@ final class ConnectionPair {
                 InFlight d = link.poll();
                 deliver(d);
             }
+            if (bursts) {
+                client.endReceiveBurst();
+                if (endpoint != null) {
+                    endpoint.endReceiveBurst();
+                } else if (server != null) {
+                    server.endReceiveBurst();
+                }
+            }
             if (client.nextTimeout() <= now) {
                 client.onTimeout(now);
             }
@@ -132,12 +147,14 @@ final class ConnectionPair {
 
     private void deliver(InFlight d) {
         if (d.toServer && endpoint != null) {
-            ServerEndpoint.Entry e = endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, now,
-                    (datagram, to) -> {
-                        byte[] copy = new byte[datagram.remaining()];
-                        datagram.get(copy);
-                        link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
-                    });
+            ServerEndpoint.Replies replies = (datagram, to) -> {
+                byte[] copy = new byte[datagram.remaining()];
+                datagram.get(copy);
+                link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
+            };
+            ServerEndpoint.Entry e = bursts
+                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies)
+                    : endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies);
             if (e != null) {
                 server = e.connection;
             }
@@ -156,9 +173,17 @@ final class ConnectionPair {
                 server = QuicConnection.server(serverConfig, serverApp, new SplittableRandom(random.nextLong()),
                         new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, p.version(), now);
             }
-            server.receive(ByteBuffer.wrap(d.data), ecnSeen(d), now);
+            receive(server, d.data, ecnSeen(d));
         } else {
-            client.receive(ByteBuffer.wrap(d.data), ecnSeen(d), now);
+            receive(client, d.data, ecnSeen(d));
+        }
+    }
+
+    private void receive(QuicConnection c, byte[] data, int ecn) {
+        if (bursts) {
+            c.receiveInBurst(ByteBuffer.wrap(data), ecn, now);
+        } else {
+            c.receive(ByteBuffer.wrap(data), ecn, now);
         }
     }
 
@@ -219,7 +244,8 @@ final class ConnectionPair {
                 datagramsToServer++;
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
-            link.add(new InFlight(departure + oneWayDelay, seq++, !fromServer, data, c.ecnCodepoint()));
+            long extra = jitter > 0 ? random.nextLong(jitter) : 0;
+            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint()));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }

@@ -50,7 +50,7 @@ final class EchoApps {
         }
     }
 
-    static final class Client implements ApplicationHandler {
+    static class Client implements ApplicationHandler {
         final byte[][] messages;
         final Map<Long, Integer> streamIndex = new HashMap<>();
         final byte[][] replies;

@@ -1,0 +1,52 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AotCachesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCacheIsUsedOnlyWhenNewerThanTheJar() throws IOException {
+        Path jar = Files.writeString(dir.resolve("pacelab.jar"), "jar");
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000));
+        assertTrue(AotCaches.jvmOptions(jar).isEmpty(), "no caches yet");
+
+        Files.createDirectories(AotCaches.directory(jar));
+        Path server = Files.writeString(AotCaches.file(jar, "server"), "cache");
+        Path client = Files.writeString(AotCaches.file(jar, "client"), "cache");
+        Files.setLastModifiedTime(server, FileTime.fromMillis(2_000_000));
+        Files.setLastModifiedTime(client, FileTime.fromMillis(500_000)); // an older build's
+        Map<String, List<String>> options = AotCaches.jvmOptions(jar);
+        assertEquals(List.of("server"), List.copyOf(options.keySet()));
+        assertEquals(List.of("-XX:AOTCache=" + server, "-Xlog:aot*=off", "-Xlog:cds*=off"), options.get("server"));
+
+        assertTrue(AotCaches.jvmOptions(null).isEmpty(), "not run from a jar");
+    }
+
+    @Test
+    void theLauncherAddsTheCacheToServerAndClientOfThatJar() throws IOException {
+        Path jar = Files.writeString(dir.resolve("pacelab.jar"), "jar");
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000));
+        Files.createDirectories(AotCaches.directory(jar));
+        Path client = Files.writeString(AotCaches.file(jar, "client"), "cache");
+        Files.setLastModifiedTime(client, FileTime.fromMillis(2_000_000));
+        List<String> command = Launchers.forClassPath(jar.toString()).command(List.of("client", "https://x/"));
+        assertEquals("-XX:AOTCache=" + client, command.get(1));
+        assertEquals(List.of("-cp", jar.toString(), Main.class.getName(), "client", "https://x/"),
+                command.subList(command.size() - 5, command.size()));
+        List<String> server = Launchers.forClassPath(jar.toString()).command(List.of("server"));
+        assertTrue(server.stream().noneMatch(a -> a.startsWith("-XX:AOTCache")), server.toString());
+    }
+}

@@ -1,0 +1,91 @@
+package org.pacelab.quic.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.cc.CongestionControllers;
+import org.pacelab.quic.packet.PacketSpace;
+import org.pacelab.quic.qlog.QlogSink;
+
+/** The loss-detection timer and the probe timeout as Recovery owns them (RFC 9002 §6.2, §A.8, §A.9). */
+class RecoveryTimerTest {
+    private static final long MS = 1_000_000L;
+    private static final Recovery.HandshakeStatus CONFIRMED_SERVER =
+            new Recovery.HandshakeStatus(false, false, true, true, false);
+
+    private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2);
+    private final RttEstimator rtt = new RttEstimator(100 * MS);
+    private final Recovery recovery = new Recovery(rtt, spaces,
+            CongestionControllers.create(CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none")), 1200),
+            QlogSink.NONE);
+
+    private SentPacket send(PacketSpace space, long sentAt) {
+        SentPacket p = new SentPacket(space, spaces[space.ordinal()].takePacketNumber(), sentAt, sentAt, 1200, true,
+                true, List.of());
+        recovery.onPacketSent(p, sentAt);
+        return p;
+    }
+
+    @Test
+    void nothingInFlightArmsNoTimerOnceTheAddressIsValidated() {
+        assertEquals(Long.MAX_VALUE, recovery.lossDetectionTimer(CONFIRMED_SERVER));
+    }
+
+    @Test
+    void aServerAtTheAmplificationLimitArmsNoTimer() {
+        send(PacketSpace.INITIAL, 0);
+        Recovery.HandshakeStatus limited = new Recovery.HandshakeStatus(false, false, false, true, true);
+        assertEquals(Long.MAX_VALUE, recovery.lossDetectionTimer(limited));
+        Recovery.HandshakeStatus free = new Recovery.HandshakeStatus(false, false, false, true, false);
+        // PTO = smoothed_rtt + 4 * rttvar = 100 + 4 * 50 ms (no max_ack_delay before the handshake is confirmed)
+        assertEquals(300 * MS, recovery.lossDetectionTimer(free));
+    }
+
+    @Test
+    void aClientWithNothingInFlightArmsTheAntiDeadlockProbe() {
+        Recovery.HandshakeStatus client = new Recovery.HandshakeStatus(true, true, false, false, false);
+        long timer = recovery.lossDetectionTimer(client);
+        assertEquals(300 * MS, timer);
+        Recovery.Timeout t = recovery.onLossDetectionTimeout(client, timer);
+        assertTrue(t.lost().isEmpty());
+        // RFC 9002 §6.2.2.1: a Handshake packet when the client has Handshake keys
+        assertEquals(2, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
+        assertEquals(0, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+    }
+
+    @Test
+    void aPtoAsksForTwoProbesCarryingTheOldestDataAndBacksOff() {
+        SentPacket first = send(PacketSpace.APPLICATION, 0);
+        SentPacket second = send(PacketSpace.APPLICATION, 10 * MS);
+        send(PacketSpace.APPLICATION, 20 * MS);
+        // PTO = 300 ms + max_ack_delay 25 ms after the last ack-eliciting packet (RFC 9002 §6.2.1)
+        long timer = recovery.lossDetectionTimer(CONFIRMED_SERVER);
+        assertEquals(20 * MS + 325 * MS, timer);
+        Recovery.Timeout t = recovery.onLossDetectionTimeout(CONFIRMED_SERVER, timer);
+        assertEquals(List.of(first, second), t.resend());
+        assertEquals(2, spaces[PacketSpace.APPLICATION.ordinal()].probesToSend());
+        // the next PTO is twice as long
+        assertEquals(20 * MS + 2 * 325 * MS, recovery.lossDetectionTimer(CONFIRMED_SERVER));
+    }
+
+    @Test
+    void theLossTimeComesBeforeThePtoAndDeclaresLoss() {
+        SentPacket lost = send(PacketSpace.APPLICATION, 0);
+        send(PacketSpace.APPLICATION, 50 * MS);
+        send(PacketSpace.APPLICATION, 60 * MS);
+        // the last packet is acknowledged at 160 ms: RTT 100 ms; the first is lost after 9/8 RTT
+        recovery.onAck(PacketSpace.APPLICATION, new long[] {2, 2}, 0, CONFIRMED_SERVER, 160 * MS);
+        long timer = recovery.lossDetectionTimer(CONFIRMED_SERVER);
+        assertEquals(50 * MS + 9 * 100 * MS / 8, timer);
+        Recovery.Timeout t = recovery.onLossDetectionTimeout(CONFIRMED_SERVER, timer);
+        assertTrue(t.resend().isEmpty());
+        assertEquals(1, t.lost().size());
+        assertEquals(1, t.lost().get(0).packetNumber);
+        assertTrue(lost.declaredLost, "packet 0 went at 160 ms already (sent 9/8 RTT before)");
+    }
+}
