@@ -58,15 +58,6 @@ public interface Peer {
         return true;
     }
 
-    /**
-     * Whether the server's qlog files in {@code qlogDir} are complete. The runner asks after the client has exited and
-     * waits (bounded) before stopping the server: a server that writes a whole-file qlog when the connection has
-     * drained, and cannot be stopped gracefully, would otherwise leave it truncated.
-     */
-    default boolean qlogComplete(Path qlogDir) {
-        return true;
-    }
-
     /** Something a report reader must know about this peer's results (e.g. "does not pace"), or null. */
     default String caveat() {
         return null;

@@ -82,32 +82,6 @@ public final class PicoquicPeer implements Peer {
                 + "(microseconds), i.e. the send path's lateness, not its pacer's";
     }
 
-    /**
-     * picoquicdemo writes a connection's qlog (one JSON document) through a buffered stream that it closes when the
-     * connection has drained, and has no signal handler: stopped before that, the file is cut at a buffer boundary.
-     * Complete means every {@code *.qlog} file ends with the document's closing brace.
-     */
-    @Override
-    public boolean qlogComplete(Path qlogDir) {
-        try (var files = Files.list(qlogDir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".qlog")).allMatch(PicoquicPeer::endsWithClosingBrace);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return true;
-        }
-    }
-
-    private static boolean endsWithClosingBrace(Path file) {
-        try (var ch = java.nio.channels.FileChannel.open(file)) {
-            long size = ch.size();
-            java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate((int) Math.min(size, 64));
-            ch.read(tail, size - tail.capacity());
-            String t = new String(tail.array(), 0, tail.position(), java.nio.charset.StandardCharsets.US_ASCII).strip();
-            return t.endsWith("}");
-        } catch (IOException e) {
-            return true;
-        }
-    }
-
     @Override
     public PeerBuild build() {
         return build;

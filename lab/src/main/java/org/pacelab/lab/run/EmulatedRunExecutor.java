@@ -31,8 +31,6 @@ final class EmulatedRunExecutor {
     /** After the client exits, servers finish their qlog when the connection closes (draining); wait for that. */
     private static final long QLOG_QUIET_MILLIS = 400;
     private static final long QLOG_SETTLE_MAX_MILLIS = 5_000;
-    /** How long a server may take to finish its qlog once the client has gone (picoquic: when it has drained). */
-    private static final long QLOG_COMPLETE_MAX_MILLIS = 15_000;
 
     private final ProcessSupervisor supervisor;
     private final Host host;
@@ -122,8 +120,6 @@ final class EmulatedRunExecutor {
             }
             if (qlog != null) {
                 Waits.quiet(qlog, QLOG_QUIET_MILLIS, QLOG_SETTLE_MAX_MILLIS);
-                Path q = qlog;
-                Waits.atMost(() -> c.server().qlogComplete(q), QLOG_COMPLETE_MAX_MILLIS);
             }
             supervisor.stop(server, SERVER_STOP_MILLIS);
             server = null;

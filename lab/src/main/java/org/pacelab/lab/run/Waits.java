@@ -23,14 +23,6 @@ final class Waits {
         }
     }
 
-    /** Waits until {@code done} holds, at most {@code maxMillis}; then carries on either way. */
-    static void atMost(BooleanSupplier done, long maxMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
-        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(POLL_MILLIS * 4);
-        }
-    }
-
     /**
      * Waits until the files under {@code dir} have not grown for {@code quietMillis} (a server still writing its
      * qlog while the connection drains), at most {@code maxMillis}.

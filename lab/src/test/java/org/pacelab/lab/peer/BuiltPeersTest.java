@@ -143,17 +143,4 @@ class BuiltPeersTest {
         Files.writeString(cache.root().resolve("aioquic/build.properties"), "protocols=hq-interop,h3\n");
         assertEquals(List.of(Protocol.H3, Protocol.HQ_INTEROP), a.protocols());
     }
-
-    @Test
-    void picoquicsQlogIsCompleteOnlyWhenEveryDocumentIsClosed() throws IOException {
-        PicoquicPeer p = new PicoquicPeer(new PeerCache(tmp.resolve("empty-cache")));
-        Path qlog = Files.createDirectories(tmp.resolve("qlog-done"));
-        assertTrue(p.qlogComplete(qlog), "an empty directory");
-        Files.writeString(qlog.resolve("a.server.qlog"), "{\"qlog_version\": \"draft-00\", \"traces\": [{\"events\": [[0, \"transport\"]]}]}\n");
-        assertTrue(p.qlogComplete(qlog));
-        // cut at a buffer boundary, as when picoquicdemo is stopped before the connection has drained
-        Files.writeString(qlog.resolve("b.server.qlog"), "{\"qlog_version\": \"draft-00\", \"traces\": [{\"events\": [[13151575, \"tran");
-        assertFalse(p.qlogComplete(qlog));
-        assertTrue(new Ngtcp2Peer().qlogComplete(qlog), "peers that write their qlog as they go are never waited for");
-    }
 }
