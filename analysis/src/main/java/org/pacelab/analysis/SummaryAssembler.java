@@ -12,6 +12,7 @@ import org.pacelab.analysis.metrics.NanosDistribution;
 import org.pacelab.analysis.metrics.TrainLengths;
 import org.pacelab.analysis.qlog.CongestionTimeline;
 import org.pacelab.analysis.qlog.QlogTrace;
+import org.pacelab.analysis.qlog.StartupEnd;
 import org.pacelab.analysis.quic.QuicConnection;
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
@@ -28,6 +29,10 @@ final class SummaryAssembler {
     private final AnalysisPass pass;
     private final List<String> notes;
     private final Summary s = new Summary();
+    /** The server qlog trace the congestion metrics come from, or null. */
+    private QlogTrace mainTrace;
+    /** Why there is no {@link #mainTrace}. */
+    private String noTraceReason;
 
     SummaryAssembler(AnalysisOptions options, String runId, CaptureReader reader, AnalysisPass pass, List<String> notes) {
         this.options = options;
@@ -44,8 +49,9 @@ final class SummaryAssembler {
         gapsAndTrains();
         ClientLog clientLog = options.clientLog() == null ? null : ClientLog.read(options.clientLog());
         goodput(clientLog);
-        drops();
         CongestionTimeline timeline = qlog();
+        drops();
+        slowStart();
         if (notes.isEmpty()) {
             s.clear(NOTES);
         } else {
@@ -223,20 +229,89 @@ final class SummaryAssembler {
         }
     }
 
+    /** The window of {@link SummaryField#GOODPUT_5S_MBPS}. */
+    static final long GOODPUT_WINDOW_NS = 5_000_000_000L;
+
     private void drops() throws IOException {
+        StartupEnd end = mainTrace == null ? null : mainTrace.startupEnd();
+        long split = end == null ? Long.MIN_VALUE : mainTrace.epochNs(end.timeMs());
+        String noSplit = mainTrace == null ? noTraceReason
+                : end == null ? "the server's qlog logs no congestion state and no ssthresh"
+                : split == 0 ? "the server's qlog has no reference_time, so its times cannot be matched with the event log's"
+                : null;
         if (options.events() == null) {
-            for (SummaryField f : List.of(DROPS, LOSS_EPISODES, DROPS_FIRST_EPISODE, DROPS_LARGEST_EPISODE)) {
-                s.unavailable(f, "no emulator event log given (--events)");
+            String why = "no emulator event log given (--events)";
+            for (SummaryField f : List.of(DROPS, LOSS_EPISODES, DROPS_FIRST_EPISODE, DROPS_LARGEST_EPISODE, DROPS_SLOW_START,
+                    DROPS_AFTER_SLOW_START, GOODPUT_5S_MBPS)) {
+                s.unavailable(f, why);
             }
             return;
         }
-        EmulatorDrops.Count c = EmulatorDrops.count(options.events());
+        EmulatorLog.Counts c = EmulatorLog.read(options.events(), noSplit == null ? split : Long.MIN_VALUE, GOODPUT_WINDOW_NS);
         s.put(DROPS, c.drops());
         s.put(LOSS_EPISODES, c.episodes());
         s.put(DROPS_FIRST_EPISODE, c.firstEpisode());
         s.put(DROPS_LARGEST_EPISODE, c.largestEpisode());
+        if (noSplit == null) {
+            s.put(DROPS_SLOW_START, c.dropsBeforeSplit());
+            s.put(DROPS_AFTER_SLOW_START, c.drops() - c.dropsBeforeSplit());
+        } else if (end == null && mainTrace != null && neverLeftSlowStart()) {
+            s.put(DROPS_SLOW_START, c.drops());
+            s.put(DROPS_AFTER_SLOW_START, 0L);
+        } else {
+            s.unavailable(DROPS_SLOW_START, noSplit);
+            s.unavailable(DROPS_AFTER_SLOW_START, noSplit);
+        }
+        Long bytes = s.has(TRANSFER_BYTES) ? ((Number) s.get(TRANSFER_BYTES)).longValue() : null;
+        if (bytes == null) {
+            s.unavailable(GOODPUT_5S_MBPS, "the transferred size is unknown: give --client-log or --bytes");
+        } else if (c.spanNs() < GOODPUT_WINDOW_NS) {
+            s.unavailable(GOODPUT_5S_MBPS, "the emulator delivered the server's packets within "
+                    + String.format(java.util.Locale.ROOT, "%.2f", c.spanNs() / 1e9) + " s, less than 5 s");
+        } else {
+            s.put(GOODPUT_5S_MBPS, 8.0 * bytes * c.windowBytes() / c.deliveredBytes() / (GOODPUT_WINDOW_NS / 1e3));
+        }
         if (c.note() != null) {
             notes.add(c.note());
+        }
+    }
+
+    /** True when the main trace reports congestion state and never left slow start: every drop is a slow-start drop. */
+    private boolean neverLeftSlowStart() {
+        return mainTrace.timeline().size() > 0 && mainTrace.stateUpdates() > 0;
+    }
+
+    /** Exit time, state, window and overshoot of the initial slow start, from the main server trace. */
+    private void slowStart() {
+        Long capacity = options.pathCapacityBytes();
+        if (capacity != null) {
+            s.put(PATH_CAPACITY_BYTES, capacity);
+        } else {
+            s.unavailable(PATH_CAPACITY_BYTES, "the path's BDP and buffer were not given (--path-capacity)");
+        }
+        StartupEnd end = mainTrace == null ? null : mainTrace.startupEnd();
+        String why = mainTrace == null ? noTraceReason
+                : neverLeftSlowStart() ? "the server never left slow start (its qlog shows no later congestion state)"
+                : "the server's qlog logs no congestion state and no ssthresh";
+        if (end == null) {
+            for (SummaryField f : List.of(SLOW_START_EXIT_S, SLOW_START_EXIT_STATE, SLOW_START_EXIT_CWND_BYTES,
+                    SLOW_START_OVERSHOOT)) {
+                s.unavailable(f, why);
+            }
+            return;
+        }
+        s.put(SLOW_START_EXIT_S, end.sinceStartS());
+        s.put(SLOW_START_EXIT_STATE, end.state());
+        if (end.maxCwndBytes() < 0) {
+            s.unavailable(SLOW_START_EXIT_CWND_BYTES, "the server's qlog reports no congestion_window before slow start ended");
+            s.unavailable(SLOW_START_OVERSHOOT, s.reason(SLOW_START_EXIT_CWND_BYTES));
+            return;
+        }
+        s.put(SLOW_START_EXIT_CWND_BYTES, end.maxCwndBytes());
+        if (capacity == null) {
+            s.unavailable(SLOW_START_OVERSHOOT, s.reason(PATH_CAPACITY_BYTES));
+        } else {
+            s.put(SLOW_START_OVERSHOOT, (double) end.maxCwndBytes() / capacity);
         }
     }
 
@@ -257,7 +332,8 @@ final class SummaryAssembler {
             String why = pass.server == null ? noServerPackets()
                     : "pacing precision needs QUIC packet numbers matched to the sender's qlog; the flow is TCP";
             precisionUnavailable(why);
-            congestionUnavailable(pass.server == null ? why : "congestion state comes from a QUIC qlog; the flow is TCP");
+            noTraceReason = pass.server == null ? why : "congestion state comes from a QUIC qlog; the flow is TCP";
+            congestionUnavailable(noTraceReason);
             return null;
         }
         String noQlog = options.qlog() == null ? "no qlog given (--qlog)"
@@ -267,6 +343,7 @@ final class SummaryAssembler {
                 : pass.dissector.server1RttRecovered() == 0 ? "no server packet number was recovered, so no packet matches the qlog"
                 : "no server qlog trace matches the capture's connections";
         if (used.isEmpty()) {
+            noTraceReason = noQlog;
             s.unavailable(RETRANSMISSIONS, noQlog);
             s.unavailable(RETRANSMISSIONS_SOURCE, noQlog);
             s.unavailable(QLOG_PACKETS_SENT, noQlog);
@@ -279,6 +356,7 @@ final class SummaryAssembler {
         s.put(QLOG_PACKETS_SENT, used.stream().mapToLong(t -> t.sent().count()).sum());
         precision(used);
         QlogTrace main = used.stream().max((a, b) -> Integer.compare(a.timeline().size(), b.timeline().size())).orElseThrow();
+        mainTrace = main;
         congestion(main.timeline());
         return main.timeline();
     }

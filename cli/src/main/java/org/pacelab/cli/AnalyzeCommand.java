@@ -58,6 +58,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "application bytes transferred, when there is no client log (e.g. 100MiB)")
     Long transferBytes;
 
+    @Option(names = "--path-capacity", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = "what the emulated path holds without a drop (BDP plus buffer, e.g. 300000 or 293KiB), for the "
+                    + "slow-start overshoot")
+    Long pathCapacity;
+
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON summary here ('-' for standard output)")
     String json;
 
@@ -81,7 +86,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         validate();
         Path csv = packetsCsv != null ? packetsCsv : out != null ? out.resolve("packets.csv") : null;
         AnalysisOptions options = new AnalysisOptions(capture, keyLog, qlog, events, clientLog, serverPort, thresholdNs,
-                transferBytes, csv);
+                transferBytes, csv, pathCapacity);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         RunResult result;
@@ -140,6 +145,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         if (transferBytes != null && transferBytes <= 0) {
             throw new ParameterException(spec.commandLine(), "--bytes must be a positive size, e.g. 100MiB");
+        }
+        if (pathCapacity != null && pathCapacity <= 0) {
+            throw new ParameterException(spec.commandLine(), "--path-capacity must be a positive size, e.g. 300000 or 293KiB");
         }
         if (json != null && !json.equals("-")) {
             String problem = PathChecks.unwritableFile(Path.of(json));

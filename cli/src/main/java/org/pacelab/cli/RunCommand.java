@@ -80,6 +80,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
     boolean check;
 
+    @Option(names = "--quick", description = "run the scenario's quick subset (its quick: section replaces those keys; "
+            + "results in results/<name>-quick)")
+    boolean quick;
+
     @Option(names = "--no-install", description = "do not install missing Debian peers (otherwise done when root)")
     boolean noInstall;
 
@@ -137,8 +141,9 @@ public final class RunCommand implements Callable<Integer> {
         Scenario scenario;
         ScenarioRecipe recipe;
         try {
-            Scenario read = ScenarioReader.read(scenarioFile);
-            recipe = new ScenarioRecipe(read.source(), read.text(), scenarioFile.toAbsolutePath().getParent(), repetitions, size, only);
+            Scenario read = ScenarioReader.read(scenarioFile, quick);
+            recipe = new ScenarioRecipe(read.source(), read.text(), scenarioFile.toAbsolutePath().getParent(), repetitions, size, only,
+                    quick);
             scenario = recipe.apply(read);
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));

@@ -14,6 +14,7 @@ import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.cc.SlowStartConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.pacing.PacingConfig;
@@ -73,6 +74,11 @@ final class TransportOptions {
             + "marks in ACK frames; needs the native socket, chosen when --socket is not given.")
     boolean ecn;
 
+    @Option(names = "--max-ack-ratio", paramLabel = "N", description = "ACK frequency (draft-ietf-quic-ack-frequency): after "
+            + "slow start ask a peer that supports it for one ACK per up to N packets (a quarter of the window, at least 2); "
+            + "0 = never ask, the peer acknowledges every second packet as RFC 9000 says (default: ${DEFAULT-VALUE}).")
+    int maxAckRatio = ConnectionConfig.DEFAULT_MAX_ACK_RATIO;
+
     @Option(names = SendConfig.SEND, paramLabel = "STRATEGY",
             description = "How the host waits for the pacer's release times: park, park-tight, hybrid, spin (default: park).")
     String send;
@@ -115,13 +121,28 @@ final class TransportOptions {
 
     @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
-    @Option(names = CongestionConfig.HYSTART, paramLabel = "on|off", description = "HyStart++ for newreno and cubic (default: on).")
+    @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
+            + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
+            + "onset (the RTT rising within the round) "
+            + "(default: hystart++).")
+    String slowStart;
+    @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "
+            + "hystart++, off is --slow-start standard.")
     String hystart;
-    @Option(names = CongestionConfig.HYSTART_L, paramLabel = "L", description = "HyStart++ L: auto, inf or segments (default: auto).")
+    @Option(names = SlowStartConfig.HYSTART_L, paramLabel = "L", description = "HyStart++ L: auto, inf or segments (default: auto).")
     String hystartL;
-    @Option(names = CongestionConfig.HYSTART_CSS_ROUNDS, paramLabel = "N",
+    @Option(names = SlowStartConfig.HYSTART_CSS_ROUNDS, paramLabel = "N",
             description = "HyStart++ rounds of Conservative Slow Start before leaving slow start (default: 5, RFC 9406).")
     String hystartCssRounds;
+    @Option(names = SlowStartConfig.HYSTART_DETECT, paramLabel = "SIGNALS",
+            description = "Linux HyStart's signals: train, delay, both (default: both).")
+    String hystartDetect;
+    @Option(names = SlowStartConfig.SEARCH_THRESHOLD, paramLabel = "X",
+            description = "SEARCH's exit threshold, above 0 and below 1 (default: 0.26, draft-chung-ccwg-search-09).")
+    String searchThreshold;
+    @Option(names = SlowStartConfig.ONSET_DELAY, paramLabel = "TIME",
+            description = "The onset rule's floor of the queueing delay that ends slow start, 0.1ms to 100ms (default: 1ms).")
+    String onsetDelay;
     @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
     String rollback;
     @Option(names = CongestionConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
@@ -147,9 +168,13 @@ final class TransportOptions {
     Map<String, String> congestionOptions() {
         Map<String, String> m = new LinkedHashMap<>();
         put(m, CongestionConfig.CC, cc);
-        put(m, CongestionConfig.HYSTART, hystart);
-        put(m, CongestionConfig.HYSTART_L, hystartL);
-        put(m, CongestionConfig.HYSTART_CSS_ROUNDS, hystartCssRounds);
+        put(m, SlowStartConfig.SLOW_START, slowStart);
+        put(m, SlowStartConfig.HYSTART, hystart);
+        put(m, SlowStartConfig.HYSTART_L, hystartL);
+        put(m, SlowStartConfig.HYSTART_CSS_ROUNDS, hystartCssRounds);
+        put(m, SlowStartConfig.HYSTART_DETECT, hystartDetect);
+        put(m, SlowStartConfig.SEARCH_THRESHOLD, searchThreshold);
+        put(m, SlowStartConfig.ONSET_DELAY, onsetDelay);
         put(m, CongestionConfig.ROLLBACK, rollback);
         put(m, CongestionConfig.FAST_CONVERGENCE, fastConvergence);
         put(m, PacingConfig.PACER, pacer);
@@ -279,11 +304,16 @@ final class TransportOptions {
 
     /** The connection settings these options describe. */
     ConnectionConfig connectionConfig(TlsConfig tls, String role) throws IOException {
+        if (maxAckRatio < 0) {
+            throw new UserError("--max-ack-ratio " + maxAckRatio + " is negative; valid: 0 (do not ask the peer for fewer "
+                    + "ACKs) or a number of packets per ACK");
+        }
         ConnectionConfig c = ConnectionConfig.defaults(tls, congestionConfig())
                 .withMaxUdpPayloadSize(maxUdpPayload)
                 .withIdleTimeout(idleTimeout)
                 .withKeyUpdateInterval(keyUpdate)
                 .withEcn(ecn)
+                .withMaxAckRatio(maxAckRatio)
                 .withKeyLog(keyLog())
                 .withStreams(StreamLimits.defaults());
         QlogDirectory q = qlog(role);

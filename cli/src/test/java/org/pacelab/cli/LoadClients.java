@@ -147,6 +147,26 @@ final class LoadClients implements Connections, AutoCloseable {
         return results;
     }
 
+    /**
+     * The connections' states by count, for a failure message: e.g. "handshake_done=120 open_in_handshake=3
+     * closed:0x7=2" (open connections still in their handshake, closed ones by error code and reason).
+     */
+    String describeStates() {
+        Map<String, Integer> m = new java.util.TreeMap<>();
+        for (Peer p : peers) {
+            QuicConnection c = p.connection();
+            String k;
+            if (c.isTerminated()) {
+                k = "ended:" + (c.isHandshakeComplete() ? "after" : "before") + "_handshake:0x" + Long.toHexString(c.closeErrorCode())
+                        + (c.closeReason() == null || c.closeReason().isEmpty() ? "" : "(" + c.closeReason() + ")");
+            } else {
+                k = c.isHandshakeComplete() ? "open_handshake_done" : "open_in_handshake";
+            }
+            m.merge(k, 1, Integer::sum);
+        }
+        return m.toString();
+    }
+
     /** When the last of this generator's handshakes completed (System.nanoTime), or 0. */
     long lastHandshakeNanos() {
         return lastHandshakeNanos;

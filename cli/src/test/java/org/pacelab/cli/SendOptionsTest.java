@@ -46,7 +46,8 @@ class SendOptionsTest {
             "--gso=46|--gso 46: 46 segments of 1452 bytes exceed the 65507-byte limit of one UDP GSO buffer; valid: at most 45 with datagrams of 1452 bytes.",
             "--txtime-clock=tai|--txtime-clock needs --txtime: it names the clock of the send times.",
             "--socket=kernel|--socket: 'kernel' is not a socket kind; valid values are jdk, native.",
-            "--ciphers=rc4|--ciphers: 'rc4' is not a cipher suite; valid: aes128, aes256, chacha20"})
+            "--ciphers=rc4|--ciphers: 'rc4' is not a cipher suite; valid: aes128, aes256, chacha20",
+            "--max-ack-ratio=-1|--max-ack-ratio -1 is negative; valid: 0 (do not ask the peer for fewer ACKs) or a number of packets per ACK"})
     void badValuesAreOneSentenceAndExitTwo(String option, String message) {
         for (String command : new String[] {"server", "client"}) {
             Run r = command.equals("server") ? run("server", "--listen", "127.0.0.1:0", option)

@@ -24,8 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,19 +46,12 @@ import org.pacelab.quic.tls.TlsConfig;
  * completes, and the server's state stays within its caps (RFC 9000 §8.1, §21.1.1.2). The figures it prints
  * (handshakes/s, the server's peak RSS) go to docs/benchmarks.md with the load average; nothing here asserts on them.
  *
- * <p>Opt-in for now ({@code -Dpacelab.slow=true} or PACELAB_SLOW_TESTS=1): on the shared development VM (2 cores, load
- * average 30-36) the 1,000-connection test completed only 297-692 handshakes within its deadline and one legitimate
- * client of the garbage and flood tests ended in its idle timeout before its handshake (see docs/benchmarks.md), so
- * they are not yet fit to gate CI.
+ * <p>Runs in CI (6-14 minutes at load average 35-50 on the shared 2-core VM: every process there gets a small share of
+ * the CPU, so the deadlines are generous and nothing depends on how fast a handshake is). A progress line every 15 s
+ * and, on failure, the state of every client connection say where a run stands.
  */
 @Tag("slow")
 class ServerLoadTest {
-    @BeforeAll
-    static void optIn() {
-        Assumptions.assumeTrue(Boolean.getBoolean("pacelab.slow") || "1".equals(System.getenv("PACELAB_SLOW_TESTS")),
-                "long-running: run with -Dpacelab.slow=true or PACELAB_SLOW_TESTS=1");
-    }
-
     private static final long SECOND = 1_000_000_000L;
     private static final Pattern LISTENING = Pattern.compile("listening on [^ ]+:(\\d+)");
     private static final Pattern COUNTER = Pattern.compile("(\\w+)=(\\d+)");
@@ -71,7 +62,7 @@ class ServerLoadTest {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xmx1g", "-cp",
                     System.getProperty("java.class.path"), Main.class.getName(), "server", "--listen", "127.0.0.1:0",
-                    "--idle-timeout", "120s"));
+                    "--idle-timeout", "300s"));
             cmd.addAll(List.of(options));
             Path log = dir.resolve("server.log");
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -99,6 +90,11 @@ class ServerLoadTest {
             return -1;
         }
 
+        /** CPU time (user + system) the server process has used so far, in seconds. */
+        double cpuSeconds() throws IOException {
+            return ServerLoadTest.cpuSeconds(process.pid());
+        }
+
         /** Stops the server (SIGTERM) and returns the counters it prints on the way out. */
         Map<String, Long> stop() throws Exception {
             process.destroy();
@@ -123,7 +119,7 @@ class ServerLoadTest {
 
     static ConnectionConfig client(String alpn) {
         TlsConfig tls = TlsConfig.client(List.of(alpn), TlsConfig.ALL_SUITES, "localhost", null, false);
-        return ConnectionConfig.defaults(tls, CongestionConfig.DEFAULT).withIdleTimeout(120 * SECOND);
+        return ConnectionConfig.defaults(tls, CongestionConfig.DEFAULT).withIdleTimeout(300 * SECOND);
     }
 
     private static void assertAllComplete(List<LoadClients> generators, int expected, long bytes) {
@@ -131,22 +127,39 @@ class ServerLoadTest {
         for (LoadClients g : generators) {
             assertNull(g.failure(), "a load generator failed: " + g.failure());
             for (DownloadResult r : g.results()) {
-                assertTrue(r.succeeded() && r.bodyBytes() == bytes, "download " + r);
+                assertTrue(r.succeeded() && r.bodyBytes() == bytes, "download " + r + "; connections: " + g.describeStates());
                 ok++;
             }
         }
-        assertEquals(expected, ok, "completed downloads");
+        StringBuilder states = new StringBuilder();
+        for (LoadClients g : generators) {
+            states.append(g.describeStates()).append(' ');
+        }
+        assertEquals(expected, ok, "completed downloads; connections: " + states);
+    }
+
+    /** CPU time (user + system, /proc/PID/stat) of a process, in seconds. */
+    static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks (USER_HZ 100)
     }
 
     private static String load() throws IOException {
         return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     }
 
-    /** 1,000 connections established at once (each waits for all handshakes before its request), then each downloads. */
+    /**
+     * 1,000 connections established at once (each waits for all handshakes before its request), then each downloads —
+     * with PACELAB_SLOW_TESTS=1 (or -Dpacelab.slow=true); 400 by default (CI). At load average 46-50 on the shared VM,
+     * 146 of 1,000 clients were refused with INVALID_TOKEN: their Initials with the Retry token reached the starved
+     * server more than the token's 2 minutes after the Retry (see docs/benchmarks.md).
+     */
     @Test
     void thousandConcurrentConnections(@TempDir Path dir) throws Exception {
+        boolean full = Boolean.getBoolean("pacelab.slow") || "1".equals(System.getenv("PACELAB_SLOW_TESTS"));
         int loops = 8;
-        int perLoop = 125;
+        int perLoop = full ? 125 : 50;
         int n = loops * perLoop;
         long bytes = 16 * 1024;
         try (Server server = Server.start(dir)) {
@@ -156,27 +169,51 @@ class ServerLoadTest {
             long start = System.nanoTime();
             for (int i = 0; i < loops; i++) {
                 generators.add(new LoadClients(server.address(), client(i % 2 == 0 ? "h3" : "hq-interop"), perLoop,
-                        List.of("/bytes/" + bytes), 100 + i, handshakes, settled, () -> settled.get() >= n, 600 * SECOND));
+                        List.of("/bytes/" + bytes), 100 + i, handshakes, settled, () -> settled.get() >= n, Long.getLong("pacelab.load.timeout", 600) * SECOND));
             }
             generators.forEach(LoadClients::start);
+            Thread progress = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) {
+                        Thread.sleep(15_000);
+                        StringBuilder st = new StringBuilder();
+                        for (LoadClients g : generators) {
+                            st.append(g.describeStates()).append(' ');
+                        }
+                        System.out.printf("progress %.0f s: handshakes %d settled %d load %s %s%n", (System.nanoTime() - start) / 1e9,
+                                handshakes.get(), settled.get(), load(), st);
+                    }
+                } catch (InterruptedException | IOException e) {
+                    return;
+                }
+            });
             for (LoadClients g : generators) {
                 g.await();
             }
+            progress.interrupt();
             long end = System.nanoTime();
             long lastHandshake = generators.stream().mapToLong(LoadClients::lastHandshakeNanos).max().orElse(0);
             long rss = server.peakRssMib();
+            double serverCpu = server.cpuSeconds();
+            double clientCpu = cpuSeconds(ProcessHandle.current().pid());
             for (LoadClients g : generators) {
                 g.close();
             }
+            StringBuilder states = new StringBuilder();
+            for (LoadClients g : generators) {
+                states.append(g.describeStates()).append(' ');
+            }
+            Map<String, Long> counters = server.stop();
+            System.out.println("client states: " + states + "\nserver: " + counters);
             assertEquals(n, handshakes.get(), "handshakes completed");
             assertAllComplete(generators, n, bytes);
-            Map<String, Long> counters = server.stop();
             assertEquals(n, counters.get("connections_peak"), "the server held every connection at once: " + counters);
             assertTrue(counters.get("unvalidated_connections_peak") <= UnvalidatedConnections.DEFAULT.perAddress(), counters.toString());
             System.out.printf("load: %d concurrent connections (h3 and hq-interop, %d client loops): %d handshakes in %.1f s "
-                            + "(%.0f/s), all %d downloads of %d bytes in %.1f s; server peak RSS %d MiB; retries for the cap %d; "
-                            + "load average %s%n", n, loops, n, (lastHandshake - start) / 1e9, n / ((lastHandshake - start) / 1e9),
-                    n, bytes, (end - start) / 1e9, rss, counters.get("retries_for_unvalidated_limit"), load());
+                            + "(%.1f/s), all %d downloads of %d bytes in %.1f s; server peak RSS %d MiB, CPU %.1f s; test JVM "
+                            + "(clients) CPU %.1f s; retries for the cap %d; load average %s%n", n, loops, n,
+                    (lastHandshake - start) / 1e9, n / ((lastHandshake - start) / 1e9), n, bytes, (end - start) / 1e9, rss,
+                    serverCpu, clientCpu, counters.get("retries_for_unvalidated_limit"), load());
         }
     }
 
@@ -268,6 +305,8 @@ class ServerLoadTest {
             stop.set(true);
             flooder.join();
             long rss = server.peakRssMib();
+            double serverCpu = server.cpuSeconds();
+            double clientCpu = cpuSeconds(ProcessHandle.current().pid());
             clients.close();
             assertAllComplete(List.of(clients), legit, bytes);
             Map<String, Long> c = server.stop();
@@ -281,8 +320,9 @@ class ServerLoadTest {
             }
             System.out.printf("load: Initial flood (retry=%s) of %d datagrams from %d sockets on 40 addresses while %d clients "
                             + "downloaded %d bytes each in %.1f s: server peak RSS %d MiB, connections peak %d, unvalidated peak %d, "
-                            + "retries %d; load average %s%n", retry, sent.get(), senders.size(), legit, bytes, (end - start) / 1e9,
-                    rss, c.get("connections_peak"), c.get("unvalidated_connections_peak"), c.get("retries_sent"), load());
+                            + "retries %d, CPU %.1f s; test JVM (clients and flood) CPU %.1f s; load average %s%n", retry, sent.get(), senders.size(),
+                    legit, bytes, (end - start) / 1e9, rss, c.get("connections_peak"), c.get("unvalidated_connections_peak"),
+                    c.get("retries_sent"), serverCpu, clientCpu, load());
         } finally {
             for (DatagramChannel s : senders) {
                 s.close();
@@ -350,14 +390,17 @@ class ServerLoadTest {
             stop.set(true);
             garbage.join();
             long rss = server.peakRssMib();
+            double serverCpu = server.cpuSeconds();
+            double clientCpu = cpuSeconds(ProcessHandle.current().pid());
             clients.close();
             assertAllComplete(List.of(clients), legit, bytes);
             Map<String, Long> c = server.stop();
             assertTrue(c.get("datagrams_dropped") > 0, c.toString());
             assertEquals(legit, c.get("connections_accepted"), "garbage created no connection: " + c);
             System.out.printf("load: %d garbage/truncated datagrams while %d clients downloaded 1 MiB each in %.1f s: all "
-                            + "complete; server peak RSS %d MiB, dropped %d, stateless resets %d; load average %s%n", sent.get(),
-                    legit, (end - start) / 1e9, rss, c.get("datagrams_dropped"), c.get("stateless_resets_sent"), load());
+                            + "complete; server peak RSS %d MiB, CPU %.1f s, dropped %d, stateless resets %d; test JVM (clients and garbage) CPU "
+                            + "%.1f s; load average %s%n", sent.get(), legit, (end - start) / 1e9, rss, serverCpu,
+                    c.get("datagrams_dropped"), c.get("stateless_resets_sent"), clientCpu, load());
         } finally {
             for (DatagramChannel s : senders) {
                 s.close();

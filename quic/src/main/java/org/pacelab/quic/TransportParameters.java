@@ -32,7 +32,8 @@ public record TransportParameters(
         long activeConnectionIdLimit,
         byte[] initialSourceConnectionId,
         byte[] retrySourceConnectionId,
-        VersionInformation versionInformation) {
+        VersionInformation versionInformation,
+        long minAckDelay) {
 
     public static final int ORIGINAL_DESTINATION_CONNECTION_ID = 0x00;
     public static final int MAX_IDLE_TIMEOUT = 0x01;
@@ -53,6 +54,11 @@ public record TransportParameters(
     public static final int RETRY_SOURCE_CONNECTION_ID = 0x10;
     /** RFC 9368 §3: the version the sender chose and the versions it supports. */
     public static final int VERSION_INFORMATION = 0x11;
+    /**
+     * draft-ietf-quic-ack-frequency §3: the smallest ACK delay the sender can honour, in microseconds; sending it
+     * announces that the sender accepts ACK_FREQUENCY and IMMEDIATE_ACK frames. Absent: -1.
+     */
+    public static final long MIN_ACK_DELAY = 0xff04de1bL;
 
     public static final long DEFAULT_MAX_UDP_PAYLOAD_SIZE = 65527;
     public static final long DEFAULT_ACK_DELAY_EXPONENT = 3;
@@ -157,9 +163,24 @@ public record TransportParameters(
                 initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote, initialMaxStreamDataUni,
                 initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay, activeConnectionIdLimit,
                 initialSourceConnectionId, retrySourceConnectionId);
+        if (problem == null) {
+            problem = minAckDelayViolation(minAckDelay, maxAckDelay);
+        }
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
+    }
+
+    /** draft-ietf-quic-ack-frequency §3: min_ack_delay (µs) may not exceed max_ack_delay (ms). */
+    private static String minAckDelayViolation(long minAckDelay, long maxAckDelay) {
+        if (minAckDelay > VarInt.MAX) {
+            return "min_ack_delay " + minAckDelay + " is outside 0..2^62-1";
+        }
+        if (minAckDelay > maxAckDelay * 1000) {
+            return "min_ack_delay of " + minAckDelay + " us exceeds max_ack_delay of " + maxAckDelay
+                    + " ms (draft-ietf-quic-ack-frequency §3)";
+        }
+        return null;
     }
 
     /** A builder starting from the §18.2 defaults with every optional parameter absent. */
@@ -185,6 +206,7 @@ public record TransportParameters(
         b.disableActiveMigration = disableActiveMigration;
         b.preferredAddress = preferredAddress;
         b.versionInformation = versionInformation;
+        b.minAckDelay = minAckDelay;
         b.activeConnectionIdLimit = activeConnectionIdLimit;
         b.initialSourceConnectionId = initialSourceConnectionId;
         b.retrySourceConnectionId = retrySourceConnectionId;
@@ -193,6 +215,9 @@ public record TransportParameters(
 
     /** The name of a transport parameter id as in RFC 9000 §18.2, or its hex value. */
     public static String nameOf(long id) {
+        if (id == MIN_ACK_DELAY) {
+            return "min_ack_delay";
+        }
         return id >= 0 && id < NAMES.length ? NAMES[(int) id] : "0x" + Long.toHexString(id);
     }
 
@@ -227,6 +252,11 @@ public record TransportParameters(
         writeInt(b, ACTIVE_CONNECTION_ID_LIMIT, activeConnectionIdLimit, DEFAULT_ACTIVE_CONNECTION_ID_LIMIT);
         writeBytes(b, INITIAL_SOURCE_CONNECTION_ID, initialSourceConnectionId);
         writeBytes(b, RETRY_SOURCE_CONNECTION_ID, retrySourceConnectionId);
+        if (minAckDelay >= 0) {
+            VarInt.write(b, MIN_ACK_DELAY);
+            VarInt.write(b, VarInt.size(minAckDelay));
+            VarInt.write(b, minAckDelay);
+        }
         if (versionInformation != null) {
             VarInt.write(b, VERSION_INFORMATION);
             VarInt.write(b, versionInformation.encodedLength());
@@ -258,6 +288,9 @@ public record TransportParameters(
         if (preferredAddress != null) {
             int len = preferredAddress.encodedLength();
             n += VarInt.size(PREFERRED_ADDRESS) + VarInt.size(len) + len;
+        }
+        if (minAckDelay >= 0) {
+            n += VarInt.size(MIN_ACK_DELAY) + 1 + VarInt.size(minAckDelay);
         }
         if (versionInformation != null) {
             int len = versionInformation.encodedLength();
@@ -324,6 +357,10 @@ public record TransportParameters(
             b.position(b.position() + len);
             if (id == VERSION_INFORMATION) {
                 p.versionInformation = versionInformation(value);
+                continue;
+            }
+            if (id == MIN_ACK_DELAY) {
+                p.minAckDelay = integer(value, id);
                 continue;
             }
             if (id > RETRY_SOURCE_CONNECTION_ID) {
@@ -495,7 +532,7 @@ public record TransportParameters(
                 && Objects.equals(t.preferredAddress, preferredAddress) && t.activeConnectionIdLimit == activeConnectionIdLimit
                 && Arrays.equals(t.initialSourceConnectionId, initialSourceConnectionId)
                 && Arrays.equals(t.retrySourceConnectionId, retrySourceConnectionId)
-                && Objects.equals(t.versionInformation, versionInformation);
+                && Objects.equals(t.versionInformation, versionInformation) && t.minAckDelay == minAckDelay;
     }
 
     @Override
@@ -504,7 +541,7 @@ public record TransportParameters(
                 maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                 initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                 disableActiveMigration, preferredAddress, activeConnectionIdLimit, Arrays.hashCode(initialSourceConnectionId),
-                Arrays.hashCode(retrySourceConnectionId), versionInformation);
+                Arrays.hashCode(retrySourceConnectionId), versionInformation, minAckDelay);
     }
 
     @Override
@@ -538,6 +575,9 @@ public record TransportParameters(
         if (versionInformation != null) {
             sb.append(", ").append(versionInformation);
         }
+        if (minAckDelay >= 0) {
+            sb.append(", minAckDelay=").append(minAckDelay).append("us");
+        }
         return sb.append(']').toString();
     }
 
@@ -561,6 +601,7 @@ public record TransportParameters(
         private byte[] initialSourceConnectionId;
         private byte[] retrySourceConnectionId;
         private VersionInformation versionInformation;
+        private long minAckDelay = -1;
 
         private Builder() {
         }
@@ -583,12 +624,15 @@ public record TransportParameters(
         public Builder initialSourceConnectionId(byte[] v) { initialSourceConnectionId = v; return this; }
         public Builder retrySourceConnectionId(byte[] v) { retrySourceConnectionId = v; return this; }
         public Builder versionInformation(VersionInformation v) { versionInformation = v; return this; }
+        /** min_ack_delay in microseconds; -1 leaves it out (no ACK frequency support announced). */
+        public Builder minAckDelay(long micros) { minAckDelay = micros; return this; }
 
         String violation() {
             return TransportParameters.violation(originalDestinationConnectionId, maxIdleTimeout, statelessResetToken,
                     maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                     initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
-                    activeConnectionIdLimit, initialSourceConnectionId, retrySourceConnectionId);
+                    activeConnectionIdLimit, initialSourceConnectionId, retrySourceConnectionId) instanceof String p
+                    ? p : minAckDelayViolation(minAckDelay, maxAckDelay);
         }
 
         /** @throws IllegalArgumentException when a value breaks a §18.2 rule */
@@ -597,7 +641,7 @@ public record TransportParameters(
                     maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                     initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                     disableActiveMigration, preferredAddress, activeConnectionIdLimit, initialSourceConnectionId,
-                    retrySourceConnectionId, versionInformation);
+                    retrySourceConnectionId, versionInformation, minAckDelay);
         }
     }
 }

@@ -93,6 +93,19 @@ class TransportParametersTest {
     }
 
     @Test
+    void minAckDelayAnnouncesAckFrequencySupport() throws QuicException {
+        // draft-ietf-quic-ack-frequency §3: id 0xff04de1b, microseconds
+        TransportParameters p = TransportParameters.builder().minAckDelay(1000).build();
+        assertEquals(1000, TransportParameters.decode(p.encode(), false).minAckDelay());
+        assertEquals(-1, TransportParameters.decode(new byte[0], false).minAckDelay());
+        assertEquals("min_ack_delay", TransportParameters.nameOf(TransportParameters.MIN_ACK_DELAY));
+        // not above max_ack_delay (25 ms by default): TRANSPORT_PARAMETER_ERROR
+        rejected(intParam(TransportParameters.MIN_ACK_DELAY, 25_001), false);
+        assertEquals(25_000, TransportParameters.decode(intParam(TransportParameters.MIN_ACK_DELAY, 25_000), false).minAckDelay());
+        rejected(concat(intParam(TransportParameters.MAX_ACK_DELAY, 5), intParam(TransportParameters.MIN_ACK_DELAY, 6000)), true);
+    }
+
+    @Test
     void unknownAndGreaseParametersAreIgnored() throws QuicException {
         byte[] data = concat(param(31 * 5 + 27, new byte[] {1, 2, 3}), intParam(TransportParameters.INITIAL_MAX_DATA, 5000),
                 param(0x2ab2, new byte[0]), param(0x20, new byte[40]));

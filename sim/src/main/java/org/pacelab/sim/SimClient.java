@@ -102,6 +102,11 @@ final class SimClient {
         ConnectionConfig config = Simulation.connectionConfig(s, TlsConfig.client(List.of(s.alpn()), s.ciphers(),
                 "localhost", null, false), s.client().sendPath().pacingLookahead());
         config = config.withAckElicitingThreshold(s.ackThreshold());
+        if (s.ackThreshold() != ConnectionConfig.RFC_ACK_ELICITING_THRESHOLD) {
+            // a study that fixes the client's ACK threshold keeps it: the client does not announce min_ack_delay, so
+            // the server cannot change it with ACK_FREQUENCY (draft-ietf-quic-ack-frequency §3)
+            config = config.withMinAckDelay(-1);
+        }
         if (qlogs != null) {
             config = config.withQlog(qlogs);
         }

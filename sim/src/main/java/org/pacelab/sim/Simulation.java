@@ -29,6 +29,7 @@ import org.pacelab.net.log.EventLogWriter;
 import org.pacelab.net.log.LinkCounters;
 import org.pacelab.net.pcap.PcapngWriter;
 import org.pacelab.net.spec.LinkFactory;
+import org.pacelab.net.spec.PathCapacity;
 import org.pacelab.net.spec.SpecException;
 import org.pacelab.quic.app.AlpnSelectingHandler;
 import org.pacelab.quic.app.ApplicationHandler;
@@ -100,6 +101,16 @@ public final class Simulation {
      * Makes the JDK's SecureRandom deterministic on simulation threads. Done by this class's initialiser; a
      * process that performs TLS handshakes itself before its first simulation must call this first.
      */
+    /** The link's BDP plus buffer for the slow-start overshoot, or null when it has none (no rate or queue limit). */
+    static Long pathCapacity(SimScenario s) throws IOException {
+        try {
+            long c = PathCapacity.bytes(s.link());
+            return c > 0 ? c : null;
+        } catch (SpecException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
     public static void prepareJvm() {
         DeterministicRandomProvider.install();
     }
@@ -259,7 +270,7 @@ public final class Simulation {
             String outcome = outcome(s, flows);
             ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
             RunResult analysis = s.analyze() && !s.multiFlowOrDc() ? RunSummary.analyze(files, s.serverAddress().getPort(),
-                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst()) : null;
+                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), pathCapacity(s)) : null;
             List<DownloadResult> all = new ArrayList<>();
             clients.forEach(c -> all.addAll(c.results));
             double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);

@@ -297,9 +297,12 @@ public final class QlogReader {
         double sendAtTime;
         final double[] metrics = new double[COLUMNS.length];
         String originalDestinationConnectionId;
+        /** congestion_state_updated: the state entered ({@code new}). */
+        String newState;
 
         /** Reads the object whose START_OBJECT is the current token, up to its END_OBJECT. */
         void read(JsonParser p) throws IOException {
+            newState = null;
             headerPacketType = null;
             headerPacketNumber = null;
             headerPacketSize = null;
@@ -325,6 +328,7 @@ public final class QlogReader {
                     case "ssthresh" -> metric(p, CongestionTimeline.Column.SSTHRESH);
                     case "original_destination_connection_id" -> originalDestinationConnectionId =
                             value == JsonToken.VALUE_STRING ? p.getText() : skipped(p);
+                    case "new" -> newState = value == JsonToken.VALUE_STRING ? p.getText() : skipped(p);
                     default -> p.skipChildren();
                 }
             }
@@ -441,6 +445,10 @@ public final class QlogReader {
         long packetsLost;
         long events;
         long unnamed;
+        long stateUpdates;
+        double startupEndMs = Double.NaN;
+        String startupEndState;
+        double startupMaxCwnd = Double.NaN;
 
         TraceBuilder(Path file) {
             this.file = file;
@@ -526,6 +534,7 @@ public final class QlogReader {
                 case "metrics_updated", "recovery_metrics_updated" -> metricsUpdated(t, data);
                 case "packet_lost" -> packetsLost++;
                 case "parameters_set" -> addId(data.originalDestinationConnectionId);
+                case "congestion_state_updated" -> stateUpdated(t, data.newState);
                 default -> { }
             }
         }
@@ -573,7 +582,37 @@ public final class QlogReader {
             return n.equals("1rtt") || n.equals("onertt") || n.equals("short") || n.equals("shortheader");
         }
 
+        /** A state other than these ends the initial slow start (BBR: Startup). */
+        private static final Set<String> STARTUP_STATES = Set.of("", "initial", "slow_start", "conservative_slow_start",
+                "startup", "application_limited");
+        /** ssthresh values at or above this are "not set" (some stacks log UINT64_MAX). */
+        private static final double SSTHRESH_UNSET = 1e15;
+
+        void stateUpdated(double t, String state) {
+            stateUpdates++;
+            if (Double.isNaN(startupEndMs) && state != null
+                    && !STARTUP_STATES.contains(state.toLowerCase(Locale.ROOT))) {
+                endStartup(t, state.toLowerCase(Locale.ROOT));
+            }
+        }
+
+        private void endStartup(double t, String how) {
+            startupEndMs = t;
+            startupEndState = how;
+        }
+
         void metricsUpdated(double t, EventData data) {
+            if (Double.isNaN(startupEndMs)) {
+                double ssthresh = data.metrics[CongestionTimeline.Column.SSTHRESH.ordinal()];
+                if (!Double.isNaN(ssthresh) && ssthresh < SSTHRESH_UNSET) {
+                    endStartup(t, "ssthresh_set");
+                } else {
+                    double cwnd = data.metrics[CongestionTimeline.Column.CONGESTION_WINDOW.ordinal()];
+                    if (!Double.isNaN(cwnd)) {
+                        startupMaxCwnd = Double.isNaN(startupMaxCwnd) ? cwnd : Math.max(startupMaxCwnd, cwnd);
+                    }
+                }
+            }
             boolean any = false;
             for (int c = 0; c < COLUMNS.length; c++) {
                 double v = data.metrics[c];
@@ -601,8 +640,12 @@ public final class QlogReader {
             if (unnamed > 0) {
                 notes.add(file.getFileName() + ": " + unnamed + " event(s) without a name skipped");
             }
-            return new QlogTrace(file, vantagePoint, Set.copyOf(ids), epochReference ? referenceMs : Double.NaN, sent, packetsSent, packetsLost,
-                    timeline, events, List.copyOf(notes), sent.count() > 0 && 2 * subMillisecondTimes > sent.count());
+            StartupEnd end = Double.isNaN(startupEndMs) ? null
+                    : new StartupEnd((startupEndMs - firstEventMs) / 1000.0, startupEndMs, startupEndState,
+                    Double.isNaN(startupMaxCwnd) ? -1 : (long) startupMaxCwnd);
+            return new QlogTrace(file, vantagePoint, Set.copyOf(ids), epochReference ? referenceMs : Double.NaN, sent, packetsSent,
+                    packetsLost, timeline, events, List.copyOf(notes), sent.count() > 0 && 2 * subMillisecondTimes > sent.count(),
+                    stateUpdates, end);
         }
     }
 }

@@ -54,6 +54,49 @@ class QlogReaderTest {
         assertTrue(Double.isNaN(tl.value(CongestionTimeline.Column.BYTES_IN_FLIGHT, 0)));
     }
 
+    /** A pacelab server trace: application-limited, slow start, CSS, then a loss. */
+    private Path slowStartTrace(String end) throws IOException {
+        return Files.writeString(dir.resolve("ss.sqlog"), RS
+                + "{\"qlog_format\":\"JSON-SEQ\",\"qlog_version\":\"0.3\",\"trace\":{\"vantage_point\":{\"type\":\"server\"},"
+                + "\"common_fields\":{\"reference_time\":1700000000000,\"time_format\":\"relative\"}}}\n"
+                + RS + "{\"time\":10,\"name\":\"transport:connection_started\",\"data\":{}}\n"
+                + RS + "{\"time\":50,\"name\":\"recovery:congestion_state_updated\",\"data\":{\"old\":\"initial\",\"new\":\"application_limited\"}}\n"
+                + RS + "{\"time\":50,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":14520}}\n"
+                + RS + "{\"time\":90,\"name\":\"recovery:congestion_state_updated\",\"data\":{\"old\":\"application_limited\",\"new\":\"slow_start\"}}\n"
+                + RS + "{\"time\":200,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":300000}}\n"
+                + RS + "{\"time\":250,\"name\":\"recovery:congestion_state_updated\",\"data\":{\"old\":\"slow_start\",\"new\":\"conservative_slow_start\"}}\n"
+                + RS + "{\"time\":260,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":320000}}\n"
+                + end);
+    }
+
+    @Test
+    void theEndOfSlowStartIsTheFirstOtherStateAndItsWindowTheLargestBefore() throws IOException {
+        QlogTrace t = QlogReader.read(slowStartTrace(RS + "{\"time\":310,\"name\":\"recovery:congestion_state_updated\","
+                + "\"data\":{\"old\":\"conservative_slow_start\",\"new\":\"recovery\"}}\n"
+                + RS + "{\"time\":310,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":224000,\"ssthresh\":224000}}\n"
+                + RS + "{\"time\":400,\"name\":\"recovery:metrics_updated\",\"data\":{\"congestion_window\":500000}}\n")).getFirst();
+        StartupEnd e = t.startupEnd();
+        assertEquals("recovery", e.state());
+        assertEquals(0.3, e.sinceStartS(), 1e-9, "from the first event at 10 ms to 310 ms");
+        assertEquals(320_000, e.maxCwndBytes(), "the window before the loss's reduction, not after");
+        assertEquals(1_700_000_000_310_000_000L, t.epochNs(e.timeMs()));
+        assertEquals(4, t.stateUpdates());
+    }
+
+    @Test
+    void anSsthreshEndsSlowStartForStacksWithoutStatesAndNoEndMeansNone() throws IOException {
+        QlogTrace t = QlogReader.read(slowStartTrace(RS + "{\"time\":280,\"name\":\"recovery:metrics_updated\","
+                + "\"data\":{\"congestion_window\":330000,\"ssthresh\":330000}}\n")).getFirst();
+        assertEquals("ssthresh_set", t.startupEnd().state());
+        assertEquals(320_000, t.startupEnd().maxCwndBytes());
+        Files.delete(dir.resolve("ss.sqlog"));
+        // an unset ssthresh logged as UINT64_MAX does not end it; without an end there is no StartupEnd
+        QlogTrace never = QlogReader.read(slowStartTrace(RS + "{\"time\":280,\"name\":\"recovery:metrics_updated\","
+                + "\"data\":{\"congestion_window\":330000,\"ssthresh\":18446744073709551615}}\n")).getFirst();
+        assertEquals(null, never.startupEnd());
+        assertEquals(3, never.stateUpdates());
+    }
+
     @Test
     void ngtcp2StyleWithoutReferenceTimeAndATruncatedLastRecord() throws IOException {
         Path f = Files.writeString(dir.resolve("b.sqlog"), RS

@@ -33,7 +33,9 @@ public final class PacelabPeer implements Peer {
             String name = flag.substring(2);
             o.add(new PeerOption(name, "see 'pacelab server --help' (" + flag + ")", v -> {
                 String p = congestionProblem(Map.of(flag, v));
-                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : p;
+                // a sentence about the option beside others ("--onset-delay is a parameter of --slow-start onset")
+                // is the combination check's, which sees all of them
+                return p != null && p.startsWith(flag + ": ") ? p.substring(flag.length() + 2) : null;
             }));
         }
         for (String flag : SendConfig.OPTION_NAMES) {

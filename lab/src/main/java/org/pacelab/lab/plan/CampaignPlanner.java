@@ -146,7 +146,7 @@ public final class CampaignPlanner {
                 if (why != null) {
                     unavailable(mode.at(), impl.name().value() + " (" + mode.value().word() + ")", why);
                 }
-                for (Map<Axis, Located<String>> point : grid(applicable)) {
+                for (Map<Axis, Located<String>> point : points(applicable)) {
                     Configuration c = configuration(impl, mode, server, client, point, base, nameModes, why == null);
                     if (c == null || why != null) {
                         continue;
@@ -398,6 +398,22 @@ public final class CampaignPlanner {
         };
     }
 
+    /** The sweep's points: the union of its grids' cartesian products, grid by grid in file order. */
+    private List<Map<Axis, Located<String>>> points(List<Axis> axes) {
+        int grids = scenario.sweep().stream().mapToInt(SweepAxis::grid).max().orElse(0) + 1;
+        List<Map<Axis, Located<String>>> points = new ArrayList<>();
+        for (int g = 0; g < grids; g++) {
+            int grid = g;
+            points.addAll(grid(axes.stream().filter(a -> a.sweep.grid() == grid).toList()));
+        }
+        return points;
+    }
+
+    /** Whether the sweep is a union of several grids (then every axis names its configurations). */
+    private boolean severalGrids() {
+        return scenario.sweep().stream().anyMatch(a -> a.grid() > 0);
+    }
+
     private static List<Map<Axis, Located<String>>> grid(List<Axis> axes) {
         List<Map<Axis, Located<String>>> points = new ArrayList<>();
         points.add(new LinkedHashMap<>());
@@ -464,7 +480,7 @@ public final class CampaignPlanner {
                 }
                 case DC -> dcPoint.put(a.field, v);
             }
-            if (a.sweep.values().size() > 1) {
+            if (a.sweep.values().size() > 1 || severalGrids()) {
                 name.append(' ').append(a.label()).append('=').append(v.value());
                 sweepPoint.put(a.label(), v.value());
             }

@@ -394,9 +394,11 @@ final class ClaimEvaluator {
         return unit == null || unit.isEmpty() ? t : unit.equals("%") ? t + " %" : t + " " + unit;
     }
 
-    private static Double parseNumber(String s) {
+    /** A sweep value as a number: "150", or a share "50%" as 50 (the unit the reference files use for ratios). */
+    static Double parseNumber(String s) {
         try {
-            return Double.parseDouble(s.strip());
+            String v = s.strip();
+            return Double.parseDouble(v.endsWith("%") ? v.substring(0, v.length() - 1).strip() : v);
         } catch (NumberFormatException | NullPointerException e) {
             return null;
         }

@@ -132,7 +132,8 @@ final class EmulatedRunExecutor {
                         + c.transfer().totalBytes() + " bytes");
             }
             return RunAnalysis.analyze(dir, run.key(), serverSetup.port(), c.transfer().totalBytes(), outcome.clientLog(),
-                    clientWall, c.client().name(), collect, c.mode() == Mode.DIRECT ? DirectTopology.NO_TAP : null);
+                    clientWall, c.client().name(), collect, c.mode() == Mode.DIRECT ? DirectTopology.NO_TAP : null,
+                    c.link());
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {

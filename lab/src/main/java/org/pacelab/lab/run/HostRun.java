@@ -88,6 +88,7 @@ public final class HostRun {
         }
         Path clientLog = dir.resolve("client.json");
         return RunAnalysis.analyze(dir, r.key(), null, r.configuration().transfer().totalBytes(),
-                Files.isRegularFile(clientLog) ? clientLog : null, -1, r.configuration().client().name(), collect);
+                Files.isRegularFile(clientLog) ? clientLog : null, -1, r.configuration().client().name(), collect,
+                r.configuration().link());
     }
 }

@@ -14,6 +14,9 @@ import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.analysis.table.TimelineCsv;
 import org.pacelab.lab.scenario.Collect;
+import org.pacelab.net.spec.LinkSpec;
+import org.pacelab.net.spec.PathCapacity;
+import org.pacelab.net.spec.SpecException;
 
 /**
  * Runs the analyzer on what a run left in its directory (tap, key log, the server's qlog, the emulator's event log,
@@ -28,15 +31,20 @@ public final class RunAnalysis {
      * @param clientLog     the client's JSON log, or null (third-party clients)
      * @param clientWallNs  the client process's wall time as the runner measured it, or -1
      * @param clientName    names the client in the reason when goodput from the client log is unavailable
+     * @param link          the emulated link, for the slow-start overshoot (its BDP plus buffer); or null
      */
     public static AnalysedRun analyze(Path dir, String runKey, Integer serverPort, long transferBytes, Path clientLog,
-                                      long clientWallNs, String clientName, Collect collect) throws RunFailedException {
-        return analyze(dir, runKey, serverPort, transferBytes, clientLog, clientWallNs, clientName, collect, null);
+                                      long clientWallNs, String clientName, Collect collect, LinkSpec link)
+            throws RunFailedException {
+        return analyze(dir, runKey, serverPort, transferBytes, clientLog, clientWallNs, clientName, collect, null, link);
     }
 
-    /** @param noTap why the run has no tap at all (e.g. no emulator in its path), or null */
+    /**
+     * @param noTap why the run has no tap at all (e.g. no emulator in its path), or null
+     * @param link  the emulated link, for the slow-start overshoot (its BDP plus buffer); or null
+     */
     public static AnalysedRun analyze(Path dir, String runKey, Integer serverPort, long transferBytes, Path clientLog,
-                                      long clientWallNs, String clientName, Collect collect, String noTap)
+                                      long clientWallNs, String clientName, Collect collect, String noTap, LinkSpec link)
             throws RunFailedException {
         Path tap = dir.resolve(RunFiles.TAP);
         Summary summary;
@@ -62,7 +70,7 @@ public final class RunAnalysis {
             }
             AnalysisOptions options = new AnalysisOptions(tap, nonEmpty(keys) ? keys : null, hasFiles(qlog) ? qlog : null,
                     Files.isRegularFile(events) ? events : null, clientLog, serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS,
-                    transferBytes, packets);
+                    transferBytes, packets, pathCapacity(link));
             RunResult r;
             try {
                 r = CaptureAnalyzer.analyze(options, runKey);
@@ -91,6 +99,19 @@ public final class RunAnalysis {
         }
         return new AnalysedRun(summary, packets != null && Files.isRegularFile(packets) ? packets : null, timelineFile,
                 clientWallNs, transferBytes);
+    }
+
+    /** The link's BDP plus buffer, or null when it has none or cannot be resolved (then the overshoot says so). */
+    static Long pathCapacity(LinkSpec link) {
+        if (link == null) {
+            return null;
+        }
+        try {
+            long c = PathCapacity.bytes(link);
+            return c > 0 ? c : null;
+        } catch (SpecException e) {
+            return null;
+        }
     }
 
     /** Without a capture, the goodputs the client's own log gives (request to last byte, and its wall time). */

@@ -23,8 +23,8 @@ public record Scenario(String source, String text, String name, String descripti
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
                        boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
-            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "host-setup",
-            "include", "peers");
+            "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick",
+            "host-setup", "include", "peers");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

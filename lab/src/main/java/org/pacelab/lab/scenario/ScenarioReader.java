@@ -33,27 +33,50 @@ public final class ScenarioReader {
     }
 
     public static Scenario read(Path file) throws ScenarioException {
+        return read(file, false);
+    }
+
+    /**
+     * @param quick read the scenario's quick subset: the keys of its {@code quick} mapping replace the top-level ones
+     *              (its name gets {@code -quick}, so its results go elsewhere)
+     */
+    public static Scenario read(Path file, boolean quick) throws ScenarioException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new ScenarioException(List.of(file + ": cannot read the scenario file: " + e.getMessage()));
         }
-        return parse(file.toString(), text);
+        return parse(file.toString(), text, quick);
     }
 
     public static Scenario parse(String source, String text) throws ScenarioException {
-        return new ScenarioReader(source).scenario(text);
+        return parse(source, text, false);
     }
 
-    private Scenario scenario(String text) throws ScenarioException {
+    public static Scenario parse(String source, String text, boolean quick) throws ScenarioException {
+        return new ScenarioReader(source).scenario(text, quick);
+    }
+
+    private Scenario scenario(String text, boolean quick) throws ScenarioException {
         YamlNode root = YamlTree.parse(source, text);
-        if (!(root instanceof YamlNode.Mapping top)) {
+        if (!(root instanceof YamlNode.Mapping file)) {
             throw new ScenarioException(root.at(), "a scenario is a mapping of keys (name, link, transfer, implementations, ...), "
                     + "found " + root.kind());
         }
-        allowOnly(top, "", Scenario.KEYS);
+        allowOnly(file, "", Scenario.KEYS);
+        if (quick && !file.entries().containsKey("quick")) {
+            throw new ScenarioException(file.at(), "--quick: this scenario has no quick section (a mapping of scenario keys, "
+                    + "e.g. {repetitions: 1, sweep: ...}, that replace the file's for a short run); run it without --quick");
+        }
+        YamlNode.Mapping top = quick ? quickSubset(file) : file;
+        if (!quick) {
+            quickSubset(file);
+        }
         String name = string(top, "name", defaultName());
+        if (quick && name != null) {
+            name = name + "-quick";
+        }
         if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
             problems.add(at(top, "name"), "name: '" + name + "' must be letters, digits, '.', '_' or '-' (it names the results directory)");
         }
@@ -299,15 +322,59 @@ public final class ScenarioReader {
         return k;
     }
 
+    /**
+     * The scenario with its {@code quick} mapping's keys in place of the top-level ones (checked in either case: keys
+     * of a scenario other than name and quick).
+     */
+    private YamlNode.Mapping quickSubset(YamlNode.Mapping file) {
+        YamlNode.Entry q = file.entries().get("quick");
+        if (q == null) {
+            return file;
+        }
+        if (!(q.value() instanceof YamlNode.Mapping quick)) {
+            problems.add(q.value().at(), "quick must be a mapping of scenario keys that replace the file's for "
+                    + "'pacelab run --quick' (e.g. {repetitions: 1, sweep: ...}), found " + q.value().kind());
+            return file;
+        }
+        List<String> allowed = Scenario.KEYS.stream().filter(k -> !k.equals("name") && !k.equals("quick")).toList();
+        allowOnly(quick, "quick.", allowed);
+        Map<String, YamlNode.Entry> merged = new LinkedHashMap<>(file.entries());
+        merged.remove("quick");
+        merged.putAll(quick.entries());
+        return new YamlNode.Mapping(file.at(), merged);
+    }
+
     private List<SweepAxis> sweep(YamlNode.Mapping top) {
-        YamlNode.Mapping s = mapping(top, "sweep");
-        if (s == null) {
+        YamlNode.Entry entry = top.entries().get("sweep");
+        if (entry == null || entry.value() instanceof YamlNode.Scalar sc && sc.isNull()) {
             return List.of();
         }
+        if (entry.value() instanceof YamlNode.Sequence grids) {
+            // a list of mappings: the union of their grids
+            List<SweepAxis> out = new ArrayList<>();
+            for (int g = 0; g < grids.items().size(); g++) {
+                YamlNode item = grids.items().get(g);
+                if (item instanceof YamlNode.Mapping m) {
+                    if (m.entries().isEmpty()) {
+                        problems.add(m.at(), "sweep[" + g + "] has no axes; give at least one, e.g. {cc: [cubic, newreno]}");
+                    }
+                    out.addAll(axes(m, "sweep[" + g + "].", g));
+                } else {
+                    problems.add(item.at(), "sweep[" + g + "] must be a mapping of axes (the sweep is then the union of the "
+                            + "grids of those mappings), found " + item.kind());
+                }
+            }
+            return out;
+        }
+        YamlNode.Mapping s = mapping(top, "sweep");
+        return s == null ? List.of() : axes(s, "sweep.", 0);
+    }
+
+    private List<SweepAxis> axes(YamlNode.Mapping s, String prefix, int grid) {
         List<SweepAxis> out = new ArrayList<>();
         for (YamlNode.Entry e : s.entries().values()) {
             List<Located<String>> values = new ArrayList<>();
-            String path = "sweep." + e.key();
+            String path = prefix + e.key();
             switch (e.value()) {
                 case YamlNode.Sequence q -> {
                     for (YamlNode v : q.items()) {
@@ -334,7 +401,7 @@ public final class ScenarioReader {
             }
             String key = e.key().strip();
             String normalized = key.contains(".") ? key.toLowerCase(Locale.ROOT) : optionName(key);
-            out.add(new SweepAxis(new Located<>(normalized, e.keyAt()), values));
+            out.add(new SweepAxis(new Located<>(normalized, e.keyAt()), values, grid));
         }
         return out;
     }

@@ -15,14 +15,20 @@ import java.util.List;
  * @param size        the {@code --size} override (bytes per stream), or null
  * @param only        the {@code --only} implementations, or null for all
  */
-public record ScenarioRecipe(String source, String text, Path baseDir, Integer repetitions, Long size, List<String> only) {
+public record ScenarioRecipe(String source, String text, Path baseDir, Integer repetitions, Long size, List<String> only,
+                             boolean quick) {
     public ScenarioRecipe {
         only = only == null || only.isEmpty() ? null : List.copyOf(only);
     }
 
-    /** The scenario file read as it is, with the overrides applied. */
+    /** A recipe of the whole scenario (not its quick subset). */
+    public ScenarioRecipe(String source, String text, Path baseDir, Integer repetitions, Long size, List<String> only) {
+        this(source, text, baseDir, repetitions, size, only, false);
+    }
+
+    /** The scenario file read as it is (its quick subset with {@code quick}), with the overrides applied. */
     public Scenario scenario() throws ScenarioException {
-        return apply(ScenarioReader.parse(source, text));
+        return apply(ScenarioReader.parse(source, text, quick));
     }
 
     /** Applies the overrides to the scenario read from this recipe's text. */

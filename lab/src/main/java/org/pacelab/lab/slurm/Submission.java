@@ -33,13 +33,14 @@ public record Submission(int version, String id, String jobName, String campaign
     public record SubmittedRun(String run, String config, int repetition, long seed, int attempt) {}
 
     /** {@link ScenarioRecipe} as JSON (the base directory as a string). */
-    public record Recipe(String source, String text, String baseDir, Integer repetitions, Long size, List<String> only) {
+    public record Recipe(String source, String text, String baseDir, Integer repetitions, Long size, List<String> only,
+                         boolean quick) {
         static Recipe of(ScenarioRecipe r) {
-            return new Recipe(r.source(), r.text(), r.baseDir().toString(), r.repetitions(), r.size(), r.only());
+            return new Recipe(r.source(), r.text(), r.baseDir().toString(), r.repetitions(), r.size(), r.only(), r.quick());
         }
 
         public ScenarioRecipe recipe() {
-            return new ScenarioRecipe(source, text, Path.of(baseDir), repetitions, size, only);
+            return new ScenarioRecipe(source, text, Path.of(baseDir), repetitions, size, only, quick);
         }
     }
 

@@ -43,6 +43,43 @@ class CampaignPlannerTest {
     }
 
     @Test
+    void aSweepWrittenAsAListIsTheUnionOfItsGridsAndEveryAxisNamesTheConfigurations() throws ScenarioException {
+        CampaignPlan p = Plans.plan("""
+                mode: sim
+                link: {preset: none, up: {delay: 5ms}}
+                implementations: [pacelab]
+                sweep:
+                  - {link.down.rate: [10mbit], transfer.size: [1MiB], link.down.delay: [5ms, 20ms]}
+                  - {link.down.rate: [100mbit], transfer.size: [8MiB], link.down.delay: [5ms]}
+                """, ALL);
+        assertEquals(List.of("pacelab down.rate=10mbit size=1MiB down.delay=5ms",
+                "pacelab down.rate=10mbit size=1MiB down.delay=20ms",
+                "pacelab down.rate=100mbit size=8MiB down.delay=5ms"),
+                p.configurations().stream().map(Configuration::name).toList());
+        Configuration fast = p.configurations().get(2);
+        assertEquals(100_000_000L, fast.link().down().rateBps());
+        assertEquals(8L << 20, fast.transfer().bytesPerStream());
+        assertEquals(Map.of("down.rate", "100mbit", "size", "8MiB", "down.delay", "5ms"), fast.sweepPoint());
+    }
+
+    @Test
+    void slowStartOptionsAreCheckedWithTheController() throws ScenarioException {
+        String m = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{cc: bbr, slow-start: search}}\n", ALL);
+        assertTrue(m.startsWith("test.yaml:"), m);
+        assertTrue(m.contains("--slow-start search applies only to --cc newreno and cubic"), m);
+        String r = Plans.refusal("implementations: [pacelab]\nsweep: {onset-delay: [1ms, 2ms]}\n", ALL);
+        assertTrue(r.contains("--onset-delay is a parameter of --slow-start onset"), r);
+        // a rule's parameter beside its rule is accepted, in the options and in a sweep
+        CampaignPlan p = Plans.plan("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{slow-start: onset, onset-delay: 3ms}}\nsweep: {onset-delay: [2ms]}\n", ALL);
+        assertEquals(1, p.configurations().size());
+        String s = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{slow-start: onset, onset-delay: 300ms}}\n", ALL);
+        assertTrue(s.contains("give a time from 0.1ms to 100ms"), s);
+    }
+
+    @Test
     void idsAreStableAndFollowTheSettings() throws ScenarioException {
         String yaml = "implementations: [pacelab]\nsweep: {cc: [cubic, bbr]}\n";
         CampaignPlan a = Plans.plan(yaml, ALL);

@@ -206,6 +206,13 @@ class ClaimEvaluatorTest {
     }
 
     @Test
+    void sweepValuesAreNumbersWithOrWithoutAPercentSign() {
+        assertEquals(50.0, ClaimEvaluator.parseNumber("50%"));
+        assertEquals(150.0, ClaimEvaluator.parseNumber(" 150 "));
+        assertEquals(null, ClaimEvaluator.parseNumber("1:1"));
+    }
+
+    @Test
     void agreementArithmetic() {
         assertTrue(ClaimEvaluator.agrees(new Agreement(0.5, Double.NaN, Double.NaN), 37.8, 37.37));
         assertFalse(ClaimEvaluator.agrees(new Agreement(0.5, Double.NaN, Double.NaN), 37.9, 37.37));

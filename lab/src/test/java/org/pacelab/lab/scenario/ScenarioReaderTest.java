@@ -72,6 +72,46 @@ class ScenarioReaderTest {
         assertFalse(s.skipUnavailable());
     }
 
+    private static final String WITH_QUICK = """
+            name: grid
+            mode: sim
+            repetitions: 5
+            implementations: [pacelab]
+            sweep:
+              - {link.down.rate: [10mbit, 40mbit]}
+              - {link.down.trace: [a.down]}
+            quick:
+              repetitions: 1
+              sweep: {link.down.rate: [40mbit]}
+            """;
+
+    @Test
+    void theQuickSectionReplacesItsKeysAndRenamesTheCampaign() throws ScenarioException {
+        Scenario full = ScenarioReader.parse("g.yaml", WITH_QUICK);
+        assertEquals("grid", full.name());
+        assertEquals(5, full.repetitions());
+        assertEquals(List.of(0, 1), full.sweep().stream().map(SweepAxis::grid).toList());
+        Scenario quick = ScenarioReader.parse("g.yaml", WITH_QUICK, true);
+        assertEquals("grid-quick", quick.name());
+        assertEquals(1, quick.repetitions());
+        assertEquals(1, quick.sweep().size());
+        assertEquals(List.of("40mbit"), quick.sweep().getFirst().values().stream().map(Located::value).toList());
+        assertEquals(new Location("g.yaml", 10, 28), quick.sweep().getFirst().values().getFirst().at(), "where the quick value is");
+    }
+
+    @Test
+    void quickAndSweepListsAreChecked() {
+        assertEquals("g.yaml:1:1: --quick: this scenario has no quick section (a mapping of scenario keys, e.g. {repetitions: 1, "
+                + "sweep: ...}, that replace the file's for a short run); run it without --quick",
+                assertThrows(ScenarioException.class, () -> ScenarioReader.parse("g.yaml", "implementations: [pacelab]\n", true))
+                        .getMessage());
+        String m = problem("implementations: [pacelab]\nquick: {name: x, repetitons: 1}\n");
+        assertTrue(m.contains("s.yaml:2:9: unknown key 'name' in quick"), m);
+        assertTrue(m.contains("did you mean 'repetitions'"), m);
+        String l = problem("implementations: [pacelab]\nsweep:\n  - {cc: [cubic]}\n  - bbr\n");
+        assertTrue(l.contains("s.yaml:4:5: sweep[1] must be a mapping of axes"), l);
+    }
+
     @Test
     void nameDefaultsToTheFileName() throws ScenarioException {
         assertEquals("quic-steps-baseline", ScenarioReader.parse("scenarios/quic-steps-baseline.yaml", "implementations: [pacelab]").name());

@@ -152,11 +152,28 @@ public final class BbrV3Controller implements CongestionController {
     private boolean probeRttRoundDone;
 
     /**
+     * {@code --slow-start onset}: the queue's onset also ends Startup and ProbeBW_UP; null for the draft's checks only
+     * (bandwidth plateau, loss).
+     */
+    private final QueueOnset queueOnset;
+    private boolean onsetArmedForUp;
+
+    /** As {@link #BbrV3Controller(int, DeliveryRateEstimator, RandomGenerator, QueueOnset)} with the draft's probing. */
+    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random) {
+        this(maxDatagramSize, estimator, random, null);
+    }
+
+    /**
      * @param maxDatagramSize C.SMSS, bytes
      * @param estimator       the connection's delivery-rate estimator
      * @param random          source for the randomised ProbeBW wait
+     * @param queueOnset      when not null, the onset of a queue ({@link QueueOnset}: the RTT above its minimum for a
+     *                        run of ACKs) also ends Startup (the pipe is full) and ProbeBW_UP (the probe found no more
+     *                        bandwidth), beside the draft's bandwidth plateau and loss checks
      */
-    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random) {
+    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random,
+                           QueueOnset queueOnset) {
+        this.queueOnset = queueOnset;
         this.mds = maxDatagramSize;
         this.estimator = estimator;
         this.random = random;
@@ -258,6 +275,7 @@ public final class BbrV3Controller implements CongestionController {
             restoreCwnd();
         }
         initPacingRateFromSrtt(ack.rtt());
+        checkQueueOnset(ack);
         RateSample rs = ack.rateSample();
         if (rs == null) {
             return;
@@ -506,6 +524,43 @@ public final class BbrV3Controller implements CongestionController {
             enterDrain();
         }
     }
+
+    /**
+     * The queue's onset in Startup: the pipe counts as full (Drain follows). In ProbeBW_UP, re-armed for each probe:
+     * the probe ends as the draft ends it on a bandwidth plateau (ProbeBW_DOWN follows; inflight_longterm is left as
+     * it is, since a queue that just began says nothing about what the buffer holds).
+     */
+    private void checkQueueOnset(AckEvent ack) {
+        if (queueOnset == null) {
+            return;
+        }
+        if (state == BbrState.STARTUP && !fullBwReached) {
+            if (queueOnset.onAck(ack, cwnd, mds)) {
+                if (startupExit == null) {
+                    startupExit = "queue_onset";
+                }
+                fullBwReached = true;
+                fullBwNow = true;
+            }
+        } else if (state == BbrState.PROBE_BW_UP) {
+            if (!onsetArmedForUp) {
+                queueOnset.rearm();
+                onsetArmedForUp = true;
+            }
+            if (queueOnset.onAck(ack, cwnd, mds)) {
+                queueOnsetProbeEnds++;
+                prevProbeTooHigh = false;
+                startProbeBwDown(ack.now());
+            }
+        } else {
+            onsetArmedForUp = false;
+        }
+    }
+
+    /** ProbeBW_UP phases the queue's onset ended. */
+    private int queueOnsetProbeEnds;
+
+    public int queueOnsetProbeEnds() { return queueOnsetProbeEnds; }
 
     private void checkStartupHighLoss(RateSample rs) {
         if (state != BbrState.STARTUP || fullBwReached) {
@@ -987,6 +1042,10 @@ public final class BbrV3Controller implements CongestionController {
         m.put("cwnd_gain", cwndGain);
         m.put("round_count", roundCount);
         m.put("full_bw_reached", fullBwReached);
+        if (queueOnset != null) {
+            m.put("slow_start_rule", SlowStartRule.QUEUE_ONSET.optionValue());
+            m.put("onset_probe_ends", queueOnsetProbeEnds);
+        }
         if (startupExit != null) {
             m.put("startup_exit", startupExit);
         }

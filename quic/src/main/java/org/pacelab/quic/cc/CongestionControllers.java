@@ -29,11 +29,13 @@ public final class CongestionControllers {
                     + maxDatagramSize + ".");
         }
         DeliveryRateEstimator estimator = new DeliveryRateEstimator();
-        HyStartPlusPlus hystart = config.hystart() ? new HyStartPlusPlus(config.effectiveHystartL(), config.hystartCssRounds()) : null;
         CongestionController controller = switch (config.algorithm()) {
-            case NEWRENO -> new NewRenoController(maxDatagramSize, hystart);
-            case CUBIC -> new CubicController(maxDatagramSize, hystart, config.rollback(), config.fastConvergence());
-            case BBR -> new BbrV3Controller(maxDatagramSize, estimator, random);
+            case NEWRENO -> new NewRenoController(maxDatagramSize, config.slowStart().create(config.paced()));
+            case CUBIC -> new CubicController(maxDatagramSize, config.slowStart().create(config.paced()), config.rollback(),
+                    config.fastConvergence());
+            case BBR -> new BbrV3Controller(maxDatagramSize, estimator, random,
+                    config.slowStart().rule() == SlowStartRule.QUEUE_ONSET
+                            ? new QueueOnset(config.slowStart().onsetMinDelay(), config.paced()) : null);
         };
         Pacer pacer = config.pacing().pacer().create(config.pacing().initialBurst());
         return new CongestionSetup(config, controller, pacer,

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * CUBIC, RFC 9438, on QUIC's loss recovery (RFC 9002 §7: recovery period, minimum window, persistent
- * congestion), with optional HyStart++ (RFC 9406) and a spurious-congestion undo mode ({@link CubicRollback}).
+ * congestion), with a {@link SlowStartRule} that may end the initial slow start before a loss (HyStart++ RFC 9406,
+ * Linux HyStart, SEARCH) and a spurious-congestion undo mode ({@link CubicRollback}).
  *
  * <p>Windows are kept in bytes as real numbers (RFC 9438 §4.1 allows bytes "factoring in the maximum
  * segment size"); {@link #congestionWindow()} rounds down. Per acknowledged packet of n bytes in
@@ -25,7 +26,7 @@ import java.util.Map;
  * cwnd = ssthresh with β = 0.7 (§4.6; like RFC 9002 it uses cwnd, not flight size, and does not grow the
  * window while application-limited, §4.6 and RFC 9002 §7.8). After persistent congestion (the QUIC analogue
  * of a timeout, §4.8) cwnd = 2*mds and the next epoch uses K = 0 and W_max = cwnd_epoch; the same holds
- * when HyStart++ ends slow start without loss (§4.10, cwnd_prior = cwnd). Application-limited periods
+ * when the slow-start rule ends slow start without loss (§4.10, cwnd_prior = cwnd). Application-limited periods
  * reported with {@link #onAppLimited} are excluded from t by moving t_epoch forward (§4.2).
  */
 public final class CubicController implements CongestionController {
@@ -73,14 +74,15 @@ public final class CubicController implements CongestionController {
 
     /**
      * @param maxDatagramSize the path's maximum datagram size, bytes
-     * @param hystart         HyStart++ for the initial slow start, or null
+     * @param slowStartExit   the rule that may end the initial slow start early ({@link SlowStartConfig#create}),
+     *                        or null for standard slow start
      * @param rollback        undo mode
      * @param fastConvergence whether to apply fast convergence (RFC 9438 §4.7)
      */
-    public CubicController(int maxDatagramSize, HyStartPlusPlus hystart, CubicRollback rollback,
+    public CubicController(int maxDatagramSize, SlowStartExit slowStartExit, CubicRollback rollback,
                            boolean fastConvergence) {
         this.maxDatagramSize = maxDatagramSize;
-        this.slowStart = new SlowStart(hystart);
+        this.slowStart = new SlowStart(slowStartExit == null ? new StandardSlowStart() : slowStartExit);
         this.rollback = rollback;
         this.fastConvergence = fastConvergence;
         this.cwnd = WindowBounds.initialWindow(maxDatagramSize);
@@ -135,6 +137,9 @@ public final class CubicController implements CongestionController {
         }
         ackAppLimited = ack.appLimited();
         if (ackAppLimited) {
+            if (slowStart.onAppLimitedAck(ack, inSlowStart(), (long) cwnd, maxDatagramSize)) {
+                leaveSlowStart();
+            }
             return;
         }
         slowStart.beginAck(inSlowStart(), maxDatagramSize);
@@ -151,11 +156,19 @@ public final class CubicController implements CongestionController {
                 congestionAvoidance(ack.now(), p.size(), ack.rtt().smoothedRtt());
             }
         }
-        if (slowStart.endAck(ack)) {
-            // RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss
-            ssthresh = (long) cwnd;
-            cwndPrior = cwnd;
+        if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
+            leaveSlowStart();
         }
+    }
+
+    /** RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss, at the rule's exit window. */
+    private void leaveSlowStart() {
+        long exit = slowStart.exitWindow((long) cwnd);
+        if (exit < cwnd) {
+            cwnd = Math.max(exit, WindowBounds.minimumWindow(maxDatagramSize));
+        }
+        ssthresh = (long) cwnd;
+        cwndPrior = cwnd;
     }
 
     private void congestionAvoidance(long now, int ackedBytes, long smoothedRtt) {
@@ -187,7 +200,7 @@ public final class CubicController implements CongestionController {
         tEpoch = now;
         cwndEpoch = cwnd;
         if (wMax <= 0) {
-            // §4.8 after a timeout, §4.10 after HyStart++: K = 0, W_max = cwnd at the start of the epoch
+            // §4.8 after a timeout, §4.10 after a slow-start exit without loss: K = 0, W_max = cwnd at the start of the epoch
             wMax = cwnd;
             k = 0;
         } else {

@@ -1,6 +1,8 @@
 package org.pacelab.quic.cc;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * HyStart++ (RFC 9406), the slow-start modification shared by {@link NewRenoController} and
@@ -21,7 +23,7 @@ import java.util.List;
  * controller sets ssthresh = cwnd. HyStart++ is used in the initial slow start only (§4.3): a congestion
  * event ({@link #stop()}) ends it; the controller's own loss response then applies.
  */
-public final class HyStartPlusPlus {
+public final class HyStartPlusPlus implements SlowStartExit {
     /** §4.3 constants. */
     public static final long MIN_RTT_THRESH = 4_000_000L;
     public static final long MAX_RTT_THRESH = 16_000_000L;
@@ -87,9 +89,13 @@ public final class HyStartPlusPlus {
 
     public Phase phase() { return phase; }
 
+    @Override
     public boolean active() { return phase != Phase.DONE; }
 
     public boolean inCss() { return phase == Phase.CONSERVATIVE_SLOW_START; }
+
+    @Override
+    public boolean conservative() { return inCss(); }
 
     public long limitSegments() { return limitSegments; }
 
@@ -104,6 +110,7 @@ public final class HyStartPlusPlus {
     public long currentRoundMinRtt() { return currentRoundMinRtt; }
 
     /** A packet was sent in slow start: it becomes windowEnd when no round is running. */
+    @Override
     public void onPacketSent(PacketInfo packet) {
         if (phase == Phase.DONE || windowEndSet) {
             return;
@@ -113,6 +120,7 @@ public final class HyStartPlusPlus {
     }
 
     /** Starts processing one ACK: resets the per-ACK growth budget L*SMSS. */
+    @Override
     public void beginAck(int maxDatagramSize) {
         ackBudget = limitSegments == INFINITE_L ? Long.MAX_VALUE : limitSegments * maxDatagramSize;
     }
@@ -121,6 +129,7 @@ public final class HyStartPlusPlus {
      * The window growth for {@code ackedBytes} newly acknowledged bytes of the current ACK, in slow start or
      * CSS (§4.2: {@code cwnd += min(N, L*SMSS)}, divided by CSS_GROWTH_DIVISOR in CSS).
      */
+    @Override
     public long increase(long ackedBytes) {
         long n = Math.min(ackedBytes, ackBudget);
         ackBudget -= n;
@@ -130,6 +139,15 @@ public final class HyStartPlusPlus {
         long total = cssCarry + n;
         cssCarry = total % CSS_GROWTH_DIVISOR;
         return total / CSS_GROWTH_DIVISOR;
+    }
+
+    /**
+     * The ACK's RTT sample is the estimator's latest RTT (§4.2 currRTT); slow start ends after the last CSS round.
+     * ACKs that arrive while the sender is application-limited are not taken (they grow nothing either).
+     */
+    @Override
+    public boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
+        return !ack.appLimited() && onAck(ack.rtt().latestRtt(), ack.acked()) == Outcome.EXIT_TO_CONGESTION_AVOIDANCE;
     }
 
     /**
@@ -194,8 +212,16 @@ public final class HyStartPlusPlus {
     }
 
     /** A congestion event (or any end of the initial slow start): HyStart++ is over for this connection. */
+    @Override
     public void stop() {
         phase = Phase.DONE;
         windowEndSet = false;
+    }
+
+    @Override
+    public void putQlogState(Map<String, Object> m) {
+        m.put("slow_start_rule", SlowStartRule.HYSTART_PLUS_PLUS.optionValue());
+        m.put("hystart_phase", phase.name().toLowerCase(Locale.ROOT));
+        m.put("hystart_css_rounds", cssRounds);
     }
 }

@@ -4,13 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * NewReno as specified for QUIC, RFC 9002 §7 and Appendix B, with optional HyStart++ (RFC 9406) in the
- * initial slow start.
+ * NewReno as specified for QUIC, RFC 9002 §7 and Appendix B, with a {@link SlowStartRule} that may end the
+ * initial slow start before a loss (HyStart++ RFC 9406, Linux HyStart, SEARCH).
  *
  * <ul>
  *   <li>Initial window min(10*mds, max(14720, 2*mds)), minimum window 2*mds (§7.2).</li>
- *   <li>Slow start while cwnd &lt; ssthresh: cwnd += bytes acknowledged (§7.3.1, B.5); with HyStart++ the
- *       growth per ACK is limited to L*mds and divided by 4 in CSS.</li>
+ *   <li>Slow start while cwnd &lt; ssthresh: cwnd += bytes acknowledged (§7.3.1, B.5); the slow-start rule
+ *       may limit it (HyStart++: L*mds per ACK, divided by 4 in CSS) and may end slow start, setting ssthresh = cwnd.</li>
  *   <li>Congestion avoidance: cwnd += mds * acked_bytes / cwnd per acknowledged packet, integer arithmetic
  *       as in B.5 (§7.3.3).</li>
  *   <li>Congestion event on loss of a packet sent after the start of the current recovery period:
@@ -36,12 +36,13 @@ public final class NewRenoController implements CongestionController {
 
     /**
      * @param maxDatagramSize the path's maximum datagram size, bytes
-     * @param hystart         HyStart++ for the initial slow start, or null for standard slow start
+     * @param slowStartExit   the rule that may end the initial slow start early ({@link SlowStartConfig#create}),
+     *                        or null for standard slow start
      */
-    public NewRenoController(int maxDatagramSize, HyStartPlusPlus hystart) {
+    public NewRenoController(int maxDatagramSize, SlowStartExit slowStartExit) {
         this.maxDatagramSize = maxDatagramSize;
         this.congestionWindow = WindowBounds.initialWindow(maxDatagramSize);
-        this.slowStart = new SlowStart(hystart);
+        this.slowStart = new SlowStart(slowStartExit == null ? new StandardSlowStart() : slowStartExit);
     }
 
     @Override
@@ -74,6 +75,9 @@ public final class NewRenoController implements CongestionController {
         appLimited = ack.appLimited();
         // B.5 OnPacketAcked: IsAppOrFlowControlLimited()
         if (appLimited) {
+            if (slowStart.onAppLimitedAck(ack, inSlowStart(), congestionWindow, maxDatagramSize)) {
+                leaveSlowStart();
+            }
             return;
         }
         slowStart.beginAck(inSlowStart(), maxDatagramSize);
@@ -87,10 +91,15 @@ public final class NewRenoController implements CongestionController {
                 congestionWindow += (long) maxDatagramSize * p.size() / congestionWindow;
             }
         }
-        if (slowStart.endAck(ack)) {
-            // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the current cwnd
-            ssthresh = congestionWindow;
+        if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
+            leaveSlowStart();
         }
+    }
+
+    /** RFC 9406 §4.2: enter congestion avoidance by setting ssthresh to the (rule's exit) window. */
+    private void leaveSlowStart() {
+        congestionWindow = Math.max(slowStart.exitWindow(congestionWindow), WindowBounds.minimumWindow(maxDatagramSize));
+        ssthresh = congestionWindow;
     }
 
     @Override

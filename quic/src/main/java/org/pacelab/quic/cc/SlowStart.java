@@ -1,67 +1,91 @@
 package org.pacelab.quic.cc;
 
-import java.util.Locale;
 import java.util.Map;
 
 /**
- * The initial slow start shared by {@link NewRenoController} and {@link CubicController}: standard slow start
- * (RFC 9002 §7.3.1, RFC 9438 §4.10: the window grows by the bytes acknowledged) or, when a
- * {@link HyStartPlusPlus} is given, HyStart++ (RFC 9406) deciding the growth per ACK and when slow start ends
- * without loss. The controller keeps the window and ssthresh and says, per call, whether it is in slow start.
+ * The initial slow start shared by {@link NewRenoController} and {@link CubicController}: the window grows by the
+ * bytes acknowledged (RFC 9002 §7.3.1, RFC 9438 §4.10) as the {@link SlowStartExit} rule allows, and the rule may
+ * end slow start without loss. The controller keeps the window and ssthresh and says, per call, whether it is in
+ * slow start.
  *
- * <p>Per ACK the controller calls {@link #beginAck}, then {@link #increase} for each newly acknowledged packet
- * it grows the window for in slow start, then {@link #endAck}; when that returns true the controller sets
- * ssthresh to its window (RFC 9406 §4.2).
+ * <p>Per ACK the controller calls {@link #beginAck}, then {@link #increase} for each newly acknowledged packet it
+ * grows the window for in slow start, then {@link #endAck}; when that returns true the controller sets ssthresh to
+ * its window (RFC 9406 §4.2; Linux HyStart and SEARCH do the same).
  */
 public final class SlowStart {
-    private final HyStartPlusPlus hystart;
+    private final SlowStartExit rule;
     private boolean ackInProgress;
 
-    /** @param hystart HyStart++ for the initial slow start, or null for standard slow start */
-    public SlowStart(HyStartPlusPlus hystart) {
-        this.hystart = hystart;
+    /** @param rule the exit rule of this connection (never null; {@link StandardSlowStart} for none) */
+    public SlowStart(SlowStartExit rule) {
+        if (rule == null) {
+            throw new IllegalArgumentException("slow start needs a rule; use StandardSlowStart for none");
+        }
+        this.rule = rule;
     }
 
-    /** HyStart++, or null. */
-    public HyStartPlusPlus hystart() { return hystart; }
+    /** The exit rule. */
+    public SlowStartExit rule() { return rule; }
 
-    private boolean hystartRunning(boolean inSlowStart) {
-        return hystart != null && hystart.active() && inSlowStart;
+    private boolean running(boolean inSlowStart) {
+        return rule.active() && inSlowStart;
     }
 
-    /** A packet was sent: HyStart++ starts a round with it when none runs. */
+    /** A packet was sent. */
     public void onPacketSent(PacketInfo packet, boolean inSlowStart) {
-        if (hystartRunning(inSlowStart)) {
-            hystart.onPacketSent(packet);
+        if (running(inSlowStart)) {
+            rule.onPacketSent(packet);
         }
     }
 
     /** An ACK that may grow the window starts (after the application-limited check). */
     public void beginAck(boolean inSlowStart, int maxDatagramSize) {
-        ackInProgress = hystartRunning(inSlowStart);
+        ackInProgress = running(inSlowStart);
         if (ackInProgress) {
-            hystart.beginAck(maxDatagramSize);
+            rule.beginAck(maxDatagramSize);
         }
     }
 
     /** The slow-start growth, in bytes, for one acknowledged packet of {@code ackedBytes}. */
     public long increase(long ackedBytes, boolean inSlowStart) {
-        return hystartRunning(inSlowStart) ? hystart.increase(ackedBytes) : ackedBytes;
+        return running(inSlowStart) ? rule.increase(ackedBytes) : ackedBytes;
     }
 
-    /** Ends the ACK begun with {@link #beginAck}: true when HyStart++ ends slow start now (RFC 9406 §4.2). */
-    public boolean endAck(AckEvent ack) {
-        boolean exit = ackInProgress && hystart.onAck(ack.rtt().latestRtt(), ack.acked())
-                == HyStartPlusPlus.Outcome.EXIT_TO_CONGESTION_AVOIDANCE;
+    /** The window to leave slow start with ({@link SlowStartExit#exitWindow}), at most {@code congestionWindow}. */
+    public long exitWindow(long congestionWindow) {
+        return Math.min(congestionWindow, rule.exitWindow(congestionWindow));
+    }
+
+    /**
+     * Ends the ACK begun with {@link #beginAck}: true when the rule ends slow start now; the controller then takes
+     * {@link #exitWindow} as its window and ssthresh.
+     *
+     * @param congestionWindow the window after this ACK's growth
+     */
+    public boolean endAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
+        boolean exit = ackInProgress && rule.onAck(ack, congestionWindow, maxDatagramSize);
         ackInProgress = false;
+        if (exit) {
+            rule.stop();
+        }
         return exit;
     }
 
-    /** A congestion event ends HyStart++ (RFC 9406 §4.3: it runs in the initial slow start only). */
-    public void stop() {
-        if (hystart != null) {
-            hystart.stop();
+    /**
+     * An ACK that grows nothing because the sender is application-limited (RFC 9002 §7.8): the rule still sees it
+     * (its RTT sample, the bytes it delivered) and may end slow start; true when it does.
+     */
+    public boolean onAppLimitedAck(AckEvent ack, boolean inSlowStart, long congestionWindow, int maxDatagramSize) {
+        if (!running(inSlowStart) || !rule.onAck(ack, congestionWindow, maxDatagramSize)) {
+            return false;
         }
+        rule.stop();
+        return true;
+    }
+
+    /** A congestion event ends the rule: every rule applies to the initial slow start only (RFC 9406 §4.3). */
+    public void stop() {
+        rule.stop();
     }
 
     /**
@@ -76,16 +100,13 @@ public final class SlowStart {
             return "application_limited";
         }
         if (inSlowStart) {
-            return hystart != null && hystart.inCss() ? "conservative_slow_start" : "slow_start";
+            return rule.active() && rule.conservative() ? "conservative_slow_start" : "slow_start";
         }
         return "congestion_avoidance";
     }
 
-    /** Adds HyStart++'s phase and CSS rounds to a controller's qlog state. */
+    /** Adds the rule's state to a controller's qlog state. */
     public void putQlogState(Map<String, Object> m) {
-        if (hystart != null) {
-            m.put("hystart_phase", hystart.phase().name().toLowerCase(Locale.ROOT));
-            m.put("hystart_css_rounds", hystart.cssRounds());
-        }
+        rule.putQlogState(m);
     }
 }

@@ -34,15 +34,31 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param versions                the QUIC versions spoken, in preference order (RFC 9368): a client starts with the
  *                                first and offers them all in version_information; a server switches a connection to
  *                                the first of them the client offers (compatible version negotiation, v1 and v2)
+ * @param maxAckRatio             the most ack-eliciting packets we ask a peer to receive per ACK with ACK_FREQUENCY
+ *                                (draft-ietf-quic-ack-frequency; sent only to peers that announce min_ack_delay);
+ *                                0 = never ask, the peer acknowledges as RFC 9000 §13.2 says
+ * @param minAckDelay             the min_ack_delay we announce, ns: we accept ACK_FREQUENCY and IMMEDIATE_ACK and
+ *                                delay ACKs no less than this; negative = do not announce (the extension is off)
  */
 public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTimeout, int maxUdpPayloadSize,
                                int ackDelayExponent, long maxAckDelay, int ackElicitingThreshold,
                                int activeConnectionIdLimit, int localCidLength, long initialRtt, long keyUpdateInterval,
                                long pacingLookahead, CongestionConfig congestion, Function<byte[], QlogSink> qlog,
-                               KeyLogSink keyLog, boolean ecn, List<Integer> versions) {
+                               KeyLogSink keyLog, boolean ecn, List<Integer> versions, int maxAckRatio,
+                               long minAckDelay) {
 
     /** RFC 9000 §14: the smallest datagram an Initial may travel in. */
     public static final int MIN_INITIAL_SIZE = 1200;
+    /**
+     * Default ACK ratio we ask of peers that support ACK frequency: at most 10 packets per ACK (Chromium's ACK
+     * decimation; Custura et al., "Reducing the acknowledgement frequency in IETF QUIC", 2022), and never fewer
+     * than four ACKs per congestion window (see AckFrequencySender).
+     */
+    public static final int DEFAULT_MAX_ACK_RATIO = 10;
+    /** RFC 9000 §13.2.2: acknowledge at least every second ack-eliciting packet. */
+    public static final int RFC_ACK_ELICITING_THRESHOLD = 2;
+    /** The min_ack_delay we announce by default: 1 ms, the timer granularity of RFC 9002 §6.1.2. */
+    public static final long DEFAULT_MIN_ACK_DELAY = 1_000_000L;
 
     public ConnectionConfig {
         versions = List.copyOf(versions);
@@ -58,13 +74,20 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         if (activeConnectionIdLimit < 2) {
             throw new IllegalArgumentException("active_connection_id_limit must be at least 2");
         }
+        if (maxAckRatio < 0) {
+            throw new IllegalArgumentException("the ACK ratio must be 0 (off) or more packets per ACK, not " + maxAckRatio);
+        }
+        if (minAckDelay > maxAckDelay) {
+            throw new IllegalArgumentException("min_ack_delay must not exceed max_ack_delay (draft-ietf-quic-ack-frequency §3)");
+        }
     }
 
     /** Defaults: 30 s idle timeout, 1452-byte datagrams, RFC ack settings. */
     public static ConnectionConfig defaults(TlsConfig tls, CongestionConfig congestion) {
-        return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L, 2, 4, 8,
+        return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L,
+                RFC_ACK_ELICITING_THRESHOLD, 4, 8,
                 333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE, false,
-                List.of(QuicVersion.V1, QuicVersion.V2));
+                List.of(QuicVersion.V1, QuicVersion.V2), DEFAULT_MAX_ACK_RATIO, DEFAULT_MIN_ACK_DELAY);
     }
 
     /** With these versions, in preference order (a client starts with the first). */
@@ -113,6 +136,16 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         return toBuilder().keyLog(k).build();
     }
 
+    /** The most packets per ACK we ask a peer for (0: do not send ACK_FREQUENCY). */
+    public ConnectionConfig withMaxAckRatio(int packets) {
+        return toBuilder().maxAckRatio(packets).build();
+    }
+
+    /** The min_ack_delay we announce, ns (negative: the ACK frequency extension is off on our side). */
+    public ConnectionConfig withMinAckDelay(long nanos) {
+        return toBuilder().minAckDelay(nanos).build();
+    }
+
     public ConnectionConfig withAckElicitingThreshold(int packets) {
         return toBuilder().ackElicitingThreshold(packets).build();
     }
@@ -140,6 +173,8 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         private KeyLogSink keyLog;
         private boolean ecn;
         private List<Integer> versions;
+        private int maxAckRatio;
+        private long minAckDelay;
 
         private Builder(ConnectionConfig c) {
             tls = c.tls;
@@ -157,6 +192,8 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
             congestion = c.congestion;
             qlog = c.qlog;
             keyLog = c.keyLog;
+            maxAckRatio = c.maxAckRatio;
+            minAckDelay = c.minAckDelay;
             ecn = c.ecn;
             versions = c.versions;
         }
@@ -246,8 +283,20 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
             return this;
         }
 
+        public Builder maxAckRatio(int v) {
+            maxAckRatio = v;
+            return this;
+        }
+
+        public Builder minAckDelay(long v) {
+            minAckDelay = v;
+            return this;
+        }
+
         public ConnectionConfig build() {
-            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay, ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval, pacingLookahead, congestion, qlog, keyLog, ecn, versions);
+            return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
+                    ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
+                    pacingLookahead, congestion, qlog, keyLog, ecn, versions, maxAckRatio, minAckDelay);
         }
     }
 }

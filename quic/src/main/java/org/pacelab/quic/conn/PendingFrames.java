@@ -3,6 +3,7 @@ package org.pacelab.quic.conn;
 import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
 
+import org.pacelab.quic.frame.AckFrequencyFrame;
 import org.pacelab.quic.frame.Frame;
 import org.pacelab.quic.frame.HandshakeDoneFrame;
 import org.pacelab.quic.frame.MaxDataFrame;
@@ -37,10 +38,13 @@ final class PendingFrames {
     boolean streamsBlockedBidi;
     boolean streamsBlockedUni;
     final LinkedHashSet<Long> streamDataBlocked = new LinkedHashSet<>();
+    /** Sequence number of a lost ACK_FREQUENCY frame (sent again if no newer one went out), or -1. */
+    long lostAckFrequency = -1;
 
     /**
      * A packet that carried {@code f} was lost, or is probed again: the frame waits to be sent again. Frames
-     * that are not repeated as such (PADDING, PING, ACK, PATH_RESPONSE, the blocked signals) are ignored.
+     * that are not repeated as such (PADDING, PING, ACK, PATH_RESPONSE, IMMEDIATE_ACK, the blocked signals) are
+     * ignored.
      */
     void requeue(Frame f) {
         switch (f) {
@@ -52,6 +56,7 @@ final class PendingFrames {
             case RetireConnectionIdFrame r -> retireConnectionIds.add(r.sequenceNumber());
             case ResetStreamFrame r -> resetStream.add(r.streamId());
             case StopSendingFrame s -> stopSending.add(s.streamId());
+            case AckFrequencyFrame a -> lostAckFrequency = Math.max(lostAckFrequency, a.sequenceNumber());
             default -> { }
         }
     }
@@ -77,7 +82,7 @@ final class PendingFrames {
         return !handshakeDone && !maxData && maxStreamData.isEmpty() && !maxStreamsBidi && !maxStreamsUni
                 && newConnectionIds.isEmpty() && retireConnectionIds.isEmpty() && resetStream.isEmpty()
                 && stopSending.isEmpty() && pathResponses.isEmpty() && !dataBlocked && !streamsBlockedBidi
-                && !streamsBlockedUni && streamDataBlocked.isEmpty();
+                && !streamsBlockedUni && streamDataBlocked.isEmpty() && lostAckFrequency < 0;
     }
 
     /** Forgets what concerned a stream that is gone. */

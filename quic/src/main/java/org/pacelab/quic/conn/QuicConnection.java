@@ -21,6 +21,7 @@ import org.pacelab.quic.crypto.HeaderProtection;
 import org.pacelab.quic.crypto.PacketKeys;
 import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.frame.AckFrame;
+import org.pacelab.quic.frame.AckFrequencyFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
 import org.pacelab.quic.frame.DataBlockedFrame;
@@ -29,6 +30,7 @@ import org.pacelab.quic.frame.FrameCodec;
 import org.pacelab.quic.frame.FrameRules;
 import org.pacelab.quic.frame.FrameType;
 import org.pacelab.quic.frame.HandshakeDoneFrame;
+import org.pacelab.quic.frame.ImmediateAckFrame;
 import org.pacelab.quic.frame.MaxDataFrame;
 import org.pacelab.quic.frame.MaxStreamDataFrame;
 import org.pacelab.quic.frame.MaxStreamsFrame;
@@ -89,6 +91,10 @@ public final class QuicConnection implements StreamTransport {
     private static final int MAX_STREAM_HEADER = 24;
     /** The levels packets are sent at, in the order they are coalesced into a datagram (RFC 9000 §12.2). */
     private static final EncryptionLevel[] SENT_LEVELS = {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
+    /** The largest ACK_FREQUENCY frame: a 2-byte type and four variable-length integers. */
+    private static final int MAX_ACK_FREQUENCY_FRAME = 2 + 4 * 8;
+    /** Requested ACK delays are capped below 2^14 ms, the max_ack_delay limit of RFC 9000 §18.2. */
+    private static final long MAX_REQUESTED_ACK_DELAY_MICROS = ((1L << 14) - 1) * 1000;
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
     private static final int MAX_BUFFERED_PACKETS = 16;
 
@@ -127,6 +133,8 @@ public final class QuicConnection implements StreamTransport {
 
     /** Control frames waiting to be sent, new or lost (stream and CRYPTO data wait in their send buffers). */
     private final PendingFrames pending = new PendingFrames();
+    /** What we ask the peer about acknowledging (draft-ietf-quic-ack-frequency). */
+    private final AckFrequencySender ackFrequency;
 
     private TransportParameters peerParams;
     private int peerAckDelayExponent = 3;
@@ -181,12 +189,13 @@ public final class QuicConnection implements StreamTransport {
         this.keys = new KeySchedule(isClient);
         this.localCids = new LocalConnectionIds(localCid, random, resetTokens, cidListener);
         this.peerCids = new PeerConnectionIds(peerCid, config.activeConnectionIdLimit());
-        this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold());
+        this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
         this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.streams = new StreamManager(isClient, config.streams());
+        this.ackFrequency = new AckFrequencySender(config.maxAckRatio());
         this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
         TlsHandshake.Listener tlsListener = new TlsListener();
@@ -259,6 +268,7 @@ public final class QuicConnection implements StreamTransport {
                 .ackDelayExponent(config.ackDelayExponent())
                 .maxAckDelay(config.maxAckDelay() / 1_000_000L)
                 .activeConnectionIdLimit(config.activeConnectionIdLimit())
+                .minAckDelay(config.minAckDelay() >= 0 ? config.minAckDelay() / 1000 : -1)
                 .disableActiveMigration(true)
                 .initialSourceConnectionId(initialScid)
                 // RFC 9368 §3: the version in use and, in preference order, the versions spoken
@@ -492,7 +502,7 @@ public final class QuicConnection implements StreamTransport {
         ByteBuffer payload = dg.duplicate();
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
-        tracker.onPacketReceived(pn, ackEliciting, now, config.maxAckDelay());
+        tracker.onPacketReceived(pn, ackEliciting, now);
         if (rxEcn >= 0) {
             // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
             tracker.countEcn(rxEcn);
@@ -589,6 +599,11 @@ public final class QuicConnection implements StreamTransport {
             case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
             case PathResponseFrame ignored -> { }
             case ConnectionCloseFrame c -> onPeerClose(c, now);
+            case AckFrequencyFrame a -> onAckFrequency(a);
+            case ImmediateAckFrame ignored -> {
+                requireAckFrequencySupport(f);
+                spaces[PacketSpace.APPLICATION.ordinal()].received.requestImmediateAck();
+            }
             case HandshakeDoneFrame ignored -> {
                 if (!isClient) {
                     throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent HANDSHAKE_DONE");
@@ -596,6 +611,27 @@ public final class QuicConnection implements StreamTransport {
                 confirmHandshake(now);
             }
             default -> throw new QuicException(TransportError.FRAME_ENCODING_ERROR, f.type(), "unexpected frame " + f);
+        }
+    }
+
+    /** The peer's ACK_FREQUENCY (draft-ietf-quic-ack-frequency §4): acknowledge as it asks from now on. */
+    private void onAckFrequency(AckFrequencyFrame a) throws QuicException {
+        requireAckFrequencySupport(a);
+        // a max_ack_delay of 2^14 ms or more is invalid as a transport parameter (RFC 9000 §18.2): requests cap there
+        long delay = Math.min(a.requestMaxAckDelay(), MAX_REQUESTED_ACK_DELAY_MICROS) * 1000;
+        if (delay < config.minAckDelay()) {
+            throw new QuicException(TransportError.PROTOCOL_VIOLATION, a.type(), "ACK_FREQUENCY requests a max ack delay of "
+                    + a.requestMaxAckDelay() + " us, below our min_ack_delay (draft-ietf-quic-ack-frequency §4)");
+        }
+        spaces[PacketSpace.APPLICATION.ordinal()].received.onAckFrequency(a.sequenceNumber(), a.ackElicitingThreshold(),
+                delay, a.reorderingThreshold());
+    }
+
+    /** ACK frequency frames from a peer we did not announce min_ack_delay to are frames we do not know. */
+    private void requireAckFrequencySupport(Frame f) throws QuicException {
+        if (config.minAckDelay() < 0) {
+            throw new QuicException(TransportError.FRAME_ENCODING_ERROR, f.type(), FrameType.name(f.type())
+                    + " frame, but we did not announce min_ack_delay (draft-ietf-quic-ack-frequency §3)");
         }
     }
 
@@ -740,6 +776,12 @@ public final class QuicConnection implements StreamTransport {
                 }
                 case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
                 case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
+                case AckFrequencyFrame a -> {
+                    // draft-ietf-quic-ack-frequency §7: the requested delay counts for the PTO once acknowledged
+                    if (ackFrequency.isLatest(a)) {
+                        recovery.setPeerMaxAckDelay(a.requestMaxAckDelay() * 1000);
+                    }
+                }
                 case ResetStreamFrame r -> {
                     QuicStream stream = streams.get(r.streamId());
                     if (stream != null) {
@@ -896,6 +938,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
             requeueFrames(sp);
         }
+        // RFC 9002 §6.3: a Retry resets loss recovery's timers, the PTO backoff too: the server answered, so the
+        // Initials sent before were not lost to a dead path. Kept, the backoff of a client that waited for a busy
+        // server would space its Initials with the token tens of seconds apart, past the token's lifetime.
+        recovery.loss().keepPtoBackoff(0);
     }
 
     private byte[] retryScidSeen;
@@ -1052,8 +1098,13 @@ public final class QuicConnection implements StreamTransport {
                 tp.initialMaxStreamDataUni(), tp.initialMaxStreamsBidi(), tp.initialMaxStreamsUni());
         flow.setPeerMaxData(tp.initialMaxData());
         recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
+        ackFrequency.onPeerTransportParameters(tp.minAckDelay(), tp.maxAckDelay() * 1_000_000L);
         peerAckDelayExponent = (int) tp.ackDelayExponent();
+        int before = maxDatagramSize();
         peerMaxUdpPayload = tp.maxUdpPayloadSize();
+        if (maxDatagramSize() != before) {
+            recovery.onMaxDatagramSizeChanged(maxDatagramSize());
+        }
         peerIdleTimeout = tp.maxIdleTimeout() * 1_000_000L;
         if (tp.statelessResetToken() != null) {
             peerCids.setInitialResetToken(tp.statelessResetToken());
@@ -1249,6 +1300,10 @@ public final class QuicConnection implements StreamTransport {
                 writeApplicationFrames(b, now);
             }
         }
+        if (probe && level == EncryptionLevel.ONE_RTT && ackFrequency.peerSupports() && b.remaining() >= 1) {
+            // a probe is acknowledged at once, not after the peer's ACK delay (draft-ietf-quic-ack-frequency §5)
+            b.write(ImmediateAckFrame.INSTANCE);
+        }
         if (probe && !b.ackEliciting() && b.remaining() >= 1) {
             b.write(new PingFrame());
         }
@@ -1382,11 +1437,46 @@ public final class QuicConnection implements StreamTransport {
                 b.write(new StreamDataBlockedFrame(s.id, s.sendLimit()));
             }
         }
-        writeStreams(b);
+        writeAckFrequency(b, now);
+        boolean wroteData = writeStreams(b);
+        int slack = b.remaining();
+        if (wroteData && ackFrequency.active() && streams.sendQueue().isEmpty() && slack >= 1) {
+            // the last data before the sender runs dry: acknowledged at once, not after the ACK ratio or delay the
+            // peer was asked for (draft-ietf-quic-ack-frequency §9.1)
+            b.write(ImmediateAckFrame.INSTANCE);
+            slack--;
+        }
+        if (wroteData && slack > 0 && slack <= MAX_STREAM_HEADER) {
+            // too little room for another STREAM frame (the header came out shorter than its bound, or a
+            // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
+            // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
+            b.pad(slack);
+        }
     }
 
-    /** Stream frames, round-robin over streams with something to send (one frame per stream per turn). */
-    private void writeStreams(PacketBuilder b) {
+    /** An ACK_FREQUENCY frame when the request to the peer changes, or a lost one is due again. */
+    private void writeAckFrequency(PacketBuilder b, long now) {
+        if (pending.lostAckFrequency >= 0) {
+            ackFrequency.onLost(pending.lostAckFrequency);
+            pending.lostAckFrequency = -1;
+        }
+        if (b.remaining() < MAX_ACK_FREQUENCY_FRAME) {
+            return;
+        }
+        AckFrequencyFrame f = ackFrequency.next(now, recovery.congestionController().congestionWindow(), maxDatagramSize(),
+                recovery.rtt(), recovery.congestionController().inSlowStart());
+        if (f != null) {
+            b.write(f);
+            // §7: until it is acknowledged, the PTO allows for the larger of the old and the requested delay
+            recovery.setPeerMaxAckDelay(Math.max(recovery.peerMaxAckDelay(), f.requestMaxAckDelay() * 1000));
+        }
+    }
+
+    /**
+     * Stream frames, round-robin over streams with something to send (one frame per stream per turn); returns
+     * whether any stream data was written.
+     */
+    private boolean writeStreams(PacketBuilder b) {
         ByteBuffer payload = b.payload();
         ArrayDeque<QuicStream> queue = streams.sendQueue();
         int turns = queue.size();
@@ -1429,13 +1519,7 @@ public final class QuicConnection implements StreamTransport {
                 pending.dataBlocked = true;
             }
         }
-        int slack = payload.remaining();
-        if (wroteData && slack > 0 && slack <= MAX_STREAM_HEADER) {
-            // too little room for another STREAM frame (the header came out shorter than its bound, or a
-            // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
-            // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
-            b.pad(slack);
-        }
+        return wroteData;
     }
 
     private void record(PacketBuilder b, int size, long intended, long now) {
@@ -1906,6 +1990,9 @@ public final class QuicConnection implements StreamTransport {
         m.put("max_ack_delay", tp.maxAckDelay());
         m.put("active_connection_id_limit", tp.activeConnectionIdLimit());
         m.put("disable_active_migration", tp.disableActiveMigration());
+        if (tp.minAckDelay() >= 0) {
+            m.put("min_ack_delay", tp.minAckDelay());
+        }
         if (tp.initialSourceConnectionId() != null) {
             m.put("initial_source_connection_id", tp.initialSourceConnectionId());
         }

@@ -88,4 +88,24 @@ public final class RetryTokens {
             return null;
         }
     }
+
+    /**
+     * Whether {@code token} was sealed by this server for a Retry whose Source Connection ID is {@code dcid}, valid or
+     * not (expired, or presented from another address): such a client has taken our Retry and will not take another
+     * (RFC 9000 §17.2.5.2), so the server must answer it with INVALID_TOKEN rather than a second Retry (§8.1.3).
+     */
+    public boolean issuedHere(byte[] token, byte[] dcid) {
+        if (token.length <= NONCE + 16) {
+            return false;
+        }
+        try {
+            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+            c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, token, 0, NONCE));
+            c.updateAAD(dcid);
+            c.doFinal(token, NONCE, token.length - NONCE);
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
 }

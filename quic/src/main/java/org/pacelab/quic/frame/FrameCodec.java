@@ -49,7 +49,7 @@ public final class FrameCodec {
             b.position(start + 1);
         } else {
             type = VarInt.read(b, 0);
-            if (FrameType.isKnown(type)) {
+            if (FrameType.isKnown(type) || FrameType.isAckFrequencyExtension(type) && b.position() - start > VarInt.size(type)) {
                 throw new QuicException(TransportError.PROTOCOL_VIOLATION, type, "frame type " + FrameType.name(type)
                         + " at byte offset " + start + " uses a " + (b.position() - start)
                         + "-byte encoding; RFC 9000 §12.4 requires the shortest (1 byte)");
@@ -75,8 +75,11 @@ public final class FrameCodec {
             case 0x1b -> new PathResponseFrame(bytes(b, 8, type, start, "PATH_RESPONSE data"));
             case 0x1c, 0x1d -> decodeConnectionClose(b, type, start);
             case 0x1e -> HandshakeDoneFrame.INSTANCE;
+            case 0x1f -> ImmediateAckFrame.INSTANCE;
+            case 0xaf -> new AckFrequencyFrame(VarInt.read(b, type), VarInt.read(b, type), VarInt.read(b, type),
+                    VarInt.read(b, type));
             default -> throw error(type, start, "unknown frame type 0x" + Long.toHexString(type)
-                    + "; QUIC v1 frame types are 0x00..0x1e (RFC 9000 §12.4)");
+                    + "; known are the QUIC v1 frame types 0x00..0x1e (RFC 9000 §12.4) and ACK frequency's 0x1f and 0xaf");
         };
     }
 
@@ -311,6 +314,14 @@ public final class FrameCodec {
                 out.put(reason);
             }
             case HandshakeDoneFrame h -> out.put((byte) FrameType.HANDSHAKE_DONE);
+            case ImmediateAckFrame i -> out.put((byte) FrameType.IMMEDIATE_ACK);
+            case AckFrequencyFrame a -> {
+                VarInt.write(out, FrameType.ACK_FREQUENCY);
+                VarInt.write(out, a.sequenceNumber());
+                VarInt.write(out, a.ackElicitingThreshold());
+                VarInt.write(out, a.requestMaxAckDelay());
+                VarInt.write(out, a.reorderingThreshold());
+            }
             default -> throw new IllegalArgumentException("cannot encode frame class " + f.getClass().getName());
         }
     }
@@ -362,6 +373,10 @@ public final class FrameCodec {
                         + VarInt.size(reason) + reason;
             }
             case HandshakeDoneFrame h -> 1;
+            case ImmediateAckFrame i -> 1;
+            case AckFrequencyFrame a -> VarInt.size(FrameType.ACK_FREQUENCY) + VarInt.size(a.sequenceNumber())
+                    + VarInt.size(a.ackElicitingThreshold()) + VarInt.size(a.requestMaxAckDelay())
+                    + VarInt.size(a.reorderingThreshold());
             default -> throw new IllegalArgumentException("cannot encode frame class " + f.getClass().getName());
         };
     }

@@ -52,9 +52,6 @@ public final class FrameRules {
 
     /** Whether a frame of {@code frameType} may appear in a packet of {@code packetType} (Table 3). */
     public static boolean allowedIn(long frameType, PacketType packetType) {
-        if (frameType < 0 || frameType >= ALLOWED.length) {
-            return false;
-        }
         int bit = switch (packetType) {
             case INITIAL -> I;
             case HANDSHAKE -> H;
@@ -62,6 +59,16 @@ public final class FrameRules {
             case ONE_RTT -> O;
             case RETRY, VERSION_NEGOTIATION -> 0;
         };
+        if (frameType == FrameType.ACK_FREQUENCY) {
+            // draft-ietf-quic-ack-frequency §3: not in 0-RTT (support is not remembered across connections)
+            return bit == O;
+        }
+        if (frameType == FrameType.IMMEDIATE_ACK) {
+            return (bit & (Z | O)) != 0;
+        }
+        if (frameType < 0 || frameType >= ALLOWED.length) {
+            return false;
+        }
         return (ALLOWED[(int) frameType] & bit) != 0;
     }
 

@@ -30,8 +30,17 @@ public final class FrameType {
     public static final long CONNECTION_CLOSE = 0x1c;
     public static final long CONNECTION_CLOSE_APP = 0x1d;
     public static final long HANDSHAKE_DONE = 0x1e;
+    /** draft-ietf-quic-ack-frequency §5 (the extension's frames are sent only to peers that advertise min_ack_delay). */
+    public static final long IMMEDIATE_ACK = 0x1f;
+    /** draft-ietf-quic-ack-frequency §4. */
+    public static final long ACK_FREQUENCY = 0xaf;
 
     private FrameType() {
+    }
+
+    /** Whether {@code type} is a frame type of the ACK frequency extension (draft-ietf-quic-ack-frequency). */
+    public static boolean isAckFrequencyExtension(long type) {
+        return type == IMMEDIATE_ACK || type == ACK_FREQUENCY;
     }
 
     /** Whether {@code type} is a v1 frame type (RFC 9000 §19). */
@@ -64,6 +73,8 @@ public final class FrameType {
             case 0x1b -> "PATH_RESPONSE";
             case 0x1c, 0x1d -> "CONNECTION_CLOSE";
             case 0x1e -> "HANDSHAKE_DONE";
+            case 0x1f -> "IMMEDIATE_ACK";
+            case 0xaf -> "ACK_FREQUENCY";
             default -> "0x" + Long.toHexString(type);
         };
     }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.pacelab.quic.frame.AckFrame;
+import org.pacelab.quic.frame.AckFrequencyFrame;
+import org.pacelab.quic.frame.ImmediateAckFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
 import org.pacelab.quic.frame.Frame;
@@ -443,6 +445,18 @@ public final class QlogJsonSeqWriter implements QlogSink {
                     json.writeStringField("error_space", c.application() ? "application" : "transport");
                     json.writeNumberField("error_code", c.errorCode());
                     json.writeStringField("reason", c.reason());
+                }
+                case AckFrequencyFrame a -> {
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString("ack_frequency");
+                    json.writeNumberField("sequence_number", a.sequenceNumber());
+                    json.writeNumberField("ack_eliciting_threshold", a.ackElicitingThreshold());
+                    json.writeNumberField("request_max_ack_delay", a.requestMaxAckDelay() / 1000.0);
+                    json.writeNumberField("reordering_threshold", a.reorderingThreshold());
+                }
+                case ImmediateAckFrame i -> {
+                    json.writeFieldName(F_FRAME_TYPE);
+                    json.writeString("immediate_ack");
                 }
                 default -> json.writeStringField("frame_type", FrameType.name(f.type()));
             }

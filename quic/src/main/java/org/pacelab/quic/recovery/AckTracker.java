@@ -8,14 +8,27 @@ import org.pacelab.quic.util.RangeSet;
 
 /**
  * The receive side of acknowledgments for one packet number space (RFC 9000 §13.2): which packet numbers
- * arrived, when an ACK is due, and the ACK frame to send.
+ * arrived, when an ACK is due, and the ACK frame to send. The peer may change when ACKs are due with
+ * ACK_FREQUENCY and ask for one at once with IMMEDIATE_ACK (draft-ietf-quic-ack-frequency §4–§6).
  */
 public final class AckTracker {
     /** At most this many ranges go into one ACK frame; older ranges are dropped (RFC 9000 §13.2.3). */
     private static final int MAX_RANGES = 64;
 
     private final boolean immediate;
-    private final int ackElicitingThreshold;
+    /** An ACK is sent once this many ack-eliciting packets arrived unacknowledged (the draft's threshold + 1). */
+    private int ackElicitingThreshold;
+    /** How long an ACK may wait (our max_ack_delay, or what the peer's ACK_FREQUENCY asked for), ns. */
+    private long maxAckDelay;
+    /**
+     * Out-of-order packets that elicit an immediate ACK: 1 is RFC 9000 §13.2.1 (any), 0 none, more the
+     * draft's rule (a gap this many packets behind the largest received).
+     */
+    private long reorderingThreshold = 1;
+    /** Largest packet number in the last ACK sent, or -1. */
+    private long largestAcked = -1;
+    /** Sequence number of the ACK_FREQUENCY frame in force, or -1. */
+    private long ackFrequencySequence = -1;
     private final RangeSet received = new RangeSet();
     /** Packet numbers below this are treated as duplicates (their state was pruned). */
     private long floor;
@@ -35,11 +48,38 @@ public final class AckTracker {
      * @param immediate             acknowledge every ack-eliciting packet at once (Initial and Handshake
      *                              spaces, RFC 9000 §13.2.1)
      * @param ackElicitingThreshold send an ACK after this many ack-eliciting packets (RFC 9000 §13.2.2: 2)
+     * @param maxAckDelay           our max_ack_delay, ns
      */
-    public AckTracker(boolean immediate, int ackElicitingThreshold) {
+    public AckTracker(boolean immediate, int ackElicitingThreshold, long maxAckDelay) {
         this.immediate = immediate;
         this.ackElicitingThreshold = Math.max(1, ackElicitingThreshold);
+        this.maxAckDelay = maxAckDelay;
     }
+
+    /**
+     * The peer's ACK_FREQUENCY (draft-ietf-quic-ack-frequency §4, §6): from now on an ACK is due after more than
+     * {@code threshold} ack-eliciting packets, or {@code maxAckDelay} after the first one, and out-of-order
+     * packets elicit an immediate ACK by {@code reorderingThreshold}. A frame whose sequence number is not above
+     * the largest seen is ignored (§4.1); returns whether this one was applied.
+     */
+    public boolean onAckFrequency(long sequenceNumber, long threshold, long maxAckDelay, long reorderingThreshold) {
+        if (sequenceNumber <= ackFrequencySequence) {
+            return false;
+        }
+        ackFrequencySequence = sequenceNumber;
+        this.ackElicitingThreshold = (int) Math.min(Integer.MAX_VALUE, threshold + 1);
+        this.maxAckDelay = maxAckDelay;
+        this.reorderingThreshold = reorderingThreshold;
+        if (unackedEliciting >= ackElicitingThreshold) {
+            ackNow = true;
+        }
+        return true;
+    }
+
+    /** Ack-eliciting packets that make an ACK due at once (the draft's Ack-Eliciting Threshold + 1). */
+    public int ackElicitingThreshold() { return ackElicitingThreshold; }
+
+    public long maxAckDelay() { return maxAckDelay; }
 
     /** Whether this packet number was already received (a duplicate must be dropped, RFC 9000 §12.3). */
     public boolean isDuplicate(long pn) {
@@ -49,12 +89,8 @@ public final class AckTracker {
     /** Largest packet number received so far, or -1 (used to decode packet numbers, RFC 9000 §A.3). */
     public long largest() { return largest; }
 
-    /**
-     * Records a received packet.
-     *
-     * @param maxAckDelay our max_ack_delay, ns
-     */
-    public void onPacketReceived(long pn, boolean ackEliciting, long now, long maxAckDelay) {
+    /** Records a received packet. */
+    public void onPacketReceived(long pn, boolean ackEliciting, long now) {
         boolean outOfOrder = largest >= 0 && (pn < largest || pn > largest + 1);
         received.add(pn);
         received.trimToRanges(MAX_RANGES);
@@ -68,12 +104,26 @@ public final class AckTracker {
         }
         unackedEliciting++;
         // RFC 9000 §13.2.1: acknowledge Initial/Handshake immediately; 1-RTT after two ack-eliciting packets,
-        // on reordering, or within max_ack_delay
-        if (immediate || unackedEliciting >= ackElicitingThreshold || outOfOrder) {
+        // on reordering, or within max_ack_delay (or as the peer's ACK_FREQUENCY asked)
+        if (immediate || unackedEliciting >= ackElicitingThreshold || reorderingCallsForAck(outOfOrder)) {
             ackNow = true;
         } else if (ackDeadline == Long.MAX_VALUE) {
             ackDeadline = now + maxAckDelay;
         }
+    }
+
+    /**
+     * Whether reordering calls for an immediate ACK. Threshold 1: any packet out of order (RFC 9000 §13.2.1);
+     * 0: never; more: a packet still missing that lies that many packets behind the largest received and above
+     * what the last ACK let the sender declare lost (draft-ietf-quic-ack-frequency §6.2).
+     */
+    private boolean reorderingCallsForAck(boolean outOfOrder) {
+        if (reorderingThreshold <= 1) {
+            return reorderingThreshold == 1 && outOfOrder;
+        }
+        long largestReported = Math.max(floor, largestAcked - reorderingThreshold + 1);
+        long smallestMissing = received.contiguousEnd(Math.max(0, largestReported));
+        return smallestMissing < largest && largest - smallestMissing >= reorderingThreshold;
     }
 
     /** Whether an ACK must go out now. */
@@ -128,6 +178,7 @@ public final class AckTracker {
 
     /** An ACK frame was sent: the ACK timer and counters reset. */
     public void onAckSent() {
+        largestAcked = largest;
         unackedEliciting = 0;
         ackNow = false;
         ackDeadline = Long.MAX_VALUE;

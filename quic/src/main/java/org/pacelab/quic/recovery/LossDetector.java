@@ -33,7 +33,7 @@ public final class LossDetector {
 
     /** A detector over spaces of its own (for tests of loss detection alone). */
     public LossDetector(RttEstimator rtt) {
-        this(rtt, PacketNumberSpace.all(2));
+        this(rtt, PacketNumberSpace.all(2, 25_000_000L));
     }
 
     public PacketNumberSpace space(PacketSpace id) { return spaces[id.ordinal()]; }

@@ -35,18 +35,19 @@ public final class PacketNumberSpace {
      * @param ackElicitingThreshold for the application space, ack-eliciting packets received before an ACK is
      *                              sent at once (RFC 9000 §13.2.2); Initial and Handshake packets are
      *                              acknowledged at once (§13.2.1)
+     * @param maxAckDelay           our max_ack_delay, ns
      */
-    public PacketNumberSpace(PacketSpace id, int ackElicitingThreshold) {
+    public PacketNumberSpace(PacketSpace id, int ackElicitingThreshold, long maxAckDelay) {
         this.id = id;
         boolean immediate = id != PacketSpace.APPLICATION;
-        this.received = new AckTracker(immediate, immediate ? 1 : ackElicitingThreshold);
+        this.received = new AckTracker(immediate, immediate ? 1 : ackElicitingThreshold, maxAckDelay);
     }
 
     /** The three spaces, indexed by {@link PacketSpace#ordinal()}. */
-    public static PacketNumberSpace[] all(int ackElicitingThreshold) {
+    public static PacketNumberSpace[] all(int ackElicitingThreshold, long maxAckDelay) {
         PacketNumberSpace[] spaces = new PacketNumberSpace[PacketSpace.ALL.length];
         for (PacketSpace s : PacketSpace.ALL) {
-            spaces[s.ordinal()] = new PacketNumberSpace(s, ackElicitingThreshold);
+            spaces[s.ordinal()] = new PacketNumberSpace(s, ackElicitingThreshold, maxAckDelay);
         }
         return spaces;
     }

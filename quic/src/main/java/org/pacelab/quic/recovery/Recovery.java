@@ -33,6 +33,7 @@ public final class Recovery {
     private long lastInFlight = -1;
     private long lastSrtt = -1;
     private long lastPacingRate = -1;
+    private int maxDatagramSize;
     private long currentPacingRate;
     private boolean appLimited;
     /** The peer's max_ack_delay, ns (RFC 9000 §18.2: 25 ms until its transport parameters say otherwise). */
@@ -129,6 +130,18 @@ public final class Recovery {
     }
 
     public long peerMaxAckDelay() { return peerMaxAckDelay; }
+
+    /**
+     * The path's maximum datagram size changed (the peer's max_udp_payload_size is below ours): the controller
+     * recomputes its windows in the new size (RFC 9002 §7.2) and the pacer its quantum.
+     */
+    public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        this.maxDatagramSize = maxDatagramSize;
+        setup.onMaxDatagramSizeChanged(maxDatagramSize);
+    }
+
+    /** The maximum datagram size the controller and the pacer last heard of, or 0 while it is the initial one. */
+    public int maxDatagramSize() { return maxDatagramSize; }
 
     /**
      * RFC 9002 §A.8 SetLossDetectionTimer: when the loss-detection timer fires (the earliest loss time, else the

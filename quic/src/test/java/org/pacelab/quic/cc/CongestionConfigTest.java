@@ -31,7 +31,7 @@ class CongestionConfigTest {
         CongestionConfig c = CongestionConfig.fromOptions(Map.of());
         assertEquals(CongestionConfig.DEFAULT, c);
         assertEquals(CongestionAlgorithm.CUBIC, c.algorithm());
-        assertTrue(c.hystart());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.slowStart().rule());
         assertEquals(CubicRollback.OFF, c.rollback());
         assertEquals(PacerKind.INTERVAL, c.pacing().pacer());
         assertEquals(2.0, c.pacing().gainSlowStart());
@@ -39,21 +39,21 @@ class CongestionConfigTest {
         assertSame(Quantum.AUTO, c.pacing().quantum());
         assertEquals(10, c.pacing().initialBurst());
         assertEquals(HyStartPlusPlus.INFINITE_L, c.effectiveHystartL(), "paced: L = infinity");
-        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.hystartCssRounds());
+        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.slowStart().cssRounds());
     }
 
     @Test
     void readsEveryOptionWithOrWithoutDashes() {
         CongestionConfig c = CongestionConfig.fromOptions(Map.ofEntries(
-                Map.entry("--cc", "cubic"), Map.entry("hystart", "off"), Map.entry("--hystart-l", "16"),
+                Map.entry("--cc", "cubic"), Map.entry("hystart", "on"), Map.entry("--hystart-l", "16"),
                 Map.entry("--hystart-css-rounds", "2"), Map.entry("--rollback", "quiche"), Map.entry("--fast-convergence", "off"),
                 Map.entry("--pacer", "leaky-bucket"), Map.entry("--pacing-gain-ss", "1.5"),
                 Map.entry("pacing-gain-ca", "1.1"), Map.entry("--quantum", "2p"), Map.entry("--initial-burst", "0"),
                 Map.entry("--min-pacing-rate", "1mbit"), Map.entry("--max-pacing-rate", "5mbps"),
                 Map.entry("--unpaced-above", "10gbit"), Map.entry("--send", "hybrid")));
-        assertFalse(c.hystart());
-        assertEquals(16, c.hystartL());
-        assertEquals(2, c.hystartCssRounds());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.slowStart().rule());
+        assertEquals(16, c.slowStart().hystartL());
+        assertEquals(2, c.slowStart().cssRounds());
         assertEquals(CubicRollback.QUICHE, c.rollback());
         assertFalse(c.fastConvergence());
         PacingConfig p = c.pacing();
@@ -66,7 +66,9 @@ class CongestionConfigTest {
         assertEquals(5_000_000, p.maxPacingRate());
         assertEquals(1_250_000_000L, p.unpacedAbove());
         assertEquals(c, CongestionConfig.fromOptions(c.toOptions()), "toOptions round-trips");
-        assertEquals(CongestionConfig.OPTION_NAMES.size(), c.toOptions().size());
+        // --slow-start with hystart++'s two parameters; not the older --hystart nor the other rules' parameters
+        assertEquals(CongestionConfig.OPTION_NAMES.size() - 4, c.toOptions().size());
+        assertEquals("hystart++", c.toOptions().get("--slow-start"));
     }
 
     @Test
@@ -99,6 +101,69 @@ class CongestionConfigTest {
                 "--min-pacing-rate: '40furlongs' has an unknown rate unit 'furlongs'; valid units are bit, kbit"));
         assertEquals("--min-pacing-rate (5000000 bytes/s) exceeds --max-pacing-rate (1000000 bytes/s).",
                 error(Map.of("--min-pacing-rate", "5mbps", "--max-pacing-rate", "1mbps")));
+    }
+
+    @Test
+    void slowStartRulesAndTheOlderHystartSwitch() {
+        for (SlowStartRule r : SlowStartRule.values()) {
+            CongestionConfig c = CongestionConfig.fromOptions(Map.of("--slow-start", r.optionValue()));
+            assertEquals(r, c.slowStart().rule());
+            assertEquals(c, CongestionConfig.fromOptions(c.toOptions()), r + " round-trips");
+        }
+        assertEquals(SlowStartRule.STANDARD, CongestionConfig.fromOptions(Map.of("--hystart", "off")).slowStart().rule());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, CongestionConfig.fromOptions(Map.of("--hystart", "on")).slowStart().rule());
+        // consistent combinations are accepted
+        assertEquals(SlowStartRule.STANDARD, CongestionConfig.fromOptions(
+                Map.of("--hystart", "off", "--slow-start", "standard")).slowStart().rule());
+        CongestionConfig linux = CongestionConfig.fromOptions(Map.of("--slow-start", "hystart", "--hystart-detect", "train",
+                "--cc", "newreno"));
+        assertEquals(HyStart.Detect.TRAIN, linux.slowStart().hystartDetect());
+        assertEquals(0.4, CongestionConfig.fromOptions(Map.of("slow-start", "search", "search-threshold", "0.4"))
+                .slowStart().searchThreshold());
+        // the factory hands each controller its rule
+        CongestionSetup s = CongestionControllers.create(CongestionConfig.fromOptions(Map.of("--slow-start", "search")), 1200);
+        assertEquals("search", ((CubicController) s.controller()).qlogState().get("slow_start_rule"));
+        CongestionSetup h = CongestionControllers.create(CongestionConfig.fromOptions(
+                Map.of("--cc", "newreno", "--slow-start", "hystart")), 1200);
+        assertEquals("hystart", h.controller().qlogState().get("slow_start_rule"));
+    }
+
+    @Test
+    void slowStartErrorsAreOneSentence() {
+        assertEquals("--slow-start: 'hybla' is not a slow-start rule; valid values are standard, hystart++, hystart, search, "
+                + "onset.", error(Map.of("--slow-start", "hybla")));
+        assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
+                + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+                error(Map.of("--cc", "bbr", "--slow-start", "search")));
+        assertEquals("--hystart on applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
+                + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+                error(Map.of("--cc", "bbr", "--hystart", "on")));
+        assertEquals("--onset-delay: '5' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
+                error(Map.of("--slow-start", "onset", "--onset-delay", "5")));
+        assertEquals("--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
+                error(Map.of("--slow-start", "onset", "--onset-delay", "200ms")));
+        assertEquals("--hystart off (the older switch for --slow-start standard) contradicts --slow-start search; give "
+                + "only --slow-start.", error(Map.of("--hystart", "off", "--slow-start", "search")));
+        assertEquals("--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 "
+                + "(draft-chung-ccwg-search-09 uses 0.26).", error(Map.of("--slow-start", "search", "--search-threshold", "1.5")));
+        assertEquals("--search-threshold: '0' is not a valid threshold; give a number above 0 and below 1 "
+                + "(draft-chung-ccwg-search-09 uses 0.26).", error(Map.of("--slow-start", "search", "--search-threshold", "0")));
+        assertEquals("--hystart-detect: 'ack' is not a HyStart signal; valid values are train, delay, both.",
+                error(Map.of("--slow-start", "hystart", "--hystart-detect", "ack")));
+        assertEquals("--search-threshold is a parameter of --slow-start search, not of --slow-start hystart++; leave it "
+                + "out or select --slow-start search.", error(Map.of("--search-threshold", "0.3")));
+        assertEquals("--hystart-css-rounds is a parameter of --slow-start hystart++, not of --slow-start standard; leave "
+                + "it out or select --slow-start hystart++.", error(Map.of("--hystart", "off", "--hystart-css-rounds", "3")));
+        // BBR takes standard (the draft's Startup) and onset, and round-trips either
+        CongestionConfig bbr = CongestionConfig.fromOptions(Map.of("--cc", "bbr"));
+        assertEquals(SlowStartConfig.BBR_DEFAULT_RULE, bbr.slowStart().rule());
+        assertEquals(bbr, CongestionConfig.fromOptions(bbr.toOptions()));
+        CongestionConfig onset = CongestionConfig.fromOptions(Map.of("--cc", "bbr", "--slow-start", "onset", "--onset-delay", "2ms"));
+        assertEquals(2_000_000, onset.slowStart().onsetMinDelay());
+        assertEquals("2ms", onset.toOptions().get("--onset-delay"));
+        assertEquals(onset, CongestionConfig.fromOptions(onset.toOptions()));
+        assertEquals(500_000, CongestionConfig.fromOptions(Map.of("--slow-start", "onset", "--onset-delay", "0.5ms"))
+                .slowStart().onsetMinDelay());
     }
 
     @Test

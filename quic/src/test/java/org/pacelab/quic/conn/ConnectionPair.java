@@ -33,6 +33,13 @@ final class ConnectionPair {
      * endReceiveBurst), as a runtime that reads several datagrams per system call hands them over.
      */
     boolean bursts;
+    /**
+     * The link's rate in each direction, bytes per second (0: unlimited): datagrams queue behind each other and
+     * arrive spaced by their serialisation time, as through a bottleneck.
+     */
+    long rateBytesPerSecond;
+    private long toClientFree;
+    private long toServerFree;
     /** Extra delay per datagram, uniform in [0, jitter) ns; datagrams overtake each other when it exceeds their spacing. */
     long jitter;
     final SplittableRandom random;
@@ -244,6 +251,15 @@ final class ConnectionPair {
                 datagramsToServer++;
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
+            if (rateBytesPerSecond > 0) {
+                long start = Math.max(departure, fromServer ? toClientFree : toServerFree);
+                departure = start + data.length * 1_000_000_000L / rateBytesPerSecond;
+                if (fromServer) {
+                    toClientFree = departure;
+                } else {
+                    toServerFree = departure;
+                }
+            }
             long extra = jitter > 0 ? random.nextLong(jitter) : 0;
             link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint()));
         }

@@ -5,9 +5,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.Frame;
+import org.pacelab.quic.frame.PaddingFrame;
 import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.qlog.QlogSink;
+import org.pacelab.quic.stream.StreamDataSent;
 
 /**
  * A qlog sink for tests: counts the frames a connection sent and received by class, counts packets declared
@@ -18,7 +21,11 @@ final class FrameLog implements QlogSink {
     final Map<Class<?>, Integer> sent = new HashMap<>();
     final Map<Class<?>, Integer> received = new HashMap<>();
     final List<PacketType> sentTypes = new ArrayList<>();
+    final List<Frame> receivedFrames = new ArrayList<>();
     int lost;
+    /** Packets sent that carried nothing but ACK (and padding), and packets sent that carried stream data. */
+    int ackOnlyPacketsSent;
+    int dataPacketsSent;
     long minCwnd = Long.MAX_VALUE;
     private final List<Frame> pending = new ArrayList<>();
 
@@ -35,6 +42,12 @@ final class FrameLog implements QlogSink {
         }
         sentTypes.add(type);
         pending.addAll(frames);
+        if (frames.stream().anyMatch(f -> f instanceof StreamDataSent)) {
+            dataPacketsSent++;
+        } else if (frames.stream().allMatch(f -> f instanceof AckFrame
+                || f instanceof PaddingFrame)) {
+            ackOnlyPacketsSent++;
+        }
     }
 
     @Override
@@ -42,6 +55,7 @@ final class FrameLog implements QlogSink {
         for (Frame f : frames) {
             received.merge(f.getClass(), 1, Integer::sum);
         }
+        receivedFrames.addAll(frames);
     }
 
     @Override

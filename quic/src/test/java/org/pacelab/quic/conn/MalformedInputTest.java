@@ -102,6 +102,8 @@ class MalformedInputTest {
             "STREAM beyond the stream limit,     0b4fa00141,         04",
             "data beyond flow control,           0e04be000000000141, 03",
             "RETIRE of an unissued ID,           1930,               0a",
+            "ACK_FREQUENCY below min_ack_delay,  40af00090003,       0a",
+            "ACK_FREQUENCY in a 4-byte type,     800000af0009447a03, 0a",
     })
     void protocolViolationClosesWithTheRfcErrorCode(String what, String frameHex, String expectedCodeHex) throws Exception {
         EchoApps.Client client = new EchoApps.Client("x".getBytes());

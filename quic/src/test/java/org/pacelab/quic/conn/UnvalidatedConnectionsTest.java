@@ -153,11 +153,73 @@ class UnvalidatedConnectionsTest {
         // one attempt with a forged token is refused with INVALID_TOKEN (a closing connection: state)...
         byte[] forged = withToken(firstInitial(1));
         assertNotNull(e.receive(ByteBuffer.wrap(forged), new InetSocketAddress("192.0.2.5", 1), 0, (d, to) -> { }));
-        // ... the next ones from that host are dropped
+        // ... the next ones from that host, at the cap, are treated as tokenless (RFC 9000 §8.1.3): a stateless Retry
+        List<ByteBuffer> replies = new ArrayList<>();
         for (int i = 2; i < 100; i++) {
-            assertNull(e.receive(ByteBuffer.wrap(withToken(firstInitial(i))), new InetSocketAddress("192.0.2.5", i), 0, (d, to) -> { }));
+            assertNull(e.receive(ByteBuffer.wrap(withToken(firstInitial(i))), new InetSocketAddress("192.0.2.5", i), 0, (d, to) -> replies.add(d)));
         }
         assertEquals(1, e.connections().size());
+        assertEquals(98, replies.size());
+        for (ByteBuffer r : replies) {
+            assertTrue(isRetry(r));
+        }
+    }
+
+    /**
+     * A client that took our Retry but whose Initial with the token arrives after the token's lifetime (it backed off
+     * on a busy server), while its host is at the cap: it learns at once, with INVALID_TOKEN (RFC 9000 §8.1.3),
+     * instead of being dropped until its idle timeout.
+     */
+    @Test
+    void anExpiredTokenFromOurRetryIsRefusedWithInvalidTokenAtTheCap() throws Exception {
+        ServerEndpoint e = endpoint(false, new UnvalidatedConnections(1, 10));
+        assertNotNull(e.receive(ByteBuffer.wrap(firstInitial(1)), new InetSocketAddress("192.0.2.20", 1), 0, (d, to) -> { }));
+        InetSocketAddress from = new InetSocketAddress("192.0.2.20", 2);
+        QuicConnection client = QuicConnection.client(CLIENT, new EchoApps.Client(new byte[1]), new SplittableRandom(2_000_000),
+                new StatelessResetTokens(new byte[32]), ConnectionPair.noCids(), 0);
+        List<ByteBuffer> replies = new ArrayList<>();
+        assertNull(e.receive(ByteBuffer.wrap(firstFrom(client, 0)), from, 0, (d, to) -> replies.add(d)));
+        assertEquals(1, replies.size());
+        assertTrue(isRetry(replies.getFirst()));
+        client.receive(replies.getFirst(), 1);
+        long late = ServerEndpoint.RETRY_TOKEN_LIFETIME + 1_000_000_000L;
+        ServerEndpoint.Entry refused = e.receive(ByteBuffer.wrap(firstFrom(client, late)), from, late, (d, to) -> { });
+        assertNotNull(refused, "answered, not dropped");
+        ByteBuffer close = ByteBuffer.allocate(65536);
+        assertTrue(refused.connection.send(close, late).wrote());
+        client.receive(close.flip(), late);
+        assertTrue(client.isTerminated());
+        assertEquals(org.pacelab.quic.TransportError.INVALID_TOKEN.code, client.closeErrorCode());
+        assertEquals(1L, e.counters().get("initials_with_invalid_token"));
+    }
+
+    /**
+     * RFC 9002 §6.3: a Retry resets the client's loss recovery, the PTO backoff too; kept, a client that waited long for
+     * a busy server would send its Initial with the token only after its doubled PTOs, past the token's lifetime.
+     */
+    @Test
+    void aRetryResetsTheClientsPtoBackoff() throws Exception {
+        ServerEndpoint e = endpoint(true, UnvalidatedConnections.DEFAULT);
+        InetSocketAddress from = new InetSocketAddress("192.0.2.30", 3);
+        QuicConnection client = QuicConnection.client(CLIENT, new EchoApps.Client(new byte[1]), new SplittableRandom(3_000_000),
+                new StatelessResetTokens(new byte[32]), ConnectionPair.noCids(), 0);
+        byte[] initial = firstFrom(client, 0);
+        long firstPto = client.nextTimeout();
+        long now = 0;
+        for (int i = 0; i < 4; i++) {
+            // nobody answers: the client's PTO fires and backs off
+            now = client.nextTimeout();
+            client.onTimeout(now);
+            firstFrom(client, now);
+        }
+        assertTrue(client.nextTimeout() - now >= 8 * firstPto, "backed off: " + (client.nextTimeout() - now));
+        // the server's Retry to the first Initial arrives only now
+        List<ByteBuffer> replies = new ArrayList<>();
+        e.receive(ByteBuffer.wrap(initial), from, now, (d, to) -> replies.add(d));
+        long at = now + 1_000_000;
+        client.receive(replies.getFirst(), at);
+        assertTrue(firstFrom(client, at).length >= 1200, "the Initial with the token");
+        assertTrue(client.nextTimeout() - at <= firstPto, "after the Retry: " + (client.nextTimeout() - at) + " ns");
     }
 
     @Test
@@ -196,8 +258,12 @@ class UnvalidatedConnectionsTest {
     }
 
     private static byte[] firstFrom(QuicConnection c) {
+        return firstFrom(c, 1);
+    }
+
+    private static byte[] firstFrom(QuicConnection c, long now) {
         ByteBuffer b = ByteBuffer.allocate(65536);
-        c.send(b, 1);
+        c.send(b, now);
         b.flip();
         byte[] d = new byte[b.remaining()];
         b.get(d);

@@ -98,11 +98,27 @@ class FrameCodecTest {
 
     @Test
     void unknownFrameTypeIsFrameEncodingErrorNamingTheType() {
-        QuicException e = decodeError("1f");
+        QuicException e = decodeError("21");
         assertEquals(TransportError.FRAME_ENCODING_ERROR.code, e.errorCode());
-        assertEquals(0x1f, e.frameType());
+        assertEquals(0x21, e.frameType());
         QuicException datagram = decodeError("4030"); // DATAGRAM (RFC 9221) is not negotiated
         assertEquals(0x30, datagram.frameType());
+    }
+
+    @Test
+    void ackFrequencyFramesRoundTrip() throws QuicException {
+        AckFrequencyFrame f = new AckFrequencyFrame(3, 9, 10_000, 3);
+        ByteBuffer b = ByteBuffer.allocate(64);
+        FrameCodec.encode(f, b);
+        assertEquals(FrameCodec.encodedLength(f), b.position());
+        // the type 0xaf needs a two-byte variable-length integer: 40 af
+        assertEquals("40af0309" + "6710" + "03", java.util.HexFormat.of().formatHex(b.array(), 0, b.position()));
+        b.flip();
+        assertEquals(f, FrameCodec.decode(b));
+        assertEquals(ImmediateAckFrame.INSTANCE, FrameCodec.decode(ByteBuffer.wrap(new byte[] {0x1f})));
+        assertTrue(ImmediateAckFrame.INSTANCE.ackEliciting() && f.ackEliciting());
+        // a longer encoding of 0xaf than needed breaks RFC 9000 §12.4
+        assertEquals(TransportError.PROTOCOL_VIOLATION.code, decodeError("800000af00000000").errorCode());
     }
 
     @Test
@@ -238,7 +254,12 @@ class FrameCodecTest {
         }
         assertTrue(FrameRules.allowedIn(FrameType.PATH_CHALLENGE, Z));
         assertFalse(FrameRules.allowedIn(FrameType.PING, org.pacelab.quic.packet.PacketType.RETRY));
-        assertFalse(FrameRules.allowedIn(0x1f, O));
+        assertFalse(FrameRules.allowedIn(0x21, O));
+        // draft-ietf-quic-ack-frequency: ACK_FREQUENCY only in 1-RTT packets, IMMEDIATE_ACK in 0-RTT and 1-RTT
+        assertTrue(FrameRules.allowedIn(FrameType.ACK_FREQUENCY, O));
+        assertFalse(FrameRules.allowedIn(FrameType.ACK_FREQUENCY, Z) || FrameRules.allowedIn(FrameType.ACK_FREQUENCY, I));
+        assertTrue(FrameRules.allowedIn(FrameType.IMMEDIATE_ACK, O) && FrameRules.allowedIn(FrameType.IMMEDIATE_ACK, Z));
+        assertFalse(FrameRules.allowedIn(FrameType.IMMEDIATE_ACK, H));
         assertTrue(Arrays.stream(new long[] {0x04, 0x05, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19})
                 .allMatch(t -> !FrameRules.allowedIn(t, I) && !FrameRules.allowedIn(t, H) && FrameRules.allowedIn(t, Z)
                         && FrameRules.allowedIn(t, O)));

@@ -18,7 +18,7 @@ class RecoveryTimerTest {
     private static final Recovery.HandshakeStatus CONFIRMED_SERVER =
             new Recovery.HandshakeStatus(false, false, true, true, false);
 
-    private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2);
+    private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2, 25_000_000L);
     private final RttEstimator rtt = new RttEstimator(100 * MS);
     private final Recovery recovery = new Recovery(rtt, spaces,
             CongestionControllers.create(CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none")), 1200),

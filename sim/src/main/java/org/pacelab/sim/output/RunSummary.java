@@ -19,9 +19,10 @@ import org.pacelab.analysis.table.TimelineCsv;
 public final class RunSummary {
     private RunSummary() {}
 
-    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog) throws IOException {
+    /** @param pathCapacityBytes the link's BDP plus buffer (for the slow-start overshoot), or null */
+    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, Long pathCapacityBytes) throws IOException {
         AnalysisOptions options = new AnalysisOptions(files.tap(), files.keyLog(), serverQlog, files.events(),
-                files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets());
+                files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets(), pathCapacityBytes);
         Path name = files.dir().toAbsolutePath().normalize().getFileName();
         RunResult result = CaptureAnalyzer.analyze(options, name == null ? "run" : name.toString());
         result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());

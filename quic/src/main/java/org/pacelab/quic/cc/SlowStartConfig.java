@@ -1,0 +1,256 @@
+package org.pacelab.quic.cc;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.pacelab.quic.pacing.PacingConfig;
+
+/**
+ * How {@link NewRenoController} and {@link CubicController} leave their initial slow start: the rule and its
+ * parameters, with the option names used on the command line, in scenario files and here.
+ *
+ * @param rule            {@code --slow-start}: the exit rule ({@link SlowStartRule})
+ * @param hystartL        {@code --hystart-l} (hystart++): L in segments; 0 means auto: 8 without pacing, infinite
+ *                        with a pacer (RFC 9406 §4.3); {@link HyStartPlusPlus#INFINITE_L} is {@code inf}
+ * @param cssRounds       {@code --hystart-css-rounds} (hystart++): rounds of Conservative Slow Start before slow
+ *                        start ends (RFC 9406 §4.3's CSS_ROUNDS, default 5)
+ * @param hystartDetect   {@code --hystart-detect} (hystart): which of Linux HyStart's signals may end slow start
+ * @param searchThreshold {@code --search-threshold} (search): the normalized difference between bytes sent one RTT
+ *                        earlier and bytes delivered now at which SEARCH leaves slow start
+ * @param onsetMinDelay   {@code --onset-delay} (onset): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
+ */
+public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, HyStart.Detect hystartDetect,
+                              double searchThreshold, long onsetMinDelay) {
+
+    public static final String SLOW_START = "--slow-start";
+    /** The older switch: {@code on} is {@code --slow-start hystart++}, {@code off} is {@code --slow-start standard}. */
+    public static final String HYSTART = "--hystart";
+    public static final String HYSTART_L = "--hystart-l";
+    public static final String HYSTART_CSS_ROUNDS = "--hystart-css-rounds";
+    public static final String HYSTART_DETECT = "--hystart-detect";
+    public static final String SEARCH_THRESHOLD = "--search-threshold";
+    public static final String ONSET_DELAY = "--onset-delay";
+
+    /** Every option, in documentation order. */
+    public static final List<String> OPTION_NAMES = List.of(SLOW_START, HYSTART, HYSTART_L, HYSTART_CSS_ROUNDS,
+            HYSTART_DETECT, SEARCH_THRESHOLD, ONSET_DELAY);
+
+    /** The range of {@code --onset-delay}, ns. */
+    public static final long MIN_ONSET_DELAY = 100_000L;
+    public static final long MAX_ONSET_DELAY = 100_000_000L;
+
+    /** The largest {@code --hystart-css-rounds} accepted. */
+    public static final int MAX_CSS_ROUNDS = 100;
+
+    public static final SlowStartConfig DEFAULT = new SlowStartConfig(SlowStartRule.HYSTART_PLUS_PLUS, 0,
+            HyStartPlusPlus.CSS_ROUNDS, HyStart.Detect.BOTH, Search.THRESH, QueueOnset.DEFAULT_MIN_DELAY);
+
+    public SlowStartConfig {
+        if (rule == null || hystartDetect == null) {
+            throw new IllegalArgumentException("a slow-start configuration needs a rule and HyStart's signals.");
+        }
+        if (hystartL < 0) {
+            throw new IllegalArgumentException(HYSTART_L + ": must be auto, inf or at least 1 segment, got " + hystartL + ".");
+        }
+        if (cssRounds < 1 || cssRounds > MAX_CSS_ROUNDS) {
+            throw new IllegalArgumentException(HYSTART_CSS_ROUNDS + ": must be 1 to " + MAX_CSS_ROUNDS + ", got "
+                    + cssRounds + ".");
+        }
+        if (!(searchThreshold > 0 && searchThreshold < 1)) {
+            throw new IllegalArgumentException(SEARCH_THRESHOLD + ": must be above 0 and below 1, got " + searchThreshold + ".");
+        }
+        if (onsetMinDelay < MIN_ONSET_DELAY || onsetMinDelay > MAX_ONSET_DELAY) {
+            throw new IllegalArgumentException(ONSET_DELAY + ": must be 0.1 ms to 100 ms, got " + onsetMinDelay + " ns.");
+        }
+    }
+
+    /** The same configuration with another rule. */
+    public SlowStartConfig withRule(SlowStartRule r) {
+        return new SlowStartConfig(r, hystartL, cssRounds, hystartDetect, searchThreshold, onsetMinDelay);
+    }
+
+    /** HyStart++'s L, resolving auto from whether the connection paces. */
+    public long effectiveHystartL(boolean paced) {
+        if (hystartL > 0) {
+            return hystartL;
+        }
+        return paced ? HyStartPlusPlus.INFINITE_L : HyStartPlusPlus.NON_PACED_L;
+    }
+
+    /**
+     * The rule's state for one connection.
+     *
+     * @param paced whether the connection paces (HyStart++'s L, Linux HyStart's ACK-train threshold, the span of
+     *              the onset rule's run of samples)
+     */
+    public SlowStartExit create(boolean paced) {
+        return switch (rule) {
+            case STANDARD -> new StandardSlowStart();
+            case HYSTART_PLUS_PLUS -> new HyStartPlusPlus(effectiveHystartL(paced), cssRounds);
+            case HYSTART -> new HyStart(hystartDetect, paced);
+            case SEARCH -> new Search(searchThreshold);
+            case QUEUE_ONSET -> new QueueOnset(onsetMinDelay, paced);
+        };
+    }
+
+    /**
+     * Reads the slow-start options (names with or without the leading {@code --}); options not given keep the
+     * controller's defaults ({@link #defaults}). An invalid value, a parameter of a rule not selected, or a rule the
+     * controller does not take (BBR takes standard and onset) throws {@link IllegalArgumentException} with one
+     * sentence naming the option and what is valid.
+     */
+    public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
+        SlowStartConfig d = defaults(algorithm);
+        String v;
+        SlowStartRule rule = (v = PacingConfig.get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
+        String hystartSwitch = PacingConfig.get(options, HYSTART);
+        if (algorithm == CongestionAlgorithm.BBR) {
+            if (hystartSwitch != null) {
+                throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " applies only to "
+                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+            }
+            if (rule != null && !BBR_RULES.contains(rule)) {
+                throw new IllegalArgumentException(SLOW_START + " " + rule.optionValue() + " applies only to "
+                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+            }
+        }
+        if (hystartSwitch != null) {
+            SlowStartRule mapped = CongestionConfig.parseOnOff(HYSTART, hystartSwitch) ? SlowStartRule.HYSTART_PLUS_PLUS
+                    : SlowStartRule.STANDARD;
+            if (rule != null && rule != mapped) {
+                throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " (the older switch for "
+                        + SLOW_START + " " + mapped.optionValue() + ") contradicts " + SLOW_START + " " + rule.optionValue()
+                        + "; give only " + SLOW_START + ".");
+            }
+            rule = mapped;
+        }
+        if (rule == null) {
+            rule = d.rule;
+        }
+        long l = (v = parameter(options, HYSTART_L, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.hystartL
+                : parseHystartL(v);
+        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.cssRounds
+                : parseCssRounds(v);
+        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, SlowStartRule.HYSTART, rule)) == null
+                ? d.hystartDetect : HyStart.Detect.parse(v);
+        double threshold = (v = parameter(options, SEARCH_THRESHOLD, SlowStartRule.SEARCH, rule)) == null
+                ? d.searchThreshold : parseSearchThreshold(v);
+        long onset = (v = parameter(options, ONSET_DELAY, SlowStartRule.QUEUE_ONSET, rule)) == null ? d.onsetMinDelay
+                : parseOnsetDelay(v);
+        return new SlowStartConfig(rule, l, css, detect, threshold, onset);
+    }
+
+    /** The rules BBR takes: standard (the draft's Startup) and onset (an extra exit from Startup). */
+    public static final List<SlowStartRule> BBR_RULES = List.of(SlowStartRule.STANDARD, SlowStartRule.QUEUE_ONSET);
+
+    private static String bbrChoices() {
+        return CongestionConfig.CC + " bbr leaves Startup by the draft's full-pipe and loss checks (" + SLOW_START
+                + " standard) or also at the queue's onset (" + SLOW_START + " onset).";
+    }
+
+    /** The defaults for a controller: its default rule, the other parameters as {@link #DEFAULT}. */
+    public static SlowStartConfig defaults(CongestionAlgorithm algorithm) {
+        return algorithm == CongestionAlgorithm.BBR ? DEFAULT.withRule(BBR_DEFAULT_RULE) : DEFAULT;
+    }
+
+    /** BBR's default: the draft's Startup. */
+    public static final SlowStartRule BBR_DEFAULT_RULE = SlowStartRule.STANDARD;
+
+    /** The value of a parameter of {@code owner}, or null; given with another rule it is an error. */
+    private static String parameter(Map<String, String> options, String option, SlowStartRule owner, SlowStartRule rule) {
+        String v = PacingConfig.get(options, option);
+        if (v != null && rule != owner) {
+            throw new IllegalArgumentException(option + " is a parameter of " + SLOW_START + " " + owner.optionValue()
+                    + ", not of " + SLOW_START + " " + rule.optionValue() + "; leave it out or select "
+                    + SLOW_START + " " + owner.optionValue() + ".");
+        }
+        return v;
+    }
+
+    /** The options that reproduce this configuration: the rule and its own parameters. */
+    public Map<String, String> toOptions() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(SLOW_START, rule.optionValue());
+        switch (rule) {
+            case HYSTART_PLUS_PLUS -> {
+                m.put(HYSTART_L, hystartL == 0 ? "auto" : hystartL == HyStartPlusPlus.INFINITE_L ? "inf" : Long.toString(hystartL));
+                m.put(HYSTART_CSS_ROUNDS, Integer.toString(cssRounds));
+            }
+            case HYSTART -> m.put(HYSTART_DETECT, hystartDetect.optionValue());
+            case SEARCH -> m.put(SEARCH_THRESHOLD, Double.toString(searchThreshold));
+            case QUEUE_ONSET -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
+                    : onsetMinDelay % 1_000 == 0 ? onsetMinDelay / 1_000 + "us" : onsetMinDelay + "ns");
+            case STANDARD -> { }
+        }
+        return m;
+    }
+
+    static int parseCssRounds(String value) {
+        String v = value == null ? "" : value.trim();
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1 && n <= MAX_CSS_ROUNDS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(HYSTART_CSS_ROUNDS + ": '" + value + "' is not a number of rounds; valid values "
+                + "are whole numbers from 1 to " + MAX_CSS_ROUNDS + " (RFC 9406 recommends 5).");
+    }
+
+    static long parseHystartL(String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("auto")) {
+            return 0;
+        }
+        if (v.equals("inf") || v.equals("infinity")) {
+            return HyStartPlusPlus.INFINITE_L;
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(HYSTART_L + ": '" + value + "' is not a valid L; valid values are auto, "
+                + "inf or a whole number of segments of at least 1.");
+    }
+
+    /** A duration: a number with ns, us, ms or s (e.g. 1ms, 500us, 0.5ms), within the option's range. */
+    static long parseOnsetDelay(String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        long unit = v.endsWith("ns") ? 1 : v.endsWith("us") ? 1_000 : v.endsWith("ms") ? 1_000_000 : v.endsWith("s") ? 1_000_000_000 : 0;
+        try {
+            if (unit > 0) {
+                double n = Double.parseDouble(v.substring(0, v.length() - (unit == 1_000_000_000 ? 1 : 2)).trim());
+                long ns = Math.round(n * unit);
+                if (ns >= MIN_ONSET_DELAY && ns <= MAX_ONSET_DELAY) {
+                    return ns;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(ONSET_DELAY + ": '" + value + "' is not a valid delay; give a time from 0.1ms to "
+                + "100ms, e.g. 1ms or 500us.");
+    }
+
+    static double parseSearchThreshold(String value) {
+        String v = value == null ? "" : value.trim();
+        try {
+            double t = Double.parseDouble(v);
+            if (t > 0 && t < 1) {
+                return t;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(SEARCH_THRESHOLD + ": '" + value + "' is not a valid threshold; give a number "
+                + "above 0 and below 1 (draft-chung-ccwg-search-09 uses " + Search.THRESH + ").");
+    }
+}

@@ -1,0 +1,55 @@
+package org.pacelab.quic.cc;
+
+import java.util.Map;
+
+/**
+ * One connection's state of a {@link SlowStartRule}: decides, ACK by ACK, how much the window grows in the initial
+ * slow start and when that slow start ends without a loss. {@link SlowStart} drives it for the controller; a
+ * congestion event ({@link #stop()}) ends it for good, since every rule applies to the initial slow start only.
+ *
+ * <p>Per ACK that may grow the window: {@link #beginAck}, {@link #increase} for each newly acknowledged packet
+ * the controller counts, then {@link #onAck}, whose answer is checked against the window after this ACK's growth.
+ */
+public interface SlowStartExit {
+    /** A packet counting in flight was sent while the rule runs. */
+    void onPacketSent(PacketInfo packet);
+
+    /** An ACK that may grow the window starts. */
+    default void beginAck(int maxDatagramSize) {}
+
+    /** The window growth, in bytes, for one acknowledged packet of {@code ackedBytes} (standard: all of it). */
+    default long increase(long ackedBytes) {
+        return ackedBytes;
+    }
+
+    /**
+     * Ends the ACK begun with {@link #beginAck}; also called, without {@link #beginAck}, for ACKs that arrive while
+     * the sender is application-limited ({@link AckEvent#appLimited()}), which grow nothing.
+     *
+     * @param congestionWindow the window after this ACK's growth, bytes
+     * @return true when slow start ends now: the controller takes {@link #exitWindow} as its window and ssthresh
+     */
+    boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize);
+
+    /**
+     * The window to continue with when {@link #onAck} has just ended slow start (the controller then sets ssthresh to
+     * it): the current window by default; a rule may give a smaller one.
+     */
+    default long exitWindow(long congestionWindow) {
+        return congestionWindow;
+    }
+
+    /** A congestion event (or any other end of the initial slow start): the rule is over for this connection. */
+    void stop();
+
+    /** Whether the rule still runs. */
+    boolean active();
+
+    /** Whether the sender is in a reduced-growth phase of slow start (HyStart++'s Conservative Slow Start). */
+    default boolean conservative() {
+        return false;
+    }
+
+    /** The rule's state for qlog ({@link CongestionController#qlogState()}): snake_case keys. */
+    void putQlogState(Map<String, Object> m);
+}

@@ -1,0 +1,100 @@
+package org.pacelab.quic.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** When the receiver of the application space acknowledges (RFC 9000 §13.2; draft-ietf-quic-ack-frequency §6). */
+class AckTrackerTest {
+    private static final long MS = 1_000_000L;
+
+    private static AckTracker tracker() {
+        return new AckTracker(false, 2, 25 * MS);
+    }
+
+    @Test
+    void byDefaultEverySecondPacketOrTheDelayOrReorderingCallsForAnAck() {
+        AckTracker t = tracker();
+        t.onPacketReceived(0, true, 0);
+        assertFalse(t.ackDue(0));
+        assertEquals(25 * MS, t.ackDeadline());
+        t.onPacketReceived(1, true, MS);
+        assertTrue(t.ackDue(MS));
+        t.onAckSent();
+        // a gap: packet 3 arrives before 2
+        t.onPacketReceived(3, true, 2 * MS);
+        assertTrue(t.ackDue(2 * MS));
+    }
+
+    @Test
+    void ackFrequencyRaisesTheRatioAndSetsTheDelay() {
+        AckTracker t = tracker();
+        assertTrue(t.onAckFrequency(0, 9, 5 * MS, 1));
+        for (int pn = 0; pn < 9; pn++) {
+            t.onPacketReceived(pn, true, pn * 10_000L);
+            assertFalse(t.ackDue(pn * 10_000L), "after " + (pn + 1) + " packets");
+        }
+        // more than the threshold of 9: the tenth packet calls for an ACK
+        t.onPacketReceived(9, true, 100_000L);
+        assertTrue(t.ackDue(100_000L));
+        t.onAckSent();
+        t.onPacketReceived(10, true, MS);
+        assertEquals(6 * MS, t.ackDeadline(), "the requested 5 ms from the first unacknowledged packet");
+    }
+
+    @Test
+    void olderAckFrequencyFramesAreIgnored() {
+        AckTracker t = tracker();
+        assertTrue(t.onAckFrequency(3, 9, 5 * MS, 1));
+        assertFalse(t.onAckFrequency(2, 0, 1 * MS, 1));
+        assertFalse(t.onAckFrequency(3, 0, 1 * MS, 1));
+        assertEquals(10, t.ackElicitingThreshold());
+        assertTrue(t.onAckFrequency(4, 0, 1 * MS, 1));
+        assertEquals(1, t.ackElicitingThreshold());
+    }
+
+    @Test
+    void reorderingThresholdZeroNeverAcksForReordering() {
+        AckTracker t = tracker();
+        t.onAckFrequency(0, 9, 25 * MS, 0);
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(5, true, 0);
+        t.onPacketReceived(2, true, 0);
+        assertFalse(t.ackDue(0));
+    }
+
+    @Test
+    void reorderingThresholdThreeAcksWhenAGapIsThreeBehind() {
+        AckTracker t = tracker();
+        t.onAckFrequency(0, 9, 25 * MS, 3);
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(1, true, 0);
+        // 2 is missing; 3 and 4 are not yet three beyond it
+        t.onPacketReceived(3, true, 0);
+        t.onPacketReceived(4, true, 0);
+        assertFalse(t.ackDue(0));
+        // 5 is three beyond the missing 2: the sender could declare 2 lost now, so tell it
+        t.onPacketReceived(5, true, 0);
+        assertTrue(t.ackDue(0));
+        t.onAckSent();
+        // 2 is still missing but was reported; a new gap at 7 starts counting again
+        t.onPacketReceived(6, true, 0);
+        t.onPacketReceived(8, true, 0);
+        t.onPacketReceived(9, true, 0);
+        assertFalse(t.ackDue(0));
+        t.onPacketReceived(10, true, 0);
+        assertTrue(t.ackDue(0));
+    }
+
+    @Test
+    void immediateAckIsHonoured() {
+        AckTracker t = tracker();
+        t.onAckFrequency(0, 9, 25 * MS, 1);
+        t.onPacketReceived(0, true, 0);
+        assertFalse(t.ackDue(0));
+        t.requestImmediateAck();
+        assertTrue(t.ackDue(0));
+    }
+}
