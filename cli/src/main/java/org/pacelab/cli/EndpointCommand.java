@@ -51,7 +51,7 @@ public final class EndpointCommand implements Callable<Integer> {
      * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
      */
     static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
-            "http3", "resumption", "ecn", "v2");
+            "http3", "resumption", "zerortt", "ecn", "v2");
     /** Session tickets a server keeps (each used at most once). */
     private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
@@ -68,11 +68,6 @@ public final class EndpointCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "ADDR:PORT", converter = SocketAddressConverter.class,
             description = "Server address (default: [::]:443, or $PORT on all addresses).")
     InetSocketAddress listen;
-
-    @Option(names = "--preferred-address", paramLabel = "ADVERTISED=BOUND",
-            description = "Server: a second socket at BOUND, offered to clients as the preferred address ADVERTISED (the address "
-                    + "clients reach it by, e.g. a relay's), for the connectionmigration test.")
-    String preferredAddress;
 
     @Option(names = "--alpn", paramLabel = "PROTO",
             description = "Client: the application protocol, hq-interop or h3 (default: the runner's, h3 for http3, else hq-interop).")
@@ -152,9 +147,9 @@ public final class EndpointCommand implements Callable<Integer> {
     QuicServer startServer(String testcase) throws IOException {
         Path certDir = dir(certs, "CERTS", "/certs");
         Certificates.Identity id = Certificates.load(certDir.resolve("cert.pem"), certDir.resolve("priv.key"));
-        // session tickets after every handshake (RFC 8446 §4.6.1), so clients can resume
+        // session tickets after every handshake (RFC 8446 §4.6.1), so clients can resume; for zerortt they allow 0-RTT
         TlsConfig tls = TlsConfig.server(List.of("hq-interop", "h3"), TlsConfig.ALL_SUITES, id.chain(), id.key())
-                .withTickets(new SessionTickets(new java.security.SecureRandom(), TICKETS), false);
+                .withTickets(new SessionTickets(new java.security.SecureRandom(), TICKETS, testcase.equals("zerortt")));
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
         return QuicServer.start(addr, config(tls, "server", testcase), ServerContent.of(dir(www, "WWW", "/www")),
@@ -182,22 +177,29 @@ public final class EndpointCommand implements Callable<Integer> {
         Files.createDirectories(out);
         InetSocketAddress server = new InetSocketAddress(InetAddress.getByName(host), first.getPort() < 0 ? 443 : first.getPort());
         // multiconnect: one connection per request, one after the other (the runner's handshakeloss/handshakecorruption);
-        // resumption: the first request, then the others on a second connection resuming the first one's session
+        // resumption: the first request, then the others on a second connection resuming the first one's session;
+        // zerortt: the same, the second connection sending its requests as 0-RTT data
+        boolean resuming = testcase.equals("resumption") || testcase.equals("zerortt");
         List<List<DownloadRequest>> connections = testcase.equals("multiconnect") ? reqs.stream().map(List::of).toList()
-                : testcase.equals("resumption") && reqs.size() > 1 ? List.of(reqs.subList(0, 1), reqs.subList(1, reqs.size()))
+                : resuming && reqs.size() > 1 ? List.of(reqs.subList(0, 1), reqs.subList(1, reqs.size()))
                 : List.of(reqs);
         SessionTicket ticket = null;
         for (int i = 0; i < connections.size(); i++) {
-            TlsConfig t = testcase.equals("resumption") && i > 0 ? tls.withResumption(ticket, false) : tls;
+            TlsConfig t = resuming && i > 0 ? tls.withResumption(ticket, testcase.equals("zerortt")) : tls;
             QuicClient.Outcome o = QuicClient.download(server, config(t, "client", testcase), connections.get(i),
                     new FileDownloadSink(out), 180_000_000_000L, 32 << 20, sendConfig(testcase));
             for (DownloadResult r : o.results()) {
                 System.err.println(ClientLog.describe(r));
             }
+            if (testcase.equals("zerortt") && i > 0) {
+                System.err.println("pacelab endpoint: " + (o.earlyData() ? "the server accepted the 0-RTT data"
+                        : ticket.earlyData() ? "the server rejected the 0-RTT data; it went again in 1-RTT packets"
+                        : "the server's ticket does not allow 0-RTT data; the requests went in 1-RTT packets"));
+            }
             if (!o.allSucceeded()) {
                 return 1;
             }
-            if (testcase.equals("resumption") && i == 0 && connections.size() > 1) {
+            if (resuming && i == 0 && connections.size() > 1) {
                 ticket = o.sessionTicket();
                 if (ticket == null) {
                     System.err.println("pacelab endpoint: the server issued no session ticket on the first connection, so the "

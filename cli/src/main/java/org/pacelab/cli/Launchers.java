@@ -3,7 +3,6 @@ package org.pacelab.cli;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,9 +22,7 @@ final class Launchers {
     static final List<String> JVM_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m");
 
     static PacelabLauncher current() {
-        // absolute class path entries: children start in their run directories (java -jar cli/target/pacelab.jar ...)
-        return forClassPath(String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(e -> e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString()).toList()));
+        return forClassPath(absolute(System.getProperty("java.class.path")));
     }
 
     /** The launcher of the pacelab on {@code classPath} (this one's, or another build's jar). */
@@ -41,6 +38,15 @@ final class Launchers {
         collect(root, "", commands);
         Path jar = classPath.endsWith(".jar") && !classPath.contains(File.pathSeparator) ? Path.of(classPath) : null;
         return new PacelabLauncher(prefix, commands, AotCaches.jvmOptions(jar));
+    }
+
+    /** The class path with every entry absolute: the children run in other directories. */
+    static String absolute(String classPath) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            out.add(entry.isEmpty() ? entry : Path.of(entry).toAbsolutePath().toString());
+        }
+        return String.join(java.io.File.pathSeparator, out);
     }
 
     private static void collect(CommandLine cl, String prefix, Set<String> out) {

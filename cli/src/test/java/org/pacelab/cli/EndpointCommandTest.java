@@ -78,7 +78,7 @@ class EndpointCommandTest {
     @Test
     void unsupportedTestCaseExits127() throws Exception {
         EndpointCommand c = new EndpointCommand();
-        c.env = env("client", "zerortt");
+        c.env = env("client", "connectionmigration");
         assertEquals(127, c.call());
     }
 }

@@ -57,6 +57,25 @@ class SendOptionsTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--slow-start=search|--cc=bbr|--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+            "--slow-start=onset|--onset-delay=200ms|--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
+            "--slow-start=search|--search-threshold=1.5|--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 (draft-chung-ccwg-search-09 uses 0.26).",
+            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset, not of --slow-start hystart++; leave it out or select --slow-start onset."})
+    void slowStartErrorsAreOneSentenceAndExitTwo(String rule, String option, String message) {
+        for (String command : new String[] {"server", "client", "sim"}) {
+            Run r = switch (command) {
+                case "server" -> run("server", "--listen", "127.0.0.1:0", rule, option);
+                case "client" -> run("client", rule, option, "https://127.0.0.1:9/x");
+                default -> run("sim", "--out", System.getProperty("java.io.tmpdir") + "/pacelab-never-written", rule, option);
+            };
+            assertEquals(2, r.code(), r.err());
+            assertEquals("pacelab " + command + ": " + message, r.firstErrorLine());
+            assertTrue(!r.err().contains("Exception") && !r.err().contains("\tat "), r.err());
+        }
+    }
+
     @Test
     void txtimeWithoutFqOrEtfStopsWithTheExplanation() throws Exception {
         Assumptions.assumeTrue(KernelSupport.whyTxTimeIgnored(InetAddress.getByName("127.0.0.1"), TxTimeClock.MONOTONIC) != null,

@@ -14,6 +14,7 @@ public final class EndpointConnections implements Connections {
     private final ServerEndpoint endpoint;
     private final List<Peer> peers = new ArrayList<>();
     private int lastSize = -1;
+    private long lastAddressChanges;
 
     public EndpointConnections(ServerEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -31,12 +32,13 @@ public final class EndpointConnections implements Connections {
 
     @Override
     public Collection<Peer> active() {
-        if (endpoint.connections().size() != lastSize) {
+        if (endpoint.connections().size() != lastSize || endpoint.peerAddressChanges() != lastAddressChanges) {
             peers.clear();
             for (ServerEndpoint.Entry e : endpoint.connections()) {
-                peers.add(new Peer(e.connection, e.peer));
+                peers.add(new Peer(e.connection, e.peer()));
             }
             lastSize = peers.size();
+            lastAddressChanges = endpoint.peerAddressChanges();
         }
         return peers;
     }

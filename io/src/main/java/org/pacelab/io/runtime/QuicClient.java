@@ -44,13 +44,15 @@ public final class QuicClient {
      * @param handshakeNanos handshake duration, or -1 if it never completed
      * @param sessionTicket  the last session ticket the server issued (to resume a next connection), or null
      * @param resumed        whether this connection resumed a session
+     * @param earlyData      whether requests went as 0-RTT data and the server accepted them (RFC 9001 §4.6)
      */
     public record Outcome(List<DownloadResult> results, long startNanos, long endNanos, long closeError,
-                          String closeReason, boolean timedOut, long handshakeNanos, SessionTicket sessionTicket, boolean resumed) {
+                          String closeReason, boolean timedOut, long handshakeNanos, SessionTicket sessionTicket, boolean resumed,
+                          boolean earlyData) {
         /** An outcome of a stack that reports no session tickets. */
         public Outcome(List<DownloadResult> results, long startNanos, long endNanos, long closeError, String closeReason,
                        boolean timedOut, long handshakeNanos) {
-            this(results, startNanos, endNanos, closeError, closeReason, timedOut, handshakeNanos, null, false);
+            this(results, startNanos, endNanos, closeError, closeReason, timedOut, handshakeNanos, null, false, false);
         }
 
         public boolean allSucceeded() {
@@ -141,7 +143,8 @@ public final class QuicClient {
             }
             List<DownloadResult> results = finished.isEmpty() ? List.of() : List.copyOf(finished);
             return new Outcome(results, start, end, conn.closeErrorCode(), conn.closeReason(), timedOut,
-                    handshakeDone[0] < 0 ? -1 : handshakeDone[0] - start, conn.sessionTicket(), conn.resumed());
+                    handshakeDone[0] < 0 ? -1 : handshakeDone[0] - start, conn.sessionTicket(), conn.resumed(),
+                    conn.earlyDataAccepted());
         }
     }
 

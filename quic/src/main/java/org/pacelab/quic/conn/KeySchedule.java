@@ -77,6 +77,20 @@ public final class KeySchedule {
         return rx[EncryptionLevel.INITIAL.ordinal()];
     }
 
+    /**
+     * Installs 0-RTT keys from the client_early_traffic_secret (RFC 9001 §5.1): the client sends with them, the server
+     * receives with them; nothing travels the other way at this level.
+     */
+    public void installZeroRtt(CipherSuite suite, byte[] clientSecret) {
+        PacketKeys k = PacketKeys.fromSecret(suite, clientSecret, version);
+        int l = EncryptionLevel.ZERO_RTT.ordinal();
+        if (isClient) {
+            tx[l] = k;
+        } else {
+            rx[l] = k;
+        }
+    }
+
     /** Installs keys for a level from TLS traffic secrets, with the current version's labels. */
     public void install(EncryptionLevel level, CipherSuite suite, byte[] clientSecret, byte[] serverSecret) {
         set(level, PacketKeys.fromSecret(suite, clientSecret, version), PacketKeys.fromSecret(suite, serverSecret, version));

@@ -107,6 +107,13 @@ public final class QuicConnection implements StreamTransport {
     private final StatelessResetTokens resetTokens;
     private final ApplicationHandler app;
     private final RandomGenerator random;
+    /** Validation of the path the peer moved to (RFC 9000 §8.2, §9.3). */
+    private final PathValidator path;
+    /** Whether the datagram being received held a non-probing 1-RTT packet with the largest number so far (§9.3). */
+    private boolean datagramMovesPath;
+    private int lastDatagramSize;
+    /** The PATH_CHALLENGE for the next 1-RTT packet, or null. */
+    private PathChallengeFrame pathChallenge;
     private final QlogSink qlog;
 
     private final KeySchedule keys;
@@ -182,6 +189,7 @@ public final class QuicConnection implements StreamTransport {
         this.resetTokens = resetTokens;
         this.app = app;
         this.random = random;
+        this.path = new PathValidator(random);
         this.originalDcid = originalDcid.clone();
         this.initialScid = localCid.clone();
         this.retryScid = retryScid;
@@ -230,6 +238,9 @@ public final class QuicConnection implements StreamTransport {
         c.tls.start();
         c.idle = false;
         c.readySince = now;
+        if (c.keys.hasTx(EncryptionLevel.ZERO_RTT)) {
+            c.startEarlyData();
+        }
         return c;
     }
 
@@ -329,6 +340,9 @@ public final class QuicConnection implements StreamTransport {
         if (!isClient) {
             bytesReceived += total;
         }
+        datagramMovesPath = false;
+        lastDatagramSize = total;
+        path.onReceived(total);
         // keep the last 16 bytes to recognise a stateless reset after a failed decryption (RFC 9000 §10.3.1)
         ByteBuffer dg = datagram.slice();
         int offset = 0;
@@ -374,8 +388,9 @@ public final class QuicConnection implements StreamTransport {
             onRetry(dg, p, now);
             return;
         }
-        if (type == PacketType.ZERO_RTT) {
-            drop(now, type, p.packetEnd() - p.headerStart(), "unsupported_0rtt");
+        if (type == PacketType.ZERO_RTT && isClient) {
+            // RFC 9000 §17.2.3: only clients send 0-RTT packets
+            drop(now, type, p.packetEnd() - p.headerStart(), "unexpected_0rtt");
             return;
         }
         if (state == State.DRAINING) {
@@ -400,7 +415,9 @@ public final class QuicConnection implements StreamTransport {
         }
         EncryptionLevel level = type.level();
         if (!canProcess(level)) {
-            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT)
+            // 0-RTT packets may overtake the Initial whose ClientHello gives their keys (RFC 9001 §5.7)
+            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT
+                    || level == EncryptionLevel.ZERO_RTT && !handshakeComplete)
                     && undecryptable.size() < MAX_BUFFERED_PACKETS && !spaceDiscarded(level.space())) {
                 byte[] copy = new byte[p.packetEnd() - p.headerStart()];
                 dg.get(p.headerStart(), copy);
@@ -491,6 +508,10 @@ public final class QuicConnection implements StreamTransport {
                 }
             }
             keys.onReceivedInPhase(pn);
+            if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
+                // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
+                keys.discard(EncryptionLevel.ZERO_RTT);
+            }
         }
         if (isClient && !firstServerPacketSeen && (type == PacketType.INITIAL || type == PacketType.HANDSHAKE)) {
             // RFC 9000 §7.2: the client switches to the server's chosen connection ID
@@ -501,8 +522,12 @@ public final class QuicConnection implements StreamTransport {
         packetsReceived++;
         ByteBuffer payload = dg.duplicate();
         payload.limit(payloadOffset + plainLength).position(payloadOffset);
+        long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now);
+        if (type == PacketType.ONE_RTT && pn > largestBefore && nonProbing) {
+            datagramMovesPath = true;
+        }
         if (rxEcn >= 0) {
             // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
             tracker.countEcn(rxEcn);
@@ -515,6 +540,9 @@ public final class QuicConnection implements StreamTransport {
         resetIdleTimer(now);
     }
 
+    /** Whether the packet being processed held a frame other than a probing one (RFC 9000 §9.1). */
+    private boolean nonProbing;
+
     private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
             throws QuicException {
         if (!payload.hasRemaining()) {
@@ -522,6 +550,7 @@ public final class QuicConnection implements StreamTransport {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "packet without frames");
         }
         boolean ackEliciting = false;
+        nonProbing = false;
         List<Frame> logged = qlog.enabled() ? new ArrayList<>() : null;
         int length = payload.remaining();
         while (payload.hasRemaining()) {
@@ -533,6 +562,9 @@ public final class QuicConnection implements StreamTransport {
             if (f.ackEliciting()) {
                 ackEliciting = true;
             }
+            // RFC 9000 §9.1: PATH_CHALLENGE, PATH_RESPONSE, NEW_CONNECTION_ID and PADDING are probing frames
+            nonProbing |= !(f instanceof PathChallengeFrame || f instanceof PathResponseFrame
+                    || f instanceof NewConnectionIdFrame || f instanceof PaddingFrame);
             if (logged != null) {
                 logged.add(f);
             }
@@ -597,7 +629,7 @@ public final class QuicConnection implements StreamTransport {
             case RetireConnectionIdFrame r -> pending.newConnectionIds.addAll(
                     localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit()));
             case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
-            case PathResponseFrame ignored -> { }
+            case PathResponseFrame r -> path.onResponse(r.data());
             case ConnectionCloseFrame c -> onPeerClose(c, now);
             case AckFrequencyFrame a -> onAckFrequency(a);
             case ImmediateAckFrame ignored -> {
@@ -872,7 +904,7 @@ public final class QuicConnection implements StreamTransport {
             EncryptionLevel level = p.type().level();
             if (canProcess(level)) {
                 decryptAndProcess(b, p, level, now);
-            } else {
+            } else if (level != EncryptionLevel.ZERO_RTT || !handshakeComplete) {
                 undecryptable.add(packet);
             }
         }
@@ -938,6 +970,10 @@ public final class QuicConnection implements StreamTransport {
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
             requeueFrames(sp);
         }
+        // RFC 9000 §17.2.5.3: 0-RTT packets sent before the Retry are sent again (the server dropped them)
+        for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
+            requeueFrames(sp);
+        }
         // RFC 9002 §6.3: a Retry resets loss recovery's timers, the PTO backoff too: the server answered, so the
         // Initials sent before were not lost to a dead path. Kept, the backoff of a client that waited for a busy
         // server would space its Initials with the token tens of seconds apart, past the token's lifetime.
@@ -987,7 +1023,14 @@ public final class QuicConnection implements StreamTransport {
     private final class TlsListener implements TlsHandshake.Listener {
         @Override
         public void onSecrets(EncryptionLevel level, CipherSuite suite, byte[] clientSecret, byte[] serverSecret) {
+            if (level == EncryptionLevel.ZERO_RTT) {
+                keys.installZeroRtt(suite, clientSecret);
+                return;
+            }
             keys.install(level, suite, clientSecret, serverSecret);
+            if (level == EncryptionLevel.ONE_RTT && isClient && keys.hasTx(EncryptionLevel.ZERO_RTT)) {
+                endEarlyData();
+            }
         }
 
         @Override
@@ -1018,12 +1061,61 @@ public final class QuicConnection implements StreamTransport {
             pending.newConnectionIds.addAll(localCids.issueUpTo(peerActiveCidLimit()));
             if (!connectedReported) {
                 connectedReported = true;
-                appEvents.add(() -> app.onConnected(QuicConnection.this));
+                // first: a server's application may have 0-RTT stream events waiting (dispatchAppEvents)
+                appEvents.addFirst(() -> app.onConnected(QuicConnection.this));
             }
         }
     }
 
     private boolean confirmHandshakeNow;
+
+    /**
+     * Client: 0-RTT (RFC 9001 §4.6.1). The application starts now and its first stream data leaves in 0-RTT packets,
+     * within the flow control and stream limits the server announced in the connection the ticket came from (RFC 9000
+     * §7.4.1).
+     */
+    private void startEarlyData() {
+        TransportParameters remembered;
+        try {
+            remembered = TransportParameters.decode(config.tls().resumption().serverTransportParameters(), true);
+        } catch (QuicException e) {
+            keys.discard(EncryptionLevel.ZERO_RTT); // a ticket from elsewhere: no 0-RTT without its limits
+            return;
+        }
+        streams.setPeerLimits(remembered.initialMaxStreamDataBidiLocal(), remembered.initialMaxStreamDataBidiRemote(),
+                remembered.initialMaxStreamDataUni(), remembered.initialMaxStreamsBidi(), remembered.initialMaxStreamsUni());
+        flow.setPeerMaxData(remembered.initialMaxData());
+        connectedReported = true;
+        appEvents.add(() -> app.onConnected(QuicConnection.this));
+        dispatchAppEvents();
+    }
+
+    /**
+     * Client: 1-RTT keys are here, so 0-RTT ends (RFC 9001 §4.9.3). When the server rejected it, every 0-RTT packet is
+     * lost to it: their stream data goes again in 1-RTT packets (RFC 9001 §4.6.2; the streams are kept, not reset —
+     * the server accepted the same ALPN and its new transport parameters now apply).
+     */
+    private void endEarlyData() {
+        keys.discard(EncryptionLevel.ZERO_RTT);
+        if (!tls.earlyDataAccepted()) {
+            earlyDataRejected = true;
+            for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
+                requeueFrames(sp);
+            }
+        }
+    }
+
+    private boolean earlyDataRejected;
+
+    /** Client: whether this connection offered 0-RTT data and the server accepted it. */
+    public boolean earlyDataAccepted() {
+        return tls.offersEarlyData() && tls.earlyDataAccepted();
+    }
+
+    /** Client: whether the server rejected the 0-RTT data this connection sent (it was sent again in 1-RTT). */
+    public boolean earlyDataRejected() {
+        return earlyDataRejected;
+    }
 
     /**
      * Compatible version negotiation (RFC 9368 §4) as the peer's version_information allows. A server switches to the
@@ -1185,8 +1277,15 @@ public final class QuicConnection implements StreamTransport {
             long allowance = 3 * bytesReceived - bytesSent;
             room = (int) Math.max(0, Math.min(room, allowance));
         }
+        room = (int) Math.min(room, path.allowance());
         if (room < MIN_PACKET_ROOM) {
             return SendResult.NOTHING;
+        }
+        if (path.challengeDue() && state == State.ESTABLISHED) {
+            // RFC 9000 §8.2.1, §9.3: the first packet on the new path carries the challenge; like a PTO probe it goes at
+            // once, whatever the congestion window and the pacer
+            pathChallenge = new PathChallengeFrame(path.takeChallenge(now, recovery.rtt().ptoBase()));
+            spaces[PacketSpace.APPLICATION.ordinal()].requestProbes(1);
         }
         if (state == State.CLOSING) {
             return sendClose(out, room, now);
@@ -1212,7 +1311,7 @@ public final class QuicConnection implements StreamTransport {
         }
         List<PacketBuilder> built = new ArrayList<>(3);
         boolean needsPadding = false;
-        for (EncryptionLevel level : SENT_LEVELS) {
+        for (EncryptionLevel level : SEND_ORDER) {
             int remaining = start + room - out.position();
             if (remaining < MIN_PACKET_ROOM || !keys.hasTx(level)) {
                 continue;
@@ -1249,11 +1348,16 @@ public final class QuicConnection implements StreamTransport {
         }
         int length = out.position() - start;
         bytesSent += length;
+        path.onSent(length);
         if (anyEliciting) {
             recovery.setAppLimited(now, false);
         }
         return new SendResult(length, anyEliciting ? intended : now, 0);
     }
+
+    /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
+    private static final EncryptionLevel[] SEND_ORDER = {EncryptionLevel.INITIAL, EncryptionLevel.ZERO_RTT,
+            EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
 
     /** RFC 9000 §14.1: a datagram carrying an Initial packet is at least 1200 bytes; its last packet is padded. */
     private static void padInitialDatagram(ByteBuffer out, int start, int room, List<PacketBuilder> built) {
@@ -1276,18 +1380,20 @@ public final class QuicConnection implements StreamTransport {
     private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
         PacketNumberSpace pns = spaces[level.space().ordinal()];
         AckTracker tracker = pns.received;
-        boolean ackDue = tracker.ackDue(now) && tracker.hasReceived();
+        // 0-RTT packets carry no ACK frames (RFC 9000 §12.5); 1-RTT ones acknowledge the application space
+        boolean ackDue = level != EncryptionLevel.ZERO_RTT && tracker.ackDue(now) && tracker.hasReceived();
         boolean probe = pns.probesToSend() > 0;
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
-        boolean hasApp = level == EncryptionLevel.ONE_RTT && handshakeComplete && appDataWaiting();
+        boolean hasApp = (level == EncryptionLevel.ONE_RTT && handshakeComplete || level == EncryptionLevel.ZERO_RTT)
+                && appDataWaiting();
         if (!ackDue && !probe && !(elicit && (hasCrypto || hasApp))) {
             return null;
         }
         PacketBuilder b = startPacket(out, level, room, 4);
         // ACK first, piggybacked whenever there is anything new to acknowledge
-        if (tracker.hasNewAcks() && tracker.hasReceived()) {
+        if (level != EncryptionLevel.ZERO_RTT && tracker.hasNewAcks() && tracker.hasReceived()) {
             AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? config.ackDelayExponent() : 0);
             if (FrameCodec.encodedLength(ack) <= b.remaining()) {
                 b.write(ack);
@@ -1298,6 +1404,8 @@ public final class QuicConnection implements StreamTransport {
             writeCrypto(level, crypto, b);
             if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
                 writeApplicationFrames(b, now);
+            } else if (level == EncryptionLevel.ZERO_RTT) {
+                writeStreams(b); // the application's first requests, before the handshake completes
             }
         }
         if (probe && level == EncryptionLevel.ONE_RTT && ackFrequency.peerSupports() && b.remaining() >= 1) {
@@ -1354,7 +1462,7 @@ public final class QuicConnection implements StreamTransport {
                 return true;
             }
         }
-        return handshakeComplete && appDataWaiting();
+        return (handshakeComplete || keys.hasTx(EncryptionLevel.ZERO_RTT)) && appDataWaiting();
     }
 
     private boolean anyAckDue(long now) {
@@ -1368,6 +1476,10 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void writeApplicationFrames(PacketBuilder b, long now) {
+        if (pathChallenge != null && b.remaining() >= 9) {
+            b.write(pathChallenge); // first, so the first packet on a new path carries it (RFC 9000 §9.3)
+            pathChallenge = null;
+        }
         if (pending.handshakeDone && !isClient && b.remaining() >= 1) {
             b.write(new HandshakeDoneFrame());
             pending.handshakeDone = false;
@@ -1603,6 +1715,7 @@ public final class QuicConnection implements StreamTransport {
         }
         int length = out.position() - start;
         bytesSent += length;
+        path.onSent(length);
         if (closeDeadline == Long.MAX_VALUE) {
             closeDeadline = now + 3 * recovery.rtt().ptoBase();
         }
@@ -1652,6 +1765,7 @@ public final class QuicConnection implements StreamTransport {
             t = Math.min(t, ackDeadline);
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
+        t = Math.min(t, path.timer());
         return t;
     }
 
@@ -1661,6 +1775,31 @@ public final class QuicConnection implements StreamTransport {
         boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
         return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
                 peerCompletedValidation, atAmplificationLimit);
+    }
+
+    /**
+     * The datagram just {@link #receive received} came from a new peer address (RFC 9000 §9.3: a NAT rebinding or the
+     * peer's migration). Returns whether the connection now sends to that address: only when the datagram held a
+     * non-probing packet with the largest packet number so far, once the handshake is confirmed (§9; a server confirms
+     * it on completion, so a client rebound during the handshake is followed from the datagram that completes it). Then the new
+     * path is validated (§8.2): the next packet carries a PATH_CHALLENGE, and until a PATH_RESPONSE answers it at most
+     * three times what arrived on the path is sent on it. The connection ID stays (§9.5 allows it for a rebinding).
+     */
+    public boolean onPeerAddressChanged(long now) {
+        // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
+        boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
+        if (!datagramMovesPath || !confirmed || state != State.ESTABLISHED) {
+            return false;
+        }
+        path.start(now, recovery.rtt().ptoBase());
+        // the datagram that moved the path counts toward what may be sent on it
+        path.onReceived(lastDatagramSize);
+        return true;
+    }
+
+    /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
+    public boolean isPathValidating() {
+        return path.validating();
     }
 
     /** Handles whatever timers expired at {@code now}. */
@@ -1682,6 +1821,9 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         keys.onTimer(now);
+        if (now >= path.timer()) {
+            path.onTimeout(now, recovery.rtt().ptoBase());
+        }
         Recovery.HandshakeStatus hs = handshakeStatus();
         if (now >= recovery.lossDetectionTimer(hs)) {
             Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
@@ -1775,6 +1917,11 @@ public final class QuicConnection implements StreamTransport {
         if (qlog.enabled()) {
             qlog.connectionClosed(now, local, code, application, reason);
         }
+        if (!connectedReported) {
+            // a server's application never saw this connection: no events about its 0-RTT streams
+            appEvents.clear();
+            readable.clear();
+        }
         appEvents.add(() -> app.onClosed(code, application, closeReason));
     }
 
@@ -1791,6 +1938,10 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void dispatchAppEvents() {
+        if (!isClient && !connectedReported && !closedReported) {
+            // streams a client opened in 0-RTT wait for the handshake: the application hears onConnected first
+            return;
+        }
         // application callbacks may queue more work (and more events); run until quiet
         for (int round = 0; round < 8 && (!appEvents.isEmpty() || !readable.isEmpty()); round++) {
             List<Runnable> events = new ArrayList<>(appEvents);
@@ -1819,11 +1970,20 @@ public final class QuicConnection implements StreamTransport {
     public boolean isClient() { return isClient; }
 
     @Override
-    public String applicationProtocol() { return tls.applicationProtocol(); }
+    public String applicationProtocol() {
+        String p = tls.applicationProtocol();
+        // RFC 8446 §4.2.10: 0-RTT data uses the ticket's protocol, the first one the client offers
+        return p == null && tls.offersEarlyData() ? config.tls().applicationProtocols().get(0) : p;
+    }
+
+    /** Streams carry data once established, and on a client sending 0-RTT data before that. */
+    private boolean streamsUsable() {
+        return state == State.ESTABLISHED || state == State.HANDSHAKE && connectedReported;
+    }
 
     @Override
     public long openStream(boolean bidirectional) {
-        if (state != State.ESTABLISHED) {
+        if (!streamsUsable()) {
             return -1;
         }
         QuicStream s = streams.open(bidirectional);
@@ -1837,7 +1997,7 @@ public final class QuicConnection implements StreamTransport {
     @Override
     public int write(long streamId, ByteBuffer data, boolean fin) {
         QuicStream s = streams.get(streamId);
-        if (s == null || !s.canSend() || state != State.ESTABLISHED) {
+        if (s == null || !s.canSend() || !streamsUsable()) {
             return -1;
         }
         int n = s.write(data, fin);
@@ -1964,6 +2124,10 @@ public final class QuicConnection implements StreamTransport {
         m.put("packets_lost", packetsLost);
         m.put("bytes_sent", bytesSent);
         m.put("key_updates", keys.generation());
+        m.put("path_validations_started", path.started());
+        m.put("path_validations_succeeded", path.validated());
+        m.put("path_validations_failed", path.failed());
+        m.put("path_challenges_sent", path.challengesSent());
         return m;
     }
 

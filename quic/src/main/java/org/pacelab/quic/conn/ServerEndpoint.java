@@ -42,10 +42,12 @@ public final class ServerEndpoint {
         void send(ByteBuffer datagram, InetSocketAddress to);
     }
 
-    /** A connection and the address it talks to. */
+    /** A connection and the address it talks to (which moves when the client's address changes, RFC 9000 §9.3). */
     public static final class Entry {
         public final QuicConnection connection;
-        public final InetSocketAddress peer;
+        private InetSocketAddress peer;
+        /** The address counted in {@link ServerEndpoint#unvalidated}: the one the client's first Initial came from. */
+        private final InetSocketAddress firstPeer;
         final List<ByteKey> keys = new ArrayList<>();
         /** Counted in {@link ServerEndpoint#unvalidated} until the client's address is validated or the entry goes. */
         boolean unvalidated;
@@ -53,6 +55,12 @@ public final class ServerEndpoint {
         Entry(QuicConnection connection, InetSocketAddress peer) {
             this.connection = connection;
             this.peer = peer;
+            this.firstPeer = peer;
+        }
+
+        /** Where the connection's datagrams go now. */
+        public InetSocketAddress peer() {
+            return peer;
         }
     }
 
@@ -100,6 +108,7 @@ public final class ServerEndpoint {
         }
     };
     private long statelessResets;
+    private long peerAddressChanges;
     private long versionNegotiations;
     private long retries;
     private long dropped;
@@ -191,7 +200,13 @@ public final class ServerEndpoint {
             deliver(e.connection, datagram, ecn, now, burst);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
-                unvalidated.remove(e.peer.getAddress());
+                unvalidated.remove(e.firstPeer.getAddress());
+            }
+            if (!from.equals(e.peer) && e.connection.onPeerAddressChanged(now)) {
+                // RFC 9000 §9.3: the client's largest non-probing packet came from a new address (a NAT rebinding or
+                // its migration): send there, while the connection validates the new path
+                e.peer = from;
+                peerAddressChanges++;
             }
             return e;
         }
@@ -356,6 +371,11 @@ public final class ServerEndpoint {
         return cid;
     }
 
+    /** How often a connection moved to a new client address; the addresses of {@link #connections()} changed since. */
+    public long peerAddressChanges() {
+        return peerAddressChanges;
+    }
+
     /** Live connections with their peers. */
     public Collection<Entry> connections() {
         return entries.values();
@@ -373,7 +393,7 @@ public final class ServerEndpoint {
                 }
                 if (e.unvalidated) {
                     e.unvalidated = false;
-                    unvalidated.remove(e.peer.getAddress());
+                    unvalidated.remove(e.firstPeer.getAddress());
                 }
                 removed.add(e);
             }
@@ -391,6 +411,7 @@ public final class ServerEndpoint {
         m.put("stateless_resets_sent", statelessResets);
         m.put("initials_with_invalid_token", invalidTokens);
         m.put("datagrams_dropped", dropped);
+        m.put("peer_address_changes", peerAddressChanges);
         m.put("connections", (long) entries.size());
         m.put("connections_accepted", accepted);
         m.put("connections_peak", (long) connectionsPeak);

@@ -30,20 +30,28 @@ public final class SessionTickets implements TlsSessionRegistry {
 
     private final RandomGenerator random;
     private final int capacity;
+    private final boolean earlyData;
     private final Map<Key, Session> sessions = new LinkedHashMap<>();
     private long issued;
     private long resumed;
 
     /**
-     * @param random   draws ticket identities and age offsets
-     * @param capacity tickets kept at most
+     * @param random    draws ticket identities and age offsets
+     * @param capacity  tickets kept at most
+     * @param earlyData whether tickets allow 0-RTT data and the server accepts it on resumption (RFC 9001 §4.6.1)
      */
-    public SessionTickets(RandomGenerator random, int capacity) {
+    public SessionTickets(RandomGenerator random, int capacity, boolean earlyData) {
         if (capacity < 1) {
             throw new IllegalArgumentException("a ticket store keeps at least one ticket");
         }
         this.random = random;
         this.capacity = capacity;
+        this.earlyData = earlyData;
+    }
+
+    /** Whether the tickets allow 0-RTT data (and the server accepts it). */
+    public boolean earlyData() {
+        return earlyData;
     }
 
     private record Key(byte[] id) {
@@ -98,7 +106,7 @@ public final class SessionTickets implements TlsSessionRegistry {
         sessions.put(new Key(id), new Session(psk, cipher, applicationProtocol, data));
         issued++;
         // RFC 9001 §4.6.1: a ticket that allows 0-RTT in QUIC carries max_early_data_size 0xffffffff
-        return maxEarlyDataSize != null ? new NewSessionTicketMessage(LIFETIME_SECONDS, ageAdd, nonce, id, 0xffffffffL)
+        return earlyData && maxEarlyDataSize != null ? new NewSessionTicketMessage(LIFETIME_SECONDS, ageAdd, nonce, id, 0xffffffffL)
                 : new NewSessionTicketMessage(LIFETIME_SECONDS, ageAdd, nonce, id);
     }
 

@@ -41,10 +41,10 @@ public record TlsConfig(List<String> applicationProtocols, List<CipherSuite> cip
                 null, null, false);
     }
 
-    /** A server issuing and accepting {@code tickets}; with {@code acceptEarlyData} 0-RTT is accepted on resumption. */
-    public TlsConfig withTickets(SessionTickets tickets, boolean acceptEarlyData) {
+    /** A server issuing and accepting {@code tickets}; 0-RTT is accepted on resumption when the tickets allow it. */
+    public TlsConfig withTickets(SessionTickets tickets) {
         return new TlsConfig(applicationProtocols, cipherSuites, certificateChain, privateKey, serverName, trustManager, verifyPeer,
-                tickets, resumption, acceptEarlyData);
+                tickets, resumption, tickets != null && tickets.earlyData());
     }
 
     /** A client resuming with {@code ticket} (null: a full handshake); with {@code offerEarlyData} it offers 0-RTT. */

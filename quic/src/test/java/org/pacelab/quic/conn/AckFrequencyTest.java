@@ -49,11 +49,11 @@ class AckFrequencyTest {
     }
 
     private static ConnectionConfig server() {
-        return ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false);
+        return ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withMaxAckRatio(ConnectionConfig.SUGGESTED_MAX_ACK_RATIO);
     }
 
     private static ConnectionConfig client() {
-        return ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
+        return ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true).withMaxAckRatio(ConnectionConfig.SUGGESTED_MAX_ACK_RATIO);
     }
 
     @Test

@@ -145,6 +145,8 @@ final class ConnectionPair {
     /** When set, datagrams to the server go through a ServerEndpoint (Retry, routing, stateless replies). */
     ServerEndpoint endpoint;
     static final java.net.InetSocketAddress CLIENT_ADDRESS = new java.net.InetSocketAddress("192.0.2.1", 5000);
+    /** The address the client's datagrams come from (a test changes it to model a NAT rebinding). */
+    java.net.InetSocketAddress clientAddress = CLIENT_ADDRESS;
 
     void useEndpoint(boolean retry) {
         byte[] key = new byte[32];
@@ -160,8 +162,8 @@ final class ConnectionPair {
                 link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
             };
             ServerEndpoint.Entry e = bursts
-                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies)
-                    : endpoint.receive(ByteBuffer.wrap(d.data), CLIENT_ADDRESS, ecnSeen(d), now, replies);
+                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies)
+                    : endpoint.receive(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies);
             if (e != null) {
                 server = e.connection;
             }

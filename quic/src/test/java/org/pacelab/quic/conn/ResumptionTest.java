@@ -30,9 +30,9 @@ class ResumptionTest {
 
     @Test
     void aTicketFromTheFirstConnectionResumesTheSecondOnce() throws Exception {
-        SessionTickets tickets = new SessionTickets(new SplittableRandom(1), 16);
+        SessionTickets tickets = new SessionTickets(new SplittableRandom(1), 16, false);
         ConnectionConfig base = ConnectionPair.baseConfig(List.of("hq-interop"), TlsConfig.ALL_SUITES, false);
-        ConnectionConfig server = base.withTls(base.tls().withTickets(tickets, false));
+        ConnectionConfig server = base.withTls(base.tls().withTickets(tickets));
         ConnectionConfig client = ConnectionPair.baseConfig(List.of("hq-interop"), TlsConfig.ALL_SUITES, true);
 
         ConnectionPair first = pair(server, client, 1);

@@ -1,0 +1,106 @@
+package org.pacelab.quic.conn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.pacelab.quic.tls.TlsConfig;
+
+/** NAT rebinding during a transfer (RFC 9000 §9.3) and the path validation it starts (§8.2). */
+class PathValidationTest {
+
+    @Test
+    void theServerFollowsARebindingClientAndValidatesTheNewPath() throws Exception {
+        byte[] msg = new byte[1_500_000];
+        new Random(7).nextBytes(msg);
+        EchoApps.Client client = new EchoApps.Client(msg);
+        ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES,
+                10_000_000L, 41);
+        pair.useEndpoint(false);
+        pair.start();
+        assertTrue(pair.runUntil(() -> pair.server != null && pair.server.isHandshakeConfirmed()
+                && pair.server.counters().get("packets_received") > 200, 20_000_000_000L));
+        ServerEndpoint.Entry entry = pair.endpoint.connections().iterator().next();
+        assertEquals(ConnectionPair.CLIENT_ADDRESS, entry.peer());
+
+        // the NAT gives the client a new port: the next datagrams come from there
+        InetSocketAddress rebound = new InetSocketAddress("192.0.2.1", 6000);
+        pair.clientAddress = rebound;
+        assertTrue(pair.runUntil(client::done, 60_000_000_000L));
+        assertArrayEquals(msg, client.replies[0]);
+        assertEquals(rebound, entry.peer());
+        assertEquals(1L, pair.endpoint.counters().get("peer_address_changes"));
+        var c = pair.server.counters();
+        assertEquals(1L, c.get("path_validations_started"), c.toString());
+        assertEquals(1L, c.get("path_validations_succeeded"), c.toString());
+        assertFalse(pair.server.isPathValidating());
+    }
+
+    @Test
+    void anUnchangedAddressStartsNoValidation() throws Exception {
+        byte[] msg = new byte[200_000];
+        EchoApps.Client client = new EchoApps.Client(msg);
+        ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES,
+                10_000_000L, 42);
+        pair.useEndpoint(false);
+        pair.start();
+        assertTrue(pair.runUntil(client::done, 20_000_000_000L));
+        assertEquals(0L, pair.server.counters().get("path_validations_started"));
+        assertEquals(0L, pair.endpoint.counters().get("peer_address_changes"));
+    }
+
+    @Test
+    void aResponseMustEchoAnOutstandingChallenge() {
+        PathValidator v = new PathValidator(new SplittableRandom(3));
+        long pto = 100_000_000L;
+        v.start(0, pto);
+        assertTrue(v.challengeDue());
+        byte[] first = v.takeChallenge(0, pto);
+        assertFalse(v.challengeDue());
+        // nothing arrived on the path yet: nothing may be sent on it; then three times what arrived (§8.2.1)
+        assertEquals(0, v.allowance());
+        v.onReceived(1200);
+        v.onSent(1000);
+        assertEquals(2600, v.allowance());
+        // unanswered for a PTO: a new challenge, the first one still accepted
+        v.onTimeout(pto, pto);
+        assertTrue(v.challengeDue());
+        byte[] second = v.takeChallenge(pto, pto);
+        assertFalse(java.util.Arrays.equals(first, second));
+        assertFalse(v.onResponse(new byte[8]));
+        assertTrue(v.validating());
+        assertTrue(v.onResponse(first));
+        assertFalse(v.validating());
+        assertEquals(Long.MAX_VALUE, v.allowance());
+        assertEquals(Long.MAX_VALUE, v.timer());
+        assertEquals(1, v.validated());
+    }
+
+    @Test
+    void aValidationWithoutAnswerFailsAtItsDeadlineAndStartsAgain() {
+        PathValidator v = new PathValidator(new SplittableRandom(4));
+        long pto = 10_000_000L;
+        v.start(0, pto);
+        v.takeChallenge(0, pto);
+        // §8.2.4: max(3 PTO, 6 kInitialRtt)
+        long deadline = 6 * PathValidator.INITIAL_RTT;
+        for (long t = pto; t < deadline; t += pto) {
+            v.onTimeout(t, pto);
+            if (v.challengeDue()) {
+                v.takeChallenge(t, pto);
+            }
+        }
+        assertEquals(0, v.failed());
+        v.onTimeout(deadline, pto);
+        assertEquals(1, v.failed());
+        assertTrue(v.validating());
+        assertTrue(v.challengeDue());
+    }
+}
