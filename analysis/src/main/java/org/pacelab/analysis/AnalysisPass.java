@@ -52,6 +52,8 @@ final class AnalysisPass {
     long lastDataNs = Long.MIN_VALUE;
     /** Server 1-RTT packets found in a qlog trace, with or without an intended send time. */
     long inQlog;
+    /** Server 1-RTT packets whose precision sample is against the qlog's packet_sent time (no send_at_time logged). */
+    long matchedOnEventTime;
     private TcpFlow cachedFlow;
     private QuicConnection lastConnection;
     private QlogTrace lastTrace;
@@ -166,6 +168,11 @@ final class AnalysisPass {
                 inQlog++;
                 SentPackets sent = trace.sent();
                 double sendAtMs = sent.sendAtMs(pn);
+                if (Double.isNaN(sendAtMs) && trace.fineSendTimes()) {
+                    // a stack that logs no intended send time: its packet_sent time is when it sent the packet
+                    sendAtMs = sent.eventMs(pn);
+                    matchedOnEventTime++;
+                }
                 if (!Double.isNaN(sendAtMs)) {
                     delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
                     precision.onMatched(delay);

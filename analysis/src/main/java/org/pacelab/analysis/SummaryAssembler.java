@@ -365,9 +365,10 @@ final class SummaryAssembler {
         var p = pass.precision;
         long oneRtt = pass.dissector.server1RttPackets();
         if (p.matched() == 0) {
-            String why = used.stream().allMatch(t -> t.sent().withSendAt() == 0)
-                    ? "the server's qlog packet_sent events carry no send_at_time (the intended send time); ngtcp2, for one, does not log it"
-                    : pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event by packet number"
+            String why = pass.inQlog == 0 ? "no server 1-RTT packet matched a qlog packet_sent event by packet number"
+                    : used.stream().allMatch(t -> t.sent().withSendAt() == 0)
+                    ? "the server's qlog packet_sent events carry no send_at_time (the intended send time) and their times are "
+                    + "whole milliseconds, too coarse to stand for send times; ngtcp2, for one, logs so"
                     : "the matched qlog packet_sent events carry no send_at_time";
             precisionUnavailable(why);
         } else {
@@ -377,6 +378,11 @@ final class SummaryAssembler {
             s.put(SEND_DELAY_MEAN_US, p.meanDelayNs() / 1000);
             s.put(SEND_DELAY_P50_US, p.delays().quantile(0.5) / 1000);
             s.put(SEND_DELAY_P99_US, p.delays().quantile(0.99) / 1000);
+            if (pass.matchedOnEventTime > 0) {
+                notes.add("the server's qlog logs no intended send time (send_at_time), so precision and send delays are "
+                        + "measured against its packet_sent times (when the stack sent each packet) for " + pass.matchedOnEventTime
+                        + " of " + p.matched() + " packets: they show the send path's lateness, not a pacer's");
+            }
             if (used.stream().anyMatch(t -> Double.isNaN(t.referenceTimeMs()))) {
                 notes.add("a qlog trace has no reference_time, so send_delay values include an unknown clock offset "
                         + "(precision_us, a standard deviation, is unaffected)");

@@ -149,6 +149,19 @@ class CaptureAnalyzerTest {
         assertEquals(N, s.integer(QLOG_PACKETS_SENT));
     }
 
+    /** picoquic, quic-go, aioquic: no send_at_time, but packet_sent times finer than a millisecond stand for it. */
+    @Test
+    void qlogWithFinePacketSentTimesGivesPrecisionAgainstThem() throws IOException {
+        long[][] p = pairs();
+        SyntheticTransfer.Files3 f = SyntheticTransfer.write(dir.resolve("pq"), p[0], null, 0, CipherSuite.AES_128_GCM_SHA256, false);
+        Summary s = CaptureAnalyzer.analyze(AnalysisOptions.of(f.capture()).withKeyLog(f.keyLog()).withQlog(f.qlogDir()), "r")
+                .summary();
+        assertEquals(1.0, s.number(PRECISION_MATCHED_SHARE));
+        assertEquals(0.0, s.number(PRECISION_US), 0.01, "every packet is logged 5 us before its wire time");
+        assertEquals(5.0, s.number(SEND_DELAY_P50_US), 1.0, "the delay histogram resolves about a microsecond");
+        assertTrue(s.string(NOTES).contains("measured against its packet_sent times"), s.string(NOTES));
+    }
+
     @Test
     void truncatedCaptureGivesPartialResultsMarkedTruncated() throws IOException {
         SyntheticTransfer.Files3 f = transfer(0);

@@ -37,6 +37,9 @@ import org.pacelab.lab.slurm.SlurmExecutor;
 import org.pacelab.lab.slurm.SlurmSettings;
 import org.pacelab.lab.store.ResultStore;
 import org.pacelab.lab.store.StoreException;
+import org.pacelab.peers.build.PeerBuilder;
+import org.pacelab.peers.build.PeerCache;
+import org.pacelab.peers.build.PeerSources;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -148,7 +151,13 @@ public final class RunCommand implements Callable<Integer> {
         }
         Host host = new Host();
         PacelabLauncher pacelab = Launchers.current();
-        PeerRegistry peers = PeerRegistry.standard();
+        PeerRegistry peers;
+        try {
+            peers = PeerRegistry.forScenario(scenario);
+        } catch (ScenarioException e) {
+            e.problems().forEach(p -> err.println("pacelab run: " + p));
+            return 2;
+        }
         if (!noInstall) {
             installMissingPeers(scenario, peers, host, pacelab, stdout);
         }
@@ -249,8 +258,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Installs the Debian packages of peers the scenario names, and the report's fonts, when missing here (root only);
-     * the plan is made afterwards, from what is installed then.
+     * Installs what the peers the scenario names lack, before the plan is made: their Debian packages and the
+     * report's fonts (root only), and the builds of peers pacelab builds (sources from PACELAB_PEER_SOURCES or
+     * upstream). The plan is then made from what is installed.
      */
     static void installMissingPeers(Scenario scenario, PeerRegistry peers, Host host, PacelabLauncher pacelab, PrintStream out) {
         Set<Peer> named = new LinkedHashSet<>();
@@ -258,13 +268,13 @@ public final class RunCommand implements Callable<Integer> {
             peers.get(i.server().value()).ifPresent(named::add);
             peers.get(i.client().value()).ifPresent(named::add);
         }
-        PeerInstaller installer = new PeerInstaller(host, pacelab, PeerInstaller.APT);
+        PeerBuilder builder = new PeerBuilder(PeerCache.standard(), PeerSources.of(List.of(), System.getenv(), host.programs()),
+                host.programs(), out);
+        PeerInstaller installer = new PeerInstaller(host, pacelab, PeerInstaller.APT, builder);
         // the report's figures are drawn by JFreeChart, which needs fontconfig and a font on a headless JDK
         Set<String> fonts = host.which("dpkg-query").isPresent() ? Set.of("fontconfig", "fonts-dejavu-core") : Set.of();
-        if (installer.cannotInstall() != null) {
-            return; // the plan lists what cannot run here, with the reason
-        }
-        PeerInstaller.Result r = installer.install(new ArrayList<>(named), fonts, out);
+        PeerInstaller.Result r = installer.install(new ArrayList<>(named), fonts, PeerInstaller.Builds.ALL, out);
+        // packages that could not be installed (not root) are not news: the plan lists what cannot run here, and why
         r.problems().forEach(p -> out.println("pacelab run: " + p));
     }
 }

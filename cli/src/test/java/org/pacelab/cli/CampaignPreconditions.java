@@ -25,6 +25,14 @@ final class CampaignPreconditions {
         require(HOST.which(program).isPresent(), program + " is not installed (apt-get install -y " + debianPackage + ")");
     }
 
+    /** A peer pacelab builds, built in the user's peer cache ({@code ./run-tests} builds them). */
+    static void requireBuilt(String peer) {
+        var p = org.pacelab.lab.peer.PeerRegistry.standard().get(peer).orElseThrow();
+        var launcher = new org.pacelab.lab.peer.PacelabLauncher(java.util.List.of("pacelab"), java.util.Set.of());
+        var a = p.availability(org.pacelab.lab.peer.Role.SERVER, HOST, launcher);
+        require(a.usable(), a.reason() + " (./run-tests builds it from ../shared/peer-sources)");
+    }
+
     static void requireRoot() {
         require(HOST.isRoot(), "netns mode needs root");
     }

@@ -31,7 +31,7 @@ class RunCommandTest {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
                         + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
-                        + "flows, host-setup");
+                        + "flows, quick, host-setup, include, peers");
     }
 
     @Test
@@ -46,8 +46,30 @@ class RunCommandTest {
 
     @Test
     void unknownImplementation() throws Exception {
-        refused(run("implementations: [picoquic]\n"),
-                "1:19: unknown implementation 'picoquic'; valid: pacelab, ngtcp2, quiche, kwik, nginx, curl, chromium");
+        refused(run("implementations: [picoquik]\n"),
+                "1:19: unknown implementation 'picoquik' (did you mean 'picoquic'?); valid: pacelab, ngtcp2, quiche, kwik, picoquic, "
+                        + "aioquic, quic-go, nginx, curl, chromium");
+    }
+
+    @Test
+    void aCongestionControllerThePeerDoesNotHaveIsNamedWithTheOnesItHas() throws Exception {
+        // unavailable: skip keeps the sentences the same whether or not the peers are built here
+        CliRun r = run("""
+                unavailable: skip
+                implementations:
+                  - {name: p, server: picoquic, client: picoquic, options: {cc: vegas}}
+                  - {name: q, server: quic-go, client: pacelab, server-options: {cc: bbr}}
+                  - {name: a, server: aioquic, client: aioquic, options: {cc: bbr2}}
+                """);
+        assertEquals(2, r.code(), r.out() + r.err());
+        String at = "pacelab run: " + tmp.resolve("s.yaml") + ":";
+        assertEquals(String.join("\n",
+                at + "3:65: picoquic cc: 'vegas' is not a congestion controller of picoquic; valid values: newreno, cubic, dcubic, "
+                        + "fast, bbr, prague, bbr1, c4",
+                at + "4:70: quic-go cc: 'bbr' is not a congestion controller of quic-go 0.29; valid values: cubic",
+                at + "5:63: aioquic cc: 'bbr2' is not a congestion controller of aioquic; valid values: reno, newreno, cubic"),
+                r.err().strip());
+        assertFalse(Files.exists(tmp.resolve("campaign")), "nothing is created");
     }
 
     @Test
@@ -89,7 +111,7 @@ class RunCommandTest {
     void peersListsEveryPeerWithWhetherItIsUsable() {
         CliRun r = CliRun.of("peers");
         assertEquals(0, r.code(), r.err());
-        for (String p : new String[] {"pacelab", "ngtcp2", "quiche", "kwik", "nginx", "curl", "chromium"}) {
+        for (String p : new String[] {"pacelab", "ngtcp2", "quiche", "kwik", "picoquic", "aioquic", "quic-go", "nginx", "curl", "chromium"}) {
             assertTrue(r.out().lines().anyMatch(l -> l.startsWith(p + " ")), p + " missing in:\n" + r.out());
         }
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("pacelab   usable")), r.out());

@@ -20,8 +20,11 @@ public final class PeerProcesses implements AutoCloseable {
     /** The outcome of a process run to completion. */
     public record Result(int exitCode, String output) {}
 
+    /** Starts a process in the log's directory, its output (both streams) going to the log. */
     public Process start(Path log, Map<String, String> env, String... cmd) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        // in the log's directory (a test's temporary one): some peers write state files into their working directory
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                .directory(log.toAbsolutePath().getParent().toFile());
         pb.environment().putAll(env);
         Process p = pb.start();
         started.add(p);

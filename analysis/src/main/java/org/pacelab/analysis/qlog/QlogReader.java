@@ -41,6 +41,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
  */
 public final class QlogReader {
     /** Times and metrics are decimal numbers: the fast (and equally exact) double parser reads them. */
+    /** 2001-09-09 in ms since the Unix epoch: a reference time before it is some other clock's. */
+    private static final double EPOCH_2001_MS = 1e12;
+    private static final int[] RTT_COLUMNS = {CongestionTimeline.Column.SMOOTHED_RTT_MS.ordinal(),
+            CongestionTimeline.Column.MIN_RTT_MS.ordinal(), CongestionTimeline.Column.LATEST_RTT_MS.ordinal()};
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .build();
@@ -315,7 +319,7 @@ public final class QlogReader {
                     case "raw" -> raw(p, value);
                     case "packet_type" -> packetType = leaf(p);
                     case "send_at_time" -> sendAtTime = number(p);
-                    case "congestion_window" -> metric(p, CongestionTimeline.Column.CONGESTION_WINDOW);
+                    case "congestion_window", "cwnd" -> metric(p, CongestionTimeline.Column.CONGESTION_WINDOW);
                     case "bytes_in_flight" -> metric(p, CongestionTimeline.Column.BYTES_IN_FLIGHT);
                     case "pacing_rate" -> metric(p, CongestionTimeline.Column.PACING_RATE_BPS);
                     case "smoothed_rtt" -> metric(p, CongestionTimeline.Column.SMOOTHED_RTT_MS);
@@ -424,6 +428,12 @@ public final class QlogReader {
         String vantagePoint = "";
         final Set<String> ids = new LinkedHashSet<>();
         double referenceMs = Double.NaN;
+        /** Whether referenceMs counts from the Unix epoch (then it places the trace's times on the capture's clock). */
+        boolean epochReference;
+        /** Milliseconds per unit of the trace's times (picoquic's are microseconds). */
+        double unitMs = 1.0;
+        /** 1-RTT packet_sent events whose time is not a whole millisecond. */
+        long subMillisecondTimes;
         String timeFormat = "relative";
         double deltaClock;
         double firstEventMs = Double.NaN;
@@ -458,15 +468,41 @@ public final class QlogReader {
             for (String k : new String[] {"group_id", "ODCID", "odcid"}) {
                 addId(trace.path(k));
             }
+            // picoquic counts in microseconds ("configuration": {"time_units": "us"}): times, RTTs and its reference time
+            String units = trace.path("configuration").path("time_units").asText(common.path("time_units").asText("ms"));
+            unitMs = switch (units.toLowerCase(Locale.ROOT)) {
+                case "us" -> 1e-3;
+                case "ns" -> 1e-6;
+                default -> 1.0;
+            };
             JsonNode ref = common.path("reference_time");
-            if (ref.isNumber() && ref.doubleValue() > 0) {
-                referenceMs = ref.doubleValue();
+            double reference = ref.isNumber() ? ref.doubleValue() : ref.isTextual() ? parseOrNaN(ref.textValue()) : Double.NaN;
+            if (reference > 0) {
+                referenceMs = reference * unitMs;
+                // a reference time before 2001 is a clock other than the Unix epoch's (picoquic's: its own clock's start)
+                epochReference = referenceMs > EPOCH_2001_MS;
+                if (!epochReference && !tfIsAbsolute(common, trace)) {
+                    notes.add(file.getFileName() + ": reference_time " + ref.asText() + " is not a time since the Unix epoch");
+                }
             }
             String tf = common.path("time_format").asText("");
             if (tf.isEmpty()) {
                 tf = trace.path("configuration").path("time_format").asText("relative");
             }
             timeFormat = tf.toLowerCase(Locale.ROOT);
+        }
+
+        private static boolean tfIsAbsolute(JsonNode common, JsonNode trace) {
+            String tf = common.path("time_format").asText(trace.path("configuration").path("time_format").asText(""));
+            return tf.equalsIgnoreCase("absolute");
+        }
+
+        static double parseOrNaN(String text) {
+            try {
+                return Double.parseDouble(text.strip());
+            } catch (NumberFormatException e) {
+                return Double.NaN;
+            }
         }
 
         void addId(JsonNode n) {
@@ -504,7 +540,8 @@ public final class QlogReader {
         }
 
         /** Event time in ms relative to the reference time. */
-        double timeOf(double time) {
+        double timeOf(double raw) {
+            double time = raw * unitMs;
             return switch (timeFormat) {
                 case "delta" -> deltaClock += time;
                 case "absolute" -> Double.isNaN(referenceMs) ? time : time - referenceMs;
@@ -522,9 +559,12 @@ public final class QlogReader {
                 return;
             }
             int size = data.size();
-            double sendAtMs = data.sendAtTime;
+            double sendAtMs = data.sendAtTime * unitMs;
             if (!Double.isNaN(sendAtMs) && timeFormat.equals("absolute") && !Double.isNaN(referenceMs)) {
                 sendAtMs -= referenceMs;
+            }
+            if (t != Math.rint(t)) {
+                subMillisecondTimes++;
             }
             sent.add(pn.asLong(), t, sendAtMs, size, pacingRate);
         }
@@ -581,6 +621,13 @@ public final class QlogReader {
                     any = true;
                 }
             }
+            if (unitMs != 1.0) {
+                for (int c : RTT_COLUMNS) {
+                    if (!Double.isNaN(data.metrics[c])) {
+                        metrics[c] = data.metrics[c] * unitMs;
+                    }
+                }
+            }
             if (!Double.isNaN(metrics[CongestionTimeline.Column.PACING_RATE_BPS.ordinal()])) {
                 pacingRate = metrics[CongestionTimeline.Column.PACING_RATE_BPS.ordinal()];
             }
@@ -596,8 +643,9 @@ public final class QlogReader {
             StartupEnd end = Double.isNaN(startupEndMs) ? null
                     : new StartupEnd((startupEndMs - firstEventMs) / 1000.0, startupEndMs, startupEndState,
                     Double.isNaN(startupMaxCwnd) ? -1 : (long) startupMaxCwnd);
-            return new QlogTrace(file, vantagePoint, Set.copyOf(ids), referenceMs, sent, packetsSent, packetsLost,
-                    timeline, events, List.copyOf(notes), stateUpdates, end);
+            return new QlogTrace(file, vantagePoint, Set.copyOf(ids), epochReference ? referenceMs : Double.NaN, sent, packetsSent,
+                    packetsLost, timeline, events, List.copyOf(notes), sent.count() > 0 && 2 * subMillisecondTimes > sent.count(),
+                    stateUpdates, end);
         }
     }
 }

@@ -17,12 +17,15 @@ import java.util.Set;
  * @param timeline        metrics_updated events
  * @param events          events read
  * @param notes           sentences about records that could not be used
+ * @param fineSendTimes   whether most 1-RTT packet_sent times are finer than a whole millisecond, so that they can
+ *                        stand for the send times of a stack that logs no intended send time (ngtcp2's are whole ms)
  * @param stateUpdates    congestion_state_updated events
  * @param startupEnd      when the sender's initial slow start (BBR: Startup) ended, or null when it never did
  */
 public record QlogTrace(Path file, String vantagePoint, Set<String> connectionIds, double referenceTimeMs,
                         SentPackets sent, long packetsSent, long packetsLost, CongestionTimeline timeline,
-                        long events, List<String> notes, long stateUpdates, StartupEnd startupEnd) {
+                        long events, List<String> notes, boolean fineSendTimes, long stateUpdates,
+                        StartupEnd startupEnd) {
 
     /** The event time {@code timeMs} (the trace's clock, ms) in ns since the epoch; 0 without a reference time. */
     public long epochNs(double timeMs) {

@@ -110,6 +110,7 @@ class QlogReaderTest {
         assertTrue(t.sent().contains(15));
         assertTrue(Double.isNaN(t.sent().sendAtMs(15)));
         assertEquals(0, t.sent().withSendAt());
+        assertFalse(t.fineSendTimes(), "whole-millisecond times cannot stand for send times");
         assertEquals(1, t.notes().size());
         assertTrue(t.notes().getFirst().startsWith("b.sqlog:3"), t.notes().getFirst());
     }
@@ -126,6 +127,33 @@ class QlogReaderTest {
         assertEquals(5.0, t.sent().eventMs(1));
         assertEquals(99, t.sent().size(1));
         assertEquals(0.005, t.timeline().time(0), 1e-12); // the metrics event is at 10 ms, the trace's first event at 5 ms
+    }
+
+    /** picoquic: whole-file JSON, times and RTTs in microseconds, "cwnd", a reference time of its own clock as text. */
+    @Test
+    void picoquicMicrosecondsCwndAndItsOwnReferenceClock() throws IOException {
+        Path f = Files.writeString(dir.resolve("0011.1a2b.server.qlog"), "{ \"qlog_version\": \"draft-00\", \"title\": \"picoquic\", "
+                + "\"traces\": [{ \"vantage_point\": { \"name\": \"backend-67\", \"type\": \"server\" }, "
+                + "\"event_fields\": [\"relative_time\", \"category\", \"event\", \"data\"], \"configuration\": {\"time_units\": \"us\"}, "
+                + "\"common_fields\": { \"protocol_type\": \"QUIC_HTTP3\", \"reference_time\": \"563942109\"}, \"events\": ["
+                + "[1730, \"transport\", \"packet_sent\", { \"packet_type\": \"1RTT\", \"header\": { \"packet_size\": 1440, "
+                + "\"packet_number\": 7 }}],"
+                + "[2045, \"transport\", \"packet_sent\", { \"packet_type\": \"1RTT\", \"header\": { \"packet_size\": 1440, "
+                + "\"packet_number\": 8 }}],"
+                + "[96315, \"recovery\", \"metrics_updated\", {\"cwnd\": 15360, \"pacing_rate\": 1629412, "
+                + "\"smoothed_rtt\": 94257, \"min_rtt\": 94000}]]}]}");
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertEquals(1.73, t.sent().eventMs(7), 1e-9);
+        assertEquals(2.045, t.sent().eventMs(8), 1e-9);
+        assertTrue(Double.isNaN(t.sent().sendAtMs(7)));
+        assertTrue(t.fineSendTimes(), "microsecond times can stand for send times");
+        assertTrue(Double.isNaN(t.referenceTimeMs()), "563942109 us is picoquic's clock, not the epoch");
+        assertEquals(List.of("0011.1a2b.server.qlog: reference_time 563942109 is not a time since the Unix epoch"), t.notes());
+        CongestionTimeline tl = t.timeline();
+        assertEquals(15360, tl.value(CongestionTimeline.Column.CONGESTION_WINDOW, 0));
+        assertEquals(94.257, tl.value(CongestionTimeline.Column.SMOOTHED_RTT_MS, 0), 1e-9);
+        assertEquals(94.0, tl.value(CongestionTimeline.Column.MIN_RTT_MS, 0), 1e-9);
+        assertEquals(0.094585, tl.time(0), 1e-9); // 96.315 ms after the first event at 1.73 ms
     }
 
     @Test

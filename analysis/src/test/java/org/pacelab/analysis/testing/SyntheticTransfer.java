@@ -32,7 +32,16 @@ public final class SyntheticTransfer {
      */
     public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite)
             throws IOException {
-        return write(dir, wireNs, intendedNs, pacingRateBps, suite, 1);
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null, 1);
+    }
+
+    /**
+     * As above; with {@code wholeMilliseconds} the qlog's event times are whole milliseconds (as ngtcp2 writes
+     * them), otherwise each packet_sent is logged 5 us before its wire time.
+     */
+    public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                               boolean wholeMilliseconds) throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, wholeMilliseconds, 1);
     }
 
     /**
@@ -42,6 +51,11 @@ public final class SyntheticTransfer {
      */
     public static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
                                int gsoSegments) throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, intendedNs == null, gsoSegments);
+    }
+
+    private static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                                boolean wholeMilliseconds, int gsoSegments) throws IOException {
         Files.createDirectories(dir);
         SyntheticQuic q = new SyntheticQuic(suite, 7);
         // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
@@ -80,6 +94,9 @@ public final class SyntheticTransfer {
         long cwnd = 12000;
         for (int i = 0; i < wireNs.length; i++) {
             double eventMs = (wireNs[i] - 5_000 - t0) / 1e6;
+            if (wholeMilliseconds) {
+                eventMs = Math.floor(eventMs);
+            }
             if (i % 5 == 0) {
                 cwnd += 1200;
                 s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"recovery:metrics_updated\","

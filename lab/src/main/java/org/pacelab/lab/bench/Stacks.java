@@ -11,6 +11,7 @@ import org.pacelab.lab.peer.Launch;
 import org.pacelab.lab.peer.NginxPeer;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Readiness;
+import org.pacelab.lab.peer.Protocol;
 import org.pacelab.lab.peer.ServerSetup;
 
 /** The stacks {@code pacelab bench loopback} knows, each with its default command lines. */
@@ -138,7 +139,7 @@ public final class Stacks {
         @Override
         public Launch server(Path workDir, int port, Path root, Path certificate, Path privateKey) throws IOException {
             return new NginxPeer().server(new ServerSetup(workDir, "127.0.0.1", port, root, certificate, privateKey, null, null,
-                    Map.of()), null);
+                    Map.of(), Protocol.HTTP2_TLS), null);
         }
 
         @Override

@@ -13,16 +13,18 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.pacelab.peers.build.Programs;
+
 /**
  * What this machine offers the runner: programs on the PATH, Debian package versions, root, the kernel's qdiscs
  * and TCP congestion controllers. Answers are cached for the life of the object.
  */
 public class Host {
     /** Where Debian puts administration programs (gtlsserver, nginx, tc, sysctl); a user's PATH often lacks them. */
-    public static final List<Path> SYSTEM_DIRS = List.of(Path.of("/usr/local/sbin"), Path.of("/usr/sbin"), Path.of("/sbin"));
+    public static final List<Path> SYSTEM_DIRS = Programs.SYSTEM_DIRS;
 
-    private final List<Path> searchPath;
     private final List<Path> systemDirs;
+    private final Programs search;
     private final Map<String, Optional<Path>> programs = new ConcurrentHashMap<>();
     private final Map<String, String> packages = new ConcurrentHashMap<>();
     private final Map<String, QdiscSupport> qdiscs = new ConcurrentHashMap<>();
@@ -38,39 +40,23 @@ public class Host {
 
     /** A host whose programs are looked up in {@code searchPath}, then in {@code systemDirs}. */
     public Host(List<Path> searchPath, List<Path> systemDirs) {
-        this.searchPath = List.copyOf(searchPath);
         this.systemDirs = List.copyOf(systemDirs);
+        this.search = Programs.searching(searchPath, systemDirs);
     }
 
     /** The directories of this process's PATH, in order. */
     public static List<Path> pathOfThisProcess() {
-        List<Path> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String d : path.split(":")) {
-                if (!d.isEmpty()) {
-                    dirs.add(Path.of(d));
-                }
-            }
-        }
-        return dirs;
+        return Programs.pathOfThisProcess();
     }
 
     /** The program's absolute path (PATH, then the sbin directories), or empty. Remembered until {@link #forgetInstalled()}. */
     public Optional<Path> which(String program) {
-        return programs.computeIfAbsent(program, this::search);
+        return programs.computeIfAbsent(program, search::find);
     }
 
-    private Optional<Path> search(String program) {
-        List<Path> dirs = new ArrayList<>(searchPath);
-        dirs.addAll(systemDirs);
-        for (Path d : dirs) {
-            Path p = d.resolve(program).toAbsolutePath();
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+    /** Finds programs as {@link #which} does (for peer builds). */
+    public Programs programs() {
+        return this::which;
     }
 
     /**

@@ -48,8 +48,8 @@ public final class ChromiumPeer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.H3;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.H3);
     }
 
     @Override

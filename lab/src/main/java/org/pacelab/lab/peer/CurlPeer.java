@@ -31,8 +31,8 @@ public final class CurlPeer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.HTTP2_TLS;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.HTTP2_TLS);
     }
 
     @Override

@@ -28,8 +28,8 @@ public final class KwikPeer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.H3;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.H3);
     }
 
     @Override

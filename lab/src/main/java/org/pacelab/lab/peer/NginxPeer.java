@@ -34,8 +34,8 @@ public final class NginxPeer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.HTTP2_TLS;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.HTTP2_TLS);
     }
 
     @Override

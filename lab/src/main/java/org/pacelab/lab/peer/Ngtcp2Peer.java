@@ -40,8 +40,8 @@ public final class Ngtcp2Peer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.H3;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.H3);
     }
 
     @Override

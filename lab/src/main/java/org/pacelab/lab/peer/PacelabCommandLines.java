@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The command-line conventions every peer shipped as a pacelab subcommand shares ({@code pacelab server},
- * {@code pacelab peer quiche-server}, ...): servers take {@code --listen --root --cert --key}, clients take the
- * URLs, {@code --insecure}, {@code --json} (the client log) and {@code --timeout}; options become {@code --name value}.
+ * The command-line conventions every peer program written in this project shares ({@code pacelab server},
+ * {@code pacelab peer quiche-server}, the quic-go and aioquic programs, ...): servers take {@code --listen --root
+ * --cert --key}, clients take the URLs, {@code --insecure}, {@code --json} (the client log) and {@code --timeout};
+ * options become {@code --name value}.
  */
 final class PacelabCommandLines {
     static final String CLIENT_LOG = "client.json";
@@ -15,14 +16,24 @@ final class PacelabCommandLines {
     private PacelabCommandLines() {}
 
     static List<String> server(String subcommand, ServerSetup s) {
-        List<String> args = new ArrayList<>(List.of(subcommand.split(" ")));
+        return server(List.of(subcommand.split(" ")), s);
+    }
+
+    /** A server's command: {@code program} (the program and its first arguments), then the conventional options. */
+    static List<String> server(List<String> program, ServerSetup s) {
+        List<String> args = new ArrayList<>(program);
         args.addAll(List.of("--listen", hostPort(s.address(), s.port()), "--root", s.documentRoot().toString(),
                 "--cert", s.certificate().toString(), "--key", s.privateKey().toString()));
         return args;
     }
 
     static List<String> client(String subcommand, ClientSetup c) {
-        List<String> args = new ArrayList<>(List.of(subcommand.split(" ")));
+        return client(List.of(subcommand.split(" ")), c);
+    }
+
+    /** A client's command: {@code program} (the program and its first arguments), then the conventional options. */
+    static List<String> client(List<String> program, ClientSetup c) {
+        List<String> args = new ArrayList<>(program);
         args.addAll(List.of("--insecure", "--json", c.workDir().resolve(CLIENT_LOG).toString(),
                 "--timeout", Math.max(1, c.timeoutNs() / 1_000_000) + "ms"));
         return args;

@@ -75,8 +75,8 @@ public final class PacelabPeer implements Peer {
     }
 
     @Override
-    public Protocol protocol() {
-        return Protocol.H3;
+    public List<Protocol> protocols() {
+        return List.of(Protocol.H3, Protocol.HQ_INTEROP);
     }
 
     @Override
@@ -209,7 +209,7 @@ public final class PacelabPeer implements Peer {
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.server("server", s);
-        args.addAll(List.of("--alpn", "h3"));
+        args.addAll(List.of("--alpn", s.protocol().alpn()));
         if (s.qlogDir() != null) {
             args.addAll(List.of("--qlog-dir", s.qlogDir().toString()));
         }
@@ -223,7 +223,7 @@ public final class PacelabPeer implements Peer {
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.client("client", c);
-        args.addAll(List.of("--alpn", "h3"));
+        args.addAll(List.of("--alpn", c.protocol().alpn()));
         if (c.keyLog() != null) {
             args.addAll(List.of("--keylog", c.keyLog().toString()));
         }

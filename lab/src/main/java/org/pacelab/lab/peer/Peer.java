@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
+import org.pacelab.peers.build.PeerBuild;
 
 /**
  * A server and/or client implementation the runner drives: what it speaks, where it runs, the options it takes,
@@ -20,7 +21,8 @@ public interface Peer {
     /** One line for {@code pacelab peers}. */
     String summary();
 
-    Protocol protocol();
+    /** What it speaks, in order of preference (a server's first that the client speaks too is used). */
+    List<Protocol> protocols();
 
     Set<Role> roles();
 
@@ -62,6 +64,11 @@ public interface Peer {
     }
 
     Availability availability(Role role, Host host, PacelabLauncher pacelab);
+
+    /** How pacelab builds it from pinned sources into the peer cache ({@code pacelab peers install}), or null. */
+    default PeerBuild build() {
+        return null;
+    }
 
     /** Its version as installed here (for the environment record). */
     String version(Role role, Host host, PacelabLauncher pacelab);

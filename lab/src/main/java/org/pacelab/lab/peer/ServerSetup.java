@@ -11,6 +11,7 @@ import java.util.Map;
  * @param documentRoot files to serve ({@link ClientSetup#paths()} name files in it)
  * @param keyLog       where TLS secrets go (NSS key log format), or null when not collected
  * @param qlogDir      where qlog files go (an existing directory), or null when not collected
+ * @param protocol     what server and client speak in this run (one of the server's {@link Peer#protocols()})
  */
 public record ServerSetup(Path workDir, String address, int port, Path documentRoot, Path certificate, Path privateKey,
-                          Path keyLog, Path qlogDir, Map<String, String> options) {}
+                          Path keyLog, Path qlogDir, Map<String, String> options, Protocol protocol) {}

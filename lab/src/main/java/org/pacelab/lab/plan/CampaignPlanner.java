@@ -18,6 +18,7 @@ import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.Availability;
 import org.pacelab.lab.peer.Peer;
 import org.pacelab.lab.peer.PeerOption;
+import org.pacelab.lab.peer.Protocol;
 import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.scenario.HostSetup;
 import org.pacelab.lab.scenario.Implementation;
@@ -125,10 +126,10 @@ public final class CampaignPlanner {
             if (server == null || client == null) {
                 continue;
             }
-            if (server.protocol() != client.protocol()) {
+            if (Protocol.common(server.protocols(), client.protocols()) == null) {
                 problems.add(impl.at(), "implementation " + impl.name().value() + ": server " + server.name() + " speaks "
-                        + server.protocol().description() + " but client " + client.name() + " speaks "
-                        + client.protocol().description() + "; pair peers that speak the same protocol");
+                        + Protocol.describe(server.protocols()) + " but client " + client.name() + " speaks "
+                        + Protocol.describe(client.protocols()) + "; pair peers that speak the same protocol");
                 continue;
             }
             checkOptionNames(impl, server, client);
@@ -214,7 +215,7 @@ public final class CampaignPlanner {
         if (m == Mode.SIM) {
             return " (the simulator runs pacelab's own stack only)";
         }
-        if (m == Mode.RELAY && p.protocol() != org.pacelab.lab.peer.Protocol.H3) {
+        if (m == Mode.RELAY && p.protocols().stream().noneMatch(Protocol::overQuic)) {
             return " (it speaks TCP, which the UDP relay does not carry; netns mode needs root)";
         }
         return "";

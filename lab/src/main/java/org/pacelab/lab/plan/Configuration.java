@@ -3,6 +3,7 @@ package org.pacelab.lab.plan;
 import java.util.Map;
 
 import org.pacelab.lab.peer.Peer;
+import org.pacelab.lab.peer.Protocol;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.lab.scenario.Transfer;
 import org.pacelab.net.spec.LinkSpec;
@@ -27,6 +28,11 @@ public record Configuration(String name, String id, String implementation, Mode 
         serverOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverOptions));
         clientOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clientOptions));
         sweepPoint = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sweepPoint));
+    }
+
+    /** What server and client speak: the first of the server's protocols the client speaks too. */
+    public Protocol protocol() {
+        return Protocol.common(server.protocols(), client.protocols());
     }
 
     /** One client/server pair over a single-path link. */

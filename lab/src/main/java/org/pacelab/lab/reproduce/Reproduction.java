@@ -114,7 +114,8 @@ public final class Reproduction {
         if (sizes.size() > 0) {
             s = ScenarioOverrides.withSize(s, sizes.size());
         }
-        CampaignPlan full = CampaignPlanner.plan(s, new PlanningContext(peers, host, pacelab, null, true, c.scenario().getParent()));
+        CampaignPlan full = CampaignPlanner.plan(s, new PlanningContext(peers.with(s.peers()), host, pacelab, null, true,
+                c.scenario().getParent()));
         Path dir = options.out().resolve(s.name());
         if (v == null) {
             return new PlannedCampaign(c, dir, full, full, Map.of(), "--quick leaves campaign " + c.key() + " ("

@@ -89,7 +89,7 @@ final class DcRunExecutor {
                 Path qlog = null;
                 if (collect.qlog()) qlog = Files.createDirectories(flowDir.resolve(RunFiles.QLOG));
                 ServerSetup setup = new ServerSetup(flowDir, serverAddress, serverPorts[i], documentRoot, pki.certificate(),
-                        pki.privateKey(), collect.keylog() ? flowDir.resolve(RunFiles.KEYS) : null, qlog, c.serverOptions());
+                        pki.privateKey(), collect.keylog() ? flowDir.resolve(RunFiles.KEYS) : null, qlog, c.serverOptions(), c.protocol());
                 Launch sl = c.server().server(setup, pacelab);
                 for (List<String> b : sl.before()) EmulatedRunExecutor.runSetupCommand(wrap(ns, Role.SERVER, b), flowDir);
                 ChildProcess server = supervisor.start("server " + (i + 1) + " " + c.server().name(), wrap(ns, Role.SERVER,
@@ -106,7 +106,7 @@ final class DcRunExecutor {
             for (int i = 0; i < n; i++) {
                 Path flowDir = Files.createDirectories(dir.resolve("flow-" + (i + 1)));
                 ClientSetup setup = new ClientSetup(flowDir, netns ? NetnsLab.SERVER_V4 : RelayTopology.LOOPBACK, clientPorts[i],
-                        paths, c.transfer().totalBytes(), pki.certificate(), null, clientTimeout, c.clientOptions());
+                        paths, c.transfer().totalBytes(), pki.certificate(), null, clientTimeout, c.clientOptions(), c.protocol());
                 setups.add(setup);
                 Launch cl = c.client().client(setup, pacelab);
                 clients.add(supervisor.start("client " + (i + 1) + " " + c.client().name(), wrap(ns, Role.CLIENT, cl.command()),

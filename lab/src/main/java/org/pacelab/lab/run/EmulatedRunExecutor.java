@@ -72,7 +72,7 @@ final class EmulatedRunExecutor {
             Path serverKeys = collect.keylog() && c.server().writesKeyLog(Role.SERVER) ? keys : null;
             Path clientKeys = collect.keylog() && serverKeys == null && c.client().writesKeyLog(Role.CLIENT) ? keys : null;
             ServerSetup serverSetup = new ServerSetup(dir, topology.serverAddress(), topology.serverPort(), documentRoot,
-                    pki.certificate(), pki.privateKey(), serverKeys, qlog, c.serverOptions());
+                    pki.certificate(), pki.privateKey(), serverKeys, qlog, c.serverOptions(), c.protocol());
             Launch sl = c.server().server(serverSetup, pacelab);
             List<List<String>> before = new ArrayList<>();
             if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
@@ -98,7 +98,7 @@ final class EmulatedRunExecutor {
                     "server " + c.server().name() + " to listen on port " + sl.readiness().port());
 
             clientSetup = new ClientSetup(dir, topology.clientHost(), topology.clientPort(), paths, c.transfer().totalBytes(),
-                    pki.certificate(), clientKeys, c.timeoutNs(), c.clientOptions());
+                    pki.certificate(), clientKeys, c.timeoutNs(), c.clientOptions(), c.protocol());
             Launch cl = c.client().client(clientSetup, pacelab);
             Path clientOut = RunFiles.log(dir, "client", "out");
             long start = System.nanoTime();

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param timeoutNs   the per-run timeout, or 0 for one derived from the size and the link's rate
  * @param linkDown    overrides of the preset's server-to-client direction, by link key
  * @param dc          the dual-connectivity link, its client/server pairs and their download time, or null
+ * @param peers       peers declared by command line in the scenario or the peers files it includes
  * @param hostSetup   whether the real-time host set-up is applied (auto: when root)
  */
 public record Scenario(String source, String text, String name, String description, String reproduces,
@@ -20,10 +21,10 @@ public record Scenario(String source, String text, String name, String descripti
                        Map<String, Located<String>> linkUp, Located<Transfer> transfer, Location sizeAt,
                        Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
-                       boolean skipUnavailable, DcScenario dc, Located<HostSetup> hostSetup) {
+                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
             "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick",
-            "host-setup");
+            "host-setup", "include", "peers");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

@@ -186,10 +186,12 @@ public final class ScenarioReader {
                 hostSetup = HostSetup.AUTO;
             }
         }
+        Path dir = Path.of(source).toAbsolutePath().getParent();
+        List<PeerDeclaration> peers = new PeerDeclarationReader(problems, dir).read(top);
         problems.throwIfAny();
         return new Scenario(source, text, name, description, reproduces, modes, preset, down, up,
                 new Located<>(new Transfer(size, streams), transferAt), sizeAt, streamsAt, repetitions, seeds, timeout,
-                implementations, sweep, collect, skip, dc,
+                implementations, sweep, collect, skip, dc, peers,
                 new Located<>(hostSetup, top.entries().containsKey("host-setup") ? valueAt(top, "host-setup") : top.at()));
     }
 

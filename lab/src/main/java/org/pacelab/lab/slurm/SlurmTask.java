@@ -95,8 +95,9 @@ public final class SlurmTask {
         Map<String, RunSpec> planned = new HashMap<>();
         String planProblem = null;
         try {
-            CampaignPlan plan = CampaignPlanner.plan(submission.scenario().recipe().scenario(), new PlanningContext(
-                    PeerRegistry.standard(), host, pacelab, null, true, Path.of(submission.scenario().baseDir())));
+            var scenario = submission.scenario().recipe().scenario();
+            CampaignPlan plan = CampaignPlanner.plan(scenario, new PlanningContext(PeerRegistry.forScenario(scenario), host, pacelab,
+                    null, true, Path.of(submission.scenario().baseDir())));
             for (RunSpec r : plan.runs()) {
                 planned.put(r.key(), r);
             }

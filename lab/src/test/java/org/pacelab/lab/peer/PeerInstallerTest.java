@@ -86,7 +86,7 @@ class PeerInstallerTest {
                 .contains("gtlsserver is not installed"));
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PeerInstaller.Result r = installer.install(List.of(ngtcp2), Set.of(), new PrintStream(out, true, StandardCharsets.UTF_8));
+        PeerInstaller.Result r = installer.install(List.of(ngtcp2), Set.of(), PeerInstaller.Builds.MISSING, new PrintStream(out, true, StandardCharsets.UTF_8));
         assertTrue(r.ok(), r.problems().toString());
         assertEquals(List.of(Set.of("ngtcp2-server", "ngtcp2-client")), calls);
 
@@ -102,7 +102,7 @@ class PeerInstallerTest {
         List<Set<String>> calls = new ArrayList<>();
         Host host = new FreshHost(tmp, sbin);
         PeerInstaller.Result r = new PeerInstaller(host, Plans.LAUNCHER, fakeApt(sbin, calls))
-                .install(List.of(new PacelabPeer()), Set.of(), new PrintStream(new ByteArrayOutputStream()));
+                .install(List.of(new PacelabPeer()), Set.of(), PeerInstaller.Builds.MISSING, new PrintStream(new ByteArrayOutputStream()));
         assertTrue(r.ok());
         assertEquals(List.of(), r.installed());
         assertEquals(List.of(), calls);

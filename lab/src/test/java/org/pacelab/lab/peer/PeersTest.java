@@ -33,11 +33,11 @@ class PeersTest {
 
     private ServerSetup server(Map<String, String> options) {
         return new ServerSetup(tmp, "127.0.0.1", 4434, tmp.resolve("www"), tmp.resolve("cert.pem"), tmp.resolve("key.pem"),
-                tmp.resolve("keys.log"), tmp.resolve("qlog"), options);
+                tmp.resolve("keys.log"), tmp.resolve("qlog"), options, Protocol.H3);
     }
 
     private ClientSetup client(Map<String, String> options, String... paths) {
-        return new ClientSetup(tmp, "127.0.0.1", 5000, List.of(paths), 2048, tmp.resolve("cert.pem"), null, 90_000_000_000L, options);
+        return new ClientSetup(tmp, "127.0.0.1", 5000, List.of(paths), 2048, tmp.resolve("cert.pem"), null, 90_000_000_000L, options, Protocol.H3);
     }
 
     @Test
@@ -183,7 +183,7 @@ class PeersTest {
         assertFalse(k.writesKeyLog(Role.SERVER));
         assertTrue(k.writesKeyLog(Role.CLIENT));
         ClientSetup c = new ClientSetup(tmp, "127.0.0.1", 5000, List.of("/a"), 1, tmp.resolve("cert.pem"), tmp.resolve("keys.log"),
-                1_000_000_000L, Map.of());
+                1_000_000_000L, Map.of(), Protocol.H3);
         assertEquals(List.of("pl", "peer", "kwik-client", "--insecure", "--json", tmp.resolve("client.json").toString(), "--timeout",
                 "1000ms", "--keylog", tmp.resolve("keys.log").toString(), "https://127.0.0.1:5000/a"), k.client(c, withPeers).command());
         assertNull(q.options(Role.SERVER).getFirst().problem("newreno"));
@@ -193,7 +193,7 @@ class PeersTest {
     @Test
     void registryKnowsEveryPeerOnce() {
         PeerRegistry r = PeerRegistry.standard();
-        assertEquals(List.of("pacelab", "ngtcp2", "quiche", "kwik", "nginx", "curl", "chromium"), r.names());
+        assertEquals(List.of("pacelab", "ngtcp2", "quiche", "kwik", "picoquic", "aioquic", "quic-go", "nginx", "curl", "chromium"), r.names());
         assertThrows(IllegalArgumentException.class, () -> new PeerRegistry(List.of(new PacelabPeer(), new PacelabPeer())));
     }
 }

@@ -110,7 +110,7 @@ class CampaignPlannerTest {
     void unknownImplementationSuggestsAndListsTheValidOnes() {
         String m = Plans.refusal("implementations:\n  - ngtpc2\n", ALL);
         assertEquals("test.yaml:2:5: unknown implementation 'ngtpc2' (did you mean 'ngtcp2'?); valid: pacelab, ngtcp2, quiche, kwik, "
-                + "nginx, curl, chromium", m);
+                + "picoquic, aioquic, quic-go, nginx, curl, chromium", m);
     }
 
     @Test
@@ -219,13 +219,13 @@ class CampaignPlannerTest {
     void serverAndClientMustSpeakTheSameProtocol() {
         String m = Plans.refusal("mode: netns\nimplementations:\n  - {name: x, server: nginx, client: pacelab}\n", ALL);
         assertEquals("test.yaml:3:5: implementation x: server nginx speaks HTTP/2 over TLS over TCP but client pacelab speaks HTTP/3 "
-                + "over QUIC; pair peers that speak the same protocol", m);
+                + "over QUIC or HTTP/0.9 over QUIC (hq-interop); pair peers that speak the same protocol", m);
     }
 
     @Test
     void aClientOnlyPeerCannotServe() {
         String m = Plans.refusal("implementations:\n  - {server: curl, client: curl}\n", ALL);
-        assertTrue(m.startsWith("test.yaml:2:14: curl cannot be the server; servers: pacelab, ngtcp2, quiche, kwik, nginx"), m);
+        assertTrue(m.startsWith("test.yaml:2:14: curl cannot be the server; servers: pacelab, ngtcp2, quiche, kwik, picoquic, aioquic, quic-go, nginx"), m);
     }
 
     @Test

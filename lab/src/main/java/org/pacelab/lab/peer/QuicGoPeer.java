@@ -1,0 +1,130 @@
+package org.pacelab.lab.peer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.pacelab.lab.host.Host;
+import org.pacelab.lab.scenario.Mode;
+import org.pacelab.peers.build.PeerBuild;
+import org.pacelab.peers.build.PeerCache;
+import org.pacelab.peers.build.QuicGoBuild;
+
+/**
+ * quic-go 0.29 (Debian's) through a small server and client written in this project on its public API
+ * ({@code quic-go-server}, {@code quic-go-client}), built by {@code pacelab peers install quic-go} into the peer cache.
+ * HTTP/3 (or hq-interop); CUBIC, the only controller of this version, with its pacer; no GSO. Both write key logs
+ * and qlogs (times to the nanosecond, relative to a reference time); the client writes pacelab's client log.
+ */
+public final class QuicGoPeer implements Peer {
+    public static final String NAME = QuicGoBuild.PEER;
+
+    private static final List<PeerOption> OPTIONS = List.of(new PeerOption("cc", "cubic (the only one quic-go 0.29 has)",
+            v -> v.strip().toLowerCase(Locale.ROOT).equals("cubic") ? null
+                    : "'" + v + "' is not a congestion controller of quic-go 0.29; valid values: cubic"));
+
+    private final PeerCache cache;
+    private final QuicGoBuild build = new QuicGoBuild();
+
+    public QuicGoPeer(PeerCache cache) {
+        this.cache = cache;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String summary() {
+        return "quic-go 0.29 (Debian) through pacelab's quic-go-server/-client, built by 'pacelab peers install quic-go': "
+                + "CUBIC only, paces, no GSO";
+    }
+
+    @Override
+    public List<Protocol> protocols() {
+        return List.of(Protocol.H3, Protocol.HQ_INTEROP);
+    }
+
+    @Override
+    public Set<Role> roles() {
+        return EnumSet.allOf(Role.class);
+    }
+
+    @Override
+    public Set<Mode> modes() {
+        return EnumSet.of(Mode.RELAY, Mode.NETNS);
+    }
+
+    @Override
+    public List<PeerOption> options(Role role) {
+        return OPTIONS;
+    }
+
+    @Override
+    public String caveat() {
+        return "quic-go 0.29 has CUBIC only and no GSO; it logs no intended send time, so its precision is measured against "
+                + "its qlog's packet_sent times (the send path's lateness, not its pacer's)";
+    }
+
+    @Override
+    public PeerBuild build() {
+        return build;
+    }
+
+    @Override
+    public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
+        return BuiltPeers.availability(cache, build, program(role), host);
+    }
+
+    @Override
+    public String version(Role role, Host host, PacelabLauncher pacelab) {
+        return BuiltPeers.version(cache, build);
+    }
+
+    private static String program(Role role) {
+        return role == Role.SERVER ? QuicGoBuild.SERVER : QuicGoBuild.CLIENT;
+    }
+
+    private Path path(Role role) throws IOException {
+        return BuiltPeers.usable(cache, build, program(role)).map(b -> b.file(program(role)))
+                .orElseThrow(() -> new IOException("quic-go is not built; run 'pacelab peers install quic-go'"));
+    }
+
+    @Override
+    public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
+        List<String> args = PacelabCommandLines.server(List.of(path(Role.SERVER).toString()), s);
+        args.addAll(List.of("--alpn", s.protocol().alpn()));
+        logs(args, s.qlogDir(), s.keyLog());
+        PacelabCommandLines.options(args, s.options());
+        return Launch.of(args, Map.of(), new Readiness.UdpBound(s.port()));
+    }
+
+    @Override
+    public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
+        List<String> args = PacelabCommandLines.client(List.of(path(Role.CLIENT).toString()), c);
+        args.addAll(List.of("--alpn", c.protocol().alpn()));
+        logs(args, null, c.keyLog());
+        PacelabCommandLines.options(args, c.options());
+        PacelabCommandLines.urls(args, c);
+        return Launch.of(args, Map.of(), null);
+    }
+
+    private static void logs(List<String> args, Path qlog, Path keyLog) {
+        if (qlog != null) {
+            args.addAll(List.of("--qlog-dir", qlog.toString()));
+        }
+        if (keyLog != null) {
+            args.addAll(List.of("--keylog", keyLog.toString()));
+        }
+    }
+
+    @Override
+    public ClientOutcome clientOutcome(ClientSetup c, Path stdout) throws IOException {
+        return PacelabPeer.clientLogOutcome(c);
+    }
+}

@@ -1,0 +1,89 @@
+// pacelab's quic-go server: serves the files of a directory over HTTP/3 (quic-go's http3.Server) or HTTP/0.9
+// (hq-interop, quic-go's interop/http09), with quic-go's own congestion control (CUBIC) and pacer, a key log and a
+// qlog per connection. Written on quic-go's public API for pacelab; command line as pacelab's own peers:
+//
+//	quic-go-server --listen ADDR:PORT --root DIR --cert FILE --key FILE [--alpn h3|hq-interop] [--qlog-dir DIR]
+//	               [--keylog FILE] [--cc cubic]
+//
+// It prints "listening on ADDR:PORT" on stderr when ready and stops on SIGTERM.
+package main
+
+import (
+	"crypto/tls"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lucas-clemente/quic-go"
+	"github.com/lucas-clemente/quic-go/http3"
+	"github.com/lucas-clemente/quic-go/interop/http09"
+
+	"pacelab/quicgo/peerlog"
+)
+
+func fail(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "quic-go-server: "+format+"\n", args...)
+	os.Exit(2)
+}
+
+func main() {
+	listen := flag.String("listen", "", "address and port to listen on, e.g. 127.0.0.1:4433")
+	root := flag.String("root", "", "directory whose files are served")
+	certFile := flag.String("cert", "", "certificate chain (PEM)")
+	keyFile := flag.String("key", "", "private key (PEM)")
+	alpn := flag.String("alpn", "h3", "application protocol: h3 or hq-interop")
+	qlogDir := flag.String("qlog-dir", "", "directory for one qlog per connection")
+	keyLog := flag.String("keylog", "", "NSS key log file (appended)")
+	cc := flag.String("cc", "cubic", "congestion controller; quic-go 0.29 has cubic only")
+	flag.Parse()
+	if *listen == "" || *root == "" || *certFile == "" || *keyFile == "" {
+		fail("--listen, --root, --cert and --key are required")
+	}
+	if *cc != "cubic" {
+		fail("--cc: '%s' is not a congestion controller of quic-go 0.29; valid values: cubic", *cc)
+	}
+	if st, err := os.Stat(*root); err != nil || !st.IsDir() {
+		fail("--root %s: not a directory", *root)
+	}
+	cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+	if err != nil {
+		fail("--cert/--key: %v", err)
+	}
+	keys, err := peerlog.KeyLog(*keyLog)
+	if err != nil {
+		fail("--keylog: %v", err)
+	}
+	tlsConf := &tls.Config{Certificates: []tls.Certificate{cert}, KeyLogWriter: keys, MinVersion: tls.VersionTLS13}
+	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir)}
+	handler := http.FileServer(http.Dir(*root))
+
+	var serve func() error
+	var stop func() error
+	switch *alpn {
+	case "h3":
+		s := &http3.Server{Addr: *listen, TLSConfig: tlsConf, QuicConfig: quicConf, Handler: handler}
+		serve, stop = s.ListenAndServe, s.Close
+	case "hq-interop":
+		s := &http09.Server{Server: &http.Server{Addr: *listen, TLSConfig: tlsConf, Handler: handler}, QuicConfig: quicConf}
+		serve, stop = s.ListenAndServe, s.Close
+	default:
+		fail("--alpn: '%s' is not valid; valid values: h3, hq-interop", *alpn)
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- serve() }()
+	fmt.Fprintf(os.Stderr, "listening on %s (%s)\n", *listen, *alpn)
+	select {
+	case <-signals:
+		stop()
+	case err := <-done:
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "quic-go-server: %v\n", err)
+			os.Exit(1)
+		}
+	}
+}
