@@ -2,16 +2,11 @@ package org.pacelab.lab.peer;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
-import org.pacelab.lab.host.Host;
-import org.pacelab.lab.scenario.Mode;
 import org.pacelab.peers.build.AioquicBuild;
-import org.pacelab.peers.build.PeerBuild;
 import org.pacelab.peers.build.PeerCache;
 
 /**
@@ -21,17 +16,14 @@ import org.pacelab.peers.build.PeerCache;
  * roles write key logs and qlogs (one file per connection, written when the connection ends); the client writes
  * pacelab's client log.
  */
-public final class AioquicPeer implements Peer {
+public final class AioquicPeer extends BuiltPeer {
     public static final String NAME = AioquicBuild.PEER;
 
     private static final List<PeerOption> OPTIONS = List.of(new PeerOption("cc", "reno (= newreno, aioquic's default), cubic",
             v -> ccName(v) != null ? null : "'" + v + "' is not a congestion controller of aioquic; valid values: reno, newreno, cubic"));
 
-    private final PeerCache cache;
-    private final AioquicBuild build = new AioquicBuild();
-
     public AioquicPeer(PeerCache cache) {
-        this.cache = cache;
+        super(cache, new AioquicBuild(), OPTIONS);
     }
 
     @Override
@@ -53,39 +45,9 @@ public final class AioquicPeer implements Peer {
     }
 
     @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
-    }
-
-    @Override
-    public List<PeerOption> options(Role role) {
-        return OPTIONS;
-    }
-
-    @Override
     public String caveat() {
         return "aioquic logs no intended send time: its precision is measured against its qlog's packet_sent times (the send "
                 + "path's lateness, not its pacer's); without pylsqpack it speaks hq-interop (HTTP/0.9) only";
-    }
-
-    @Override
-    public PeerBuild build() {
-        return build;
-    }
-
-    @Override
-    public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.availability(cache, build, program(role), host);
-    }
-
-    @Override
-    public String version(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.version(cache, build);
     }
 
     static String ccName(String v) {
@@ -96,13 +58,9 @@ public final class AioquicPeer implements Peer {
         };
     }
 
-    private static String program(Role role) {
+    @Override
+    String program(Role role) {
         return role == Role.SERVER ? AioquicBuild.SERVER : AioquicBuild.CLIENT;
-    }
-
-    private Path path(Role role) throws IOException {
-        return BuiltPeers.usable(cache, build, program(role)).map(b -> b.file(program(role)))
-                .orElseThrow(() -> new IOException("aioquic is not built; run 'pacelab peers install aioquic'"));
     }
 
     private static void options(List<String> args, Map<String, String> o, Path qlog, Path keyLog) {
@@ -119,7 +77,7 @@ public final class AioquicPeer implements Peer {
 
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> args = PacelabCommandLines.server(List.of(path(Role.SERVER).toString()), s);
+        List<String> args = PacelabCommandLines.server(List.of(programPath(Role.SERVER).toString()), s);
         args.addAll(List.of("--alpn", s.protocol().alpn()));
         options(args, s.options(), s.qlogDir(), s.keyLog());
         return Launch.of(args, Map.of(), new Readiness.UdpBound(s.port()));
@@ -127,7 +85,7 @@ public final class AioquicPeer implements Peer {
 
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
-        List<String> args = PacelabCommandLines.client(List.of(path(Role.CLIENT).toString()), c);
+        List<String> args = PacelabCommandLines.client(List.of(programPath(Role.CLIENT).toString()), c);
         args.addAll(List.of("--alpn", c.protocol().alpn()));
         options(args, c.options(), null, c.keyLog());
         PacelabCommandLines.urls(args, c);

@@ -4,15 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
-import org.pacelab.lab.host.Host;
-import org.pacelab.lab.scenario.Mode;
-import org.pacelab.peers.build.PeerBuild;
 import org.pacelab.peers.build.PeerCache;
 import org.pacelab.peers.build.PicoquicBuild;
 
@@ -22,7 +17,7 @@ import org.pacelab.peers.build.PicoquicBuild;
  * (a leaky bucket at the controller's rate) and sends with UDP GSO unless told not to ({@code gso: off}). Both roles
  * write NSS key logs ({@code -8} with SSLKEYLOGFILE); the server writes one qlog per connection (microsecond times).
  */
-public final class PicoquicPeer implements Peer {
+public final class PicoquicPeer extends BuiltPeer {
     public static final String NAME = PicoquicBuild.PEER;
     static final String DOWNLOADS = "downloads";
     /** picoquicdemo's names (-G), in its own order. */
@@ -38,11 +33,8 @@ public final class PicoquicPeer implements Peer {
             new PeerOption("ciphers", "one of aes128, aes256, chacha20", v -> CIPHERS.contains(v.strip().toLowerCase(Locale.ROOT)) ? null
                     : "'" + v + "' is not a cipher suite picoquic can be limited to; valid values (one): " + String.join(", ", CIPHERS)));
 
-    private final PeerCache cache;
-    private final PicoquicBuild build = new PicoquicBuild();
-
     public PicoquicPeer(PeerCache cache) {
-        this.cache = cache;
+        super(cache, new PicoquicBuild(), OPTIONS);
     }
 
     @Override
@@ -62,39 +54,9 @@ public final class PicoquicPeer implements Peer {
     }
 
     @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
-    }
-
-    @Override
-    public List<PeerOption> options(Role role) {
-        return OPTIONS;
-    }
-
-    @Override
     public String caveat() {
         return "picoquic logs no intended send time: its precision is measured against its qlog's packet_sent times "
                 + "(microseconds), i.e. the send path's lateness, not its pacer's";
-    }
-
-    @Override
-    public PeerBuild build() {
-        return build;
-    }
-
-    @Override
-    public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.availability(cache, build, PicoquicBuild.PROGRAM, host);
-    }
-
-    @Override
-    public String version(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.version(cache, build);
     }
 
     static String ccName(String v) {
@@ -130,9 +92,10 @@ public final class PicoquicPeer implements Peer {
         };
     }
 
-    private Path program() throws IOException {
-        return BuiltPeers.usable(cache, build, PicoquicBuild.PROGRAM).map(b -> b.file(PicoquicBuild.PROGRAM))
-                .orElseThrow(() -> new IOException("picoquic is not built; run 'pacelab peers install picoquic'"));
+    /** picoquicdemo plays both roles. */
+    @Override
+    String program(Role role) {
+        return PicoquicBuild.PROGRAM;
     }
 
     /** Options both roles take, as picoquicdemo's flags. */
@@ -150,7 +113,7 @@ public final class PicoquicPeer implements Peer {
 
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(program().toString(), "-p", Integer.toString(s.port()), "-c", s.certificate().toString(),
+        List<String> cmd = new ArrayList<>(List.of(programPath(Role.SERVER).toString(), "-p", Integer.toString(s.port()), "-c", s.certificate().toString(),
                 "-k", s.privateKey().toString(), "-w", s.documentRoot().toString()));
         options(cmd, s.options());
         if (s.qlogDir() != null) {
@@ -166,7 +129,7 @@ public final class PicoquicPeer implements Peer {
     public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
         Path downloads = c.workDir().resolve(DOWNLOADS);
         Files.createDirectories(downloads);
-        List<String> cmd = new ArrayList<>(List.of(program().toString(), "-n", "localhost", "-o", downloads.toString(),
+        List<String> cmd = new ArrayList<>(List.of(programPath(Role.CLIENT).toString(), "-n", "localhost", "-o", downloads.toString(),
                 "-a", c.protocol().alpn()));
         options(cmd, c.options());
         if (c.keyLog() != null) {

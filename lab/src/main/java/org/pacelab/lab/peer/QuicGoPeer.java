@@ -2,15 +2,10 @@ package org.pacelab.lab.peer;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
-import org.pacelab.lab.host.Host;
-import org.pacelab.lab.scenario.Mode;
-import org.pacelab.peers.build.PeerBuild;
 import org.pacelab.peers.build.PeerCache;
 import org.pacelab.peers.build.QuicGoBuild;
 
@@ -20,18 +15,15 @@ import org.pacelab.peers.build.QuicGoBuild;
  * HTTP/3 (or hq-interop); CUBIC, the only controller of this version, with its pacer; no GSO. Both write key logs
  * and qlogs (times to the nanosecond, relative to a reference time); the client writes pacelab's client log.
  */
-public final class QuicGoPeer implements Peer {
+public final class QuicGoPeer extends BuiltPeer {
     public static final String NAME = QuicGoBuild.PEER;
 
     private static final List<PeerOption> OPTIONS = List.of(new PeerOption("cc", "cubic (the only one quic-go 0.29 has)",
             v -> v.strip().toLowerCase(Locale.ROOT).equals("cubic") ? null
                     : "'" + v + "' is not a congestion controller of quic-go 0.29; valid values: cubic"));
 
-    private final PeerCache cache;
-    private final QuicGoBuild build = new QuicGoBuild();
-
     public QuicGoPeer(PeerCache cache) {
-        this.cache = cache;
+        super(cache, new QuicGoBuild(), OPTIONS);
     }
 
     @Override
@@ -51,53 +43,19 @@ public final class QuicGoPeer implements Peer {
     }
 
     @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
-    }
-
-    @Override
-    public List<PeerOption> options(Role role) {
-        return OPTIONS;
-    }
-
-    @Override
     public String caveat() {
         return "quic-go 0.29 has CUBIC only and no GSO; it logs no intended send time, so its precision is measured against "
                 + "its qlog's packet_sent times (the send path's lateness, not its pacer's)";
     }
 
     @Override
-    public PeerBuild build() {
-        return build;
-    }
-
-    @Override
-    public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.availability(cache, build, program(role), host);
-    }
-
-    @Override
-    public String version(Role role, Host host, PacelabLauncher pacelab) {
-        return BuiltPeers.version(cache, build);
-    }
-
-    private static String program(Role role) {
+    String program(Role role) {
         return role == Role.SERVER ? QuicGoBuild.SERVER : QuicGoBuild.CLIENT;
-    }
-
-    private Path path(Role role) throws IOException {
-        return BuiltPeers.usable(cache, build, program(role)).map(b -> b.file(program(role)))
-                .orElseThrow(() -> new IOException("quic-go is not built; run 'pacelab peers install quic-go'"));
     }
 
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> args = PacelabCommandLines.server(List.of(path(Role.SERVER).toString()), s);
+        List<String> args = PacelabCommandLines.server(List.of(programPath(Role.SERVER).toString()), s);
         args.addAll(List.of("--alpn", s.protocol().alpn()));
         logs(args, s.qlogDir(), s.keyLog());
         PacelabCommandLines.options(args, s.options());
@@ -106,7 +64,7 @@ public final class QuicGoPeer implements Peer {
 
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
-        List<String> args = PacelabCommandLines.client(List.of(path(Role.CLIENT).toString()), c);
+        List<String> args = PacelabCommandLines.client(List.of(programPath(Role.CLIENT).toString()), c);
         args.addAll(List.of("--alpn", c.protocol().alpn()));
         logs(args, null, c.keyLog());
         PacelabCommandLines.options(args, c.options());
