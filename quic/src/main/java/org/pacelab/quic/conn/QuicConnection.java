@@ -880,6 +880,8 @@ public final class QuicConnection implements StreamTransport {
      * handshake space, the second carries the unacknowledged CRYPTO data again instead of a bare PING: with one copy of
      * the ClientHello per PTO, a client behind 30 % loss lost it four PTOs in a row in about one of 120 handshakes
      * (the interop runner's handshakeloss against ngtcp2: one of its 50 connections idled out in two of three runs).
+     * Client only: on the server the same rule made gtlsclient fail handshakeloss in two of three runs (not yet
+     * understood), so a server's second probe stays a PING.
      */
     private void requeueUnackedCrypto(PacketNumberSpace pns) {
         for (SentPacket sp : pns.unackedAckEliciting()) {
@@ -1403,7 +1405,7 @@ public final class QuicConnection implements StreamTransport {
         boolean probe = pns.probesToSend() > 0;
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
-        if (probe && level.space() != PacketSpace.APPLICATION && !crypto.hasDataToSend(Long.MAX_VALUE)) {
+        if (isClient && probe && level.space() != PacketSpace.APPLICATION && !crypto.hasDataToSend(Long.MAX_VALUE)) {
             requeueUnackedCrypto(pns);
         }
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
