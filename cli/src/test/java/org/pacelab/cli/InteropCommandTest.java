@@ -19,7 +19,7 @@ class InteropCommandTest {
     void unknownPeerListsTheValidOnes() {
         CliRun r = CliRun.of("interop", "--peers", "pacelab,msquic", "--cases", "handshake", "--out", dir.resolve("m").toString());
         assertEquals(2, r.code());
-        assertEquals("pacelab interop: unknown peer 'msquic'; valid peers: pacelab, ngtcp2, quiche, kwik", r.err().strip());
+        assertEquals("pacelab interop: unknown peer 'msquic'; valid peers: pacelab, ngtcp2, quiche, kwik, picoquic, aioquic, quic-go", r.err().strip());
         assertFalse(Files.exists(dir.resolve("m")));
     }
 

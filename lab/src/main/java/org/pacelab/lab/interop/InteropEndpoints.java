@@ -18,7 +18,7 @@ public final class InteropEndpoints {
     /** Every endpoint of this build. */
     public static InteropEndpoints standard() {
         return new InteropEndpoints(List.of(new PacelabEndpoint(), new Ngtcp2Endpoint(), NettyKwikEndpoint.quiche(),
-                NettyKwikEndpoint.kwik()));
+                NettyKwikEndpoint.kwik(), new PicoquicEndpoint(), ProgramEndpoint.aioquic(), ProgramEndpoint.quicGo()));
     }
 
     public Optional<InteropEndpoint> get(String name) {

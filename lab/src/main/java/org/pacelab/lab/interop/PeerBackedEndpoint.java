@@ -15,6 +15,11 @@ abstract class PeerBackedEndpoint implements InteropEndpoint {
         this.peer = PeerRegistry.standard().get(peerName).orElseThrow();
     }
 
+    /** The peer this endpoint drives. */
+    Peer peer() {
+        return peer;
+    }
+
     @Override
     public String name() {
         return peer.name();

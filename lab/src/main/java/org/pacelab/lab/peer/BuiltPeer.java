@@ -60,6 +60,11 @@ abstract class BuiltPeer implements Peer {
         return BuiltPeers.version(cache, build);
     }
 
+    /** The built program that plays {@code role}, by its absolute path in the cache (for the interop matrix). */
+    public final Path executable(Role role) throws IOException {
+        return programPath(role);
+    }
+
     /** The built program that plays {@code role}, by its absolute path in the cache. */
     final Path programPath(Role role) throws IOException {
         String program = program(role);

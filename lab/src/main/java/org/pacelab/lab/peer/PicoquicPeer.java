@@ -143,7 +143,7 @@ public final class PicoquicPeer extends BuiltPeer {
      * picoquicdemo's scenario: every path on its own stream (0, 4, 8, ...), each started at once ("-" as its previous
      * stream) rather than after the one before, so the downloads run concurrently.
      */
-    static String scenario(List<String> paths) {
+    public static String scenario(List<String> paths) {
         List<String> s = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             s.add(4 * i + ":-:" + paths.get(i));
