@@ -61,6 +61,9 @@ final class Ngtcp2Endpoint extends PeerBackedEndpoint {
     public List<Launch> client(EndpointSetup s, PacelabLauncher pacelab) {
         List<String> base = new ArrayList<>(List.of("gtlsclient", "-q", "--exit-on-all-streams-close",
                 "--download=" + s.downloads(), "--timeout=" + Math.max(5, s.timeoutNs() / 1_000_000_000L) + "s"));
+        if (s.qlogDir() != null) {
+            base.add("--qlog-dir=" + s.qlogDir()); // one file per connection (the directory exists)
+        }
         switch (s.testname()) {
             case "chacha20" -> base.add("--ciphers=NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+CHACHA20-POLY1305");
             case "keyupdate" -> base.addAll(List.of("--delay-stream=10ms", "--key-update=1ms"));

@@ -1,0 +1,54 @@
+package org.pacelab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * picoquic, aioquic and quic-go as interop endpoints: the runner's handshake and transfer cases between pacelab and
+ * each of them in both roles, through the relay with its tap, checked as the runner checks them (one handshake,
+ * files intact). With {@code CI=true} a peer that is not built fails the test.
+ */
+@Tag("interop")
+class InteropBuiltPeersTest {
+    private static final String CASES = "handshake,transfer";
+
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"picoquic", "aioquic", "quic-go"})
+    void bothRolesWithPacelab(String peer) throws Exception {
+        CampaignPreconditions.requireBuilt(peer);
+        CampaignPreconditions.requireProgram("tshark", "tshark");
+        run("pacelab", peer, "server");
+        run(peer, "pacelab", "client");
+    }
+
+    private void run(String server, String client, String name) throws Exception {
+        Path out = tmp.resolve(name);
+        CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", CASES, "--out", out.toString());
+        JsonNode m = new ObjectMapper().readTree(Files.readString(out.resolve("matrix.json")));
+        List<String> cells = new ArrayList<>();
+        for (JsonNode c : m.get("results")) {
+            cells.add(c.get("case").asText() + ": " + c.get("result").asText() + " (" + c.get("reason").asText() + ")");
+        }
+        assertEquals(CASES.split(",").length, cells.size(), cells.toString());
+        for (String c : cells) {
+            assertTrue(c.contains(": succeeded ("), server + " -> " + client + ": " + String.join("; ", cells));
+        }
+        assertEquals(0, r.code(), r.out() + r.err());
+    }
+}
