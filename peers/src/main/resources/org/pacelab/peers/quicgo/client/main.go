@@ -4,7 +4,7 @@
 // for pacelab; command line as pacelab's own clients:
 //
 //	quic-go-client [--insecure] [--json FILE] [--output DIR] [--timeout DURATION] [--alpn h3|hq-interop]
-//	               [--keylog FILE] [--qlog-dir DIR] [--cc cubic] URL...
+//	               [--keylog FILE] [--qlog-dir DIR] [--cc cubic] [--handshake-timeout DURATION] URL...
 //
 // It exits 1 when a download fails. The server's certificate is not verified (the lab's is self-signed).
 package main
@@ -133,6 +133,7 @@ func main() {
 	keyLog := flag.String("keylog", "", "NSS key log file (appended)")
 	qlogDir := flag.String("qlog-dir", "", "directory for the connection's qlog")
 	cc := flag.String("cc", "cubic", "congestion controller; quic-go 0.29 has cubic only")
+	handshakeTimeout := flag.Duration("handshake-timeout", 0, "how long the handshake may stay idle (0: quic-go's 5 s)")
 	flag.Parse()
 	urls := flag.Args()
 	if len(urls) == 0 {
@@ -151,7 +152,7 @@ func main() {
 		fail("--keylog: %v", err)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: true, KeyLogWriter: keys}
-	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir)}
+	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir), HandshakeIdleTimeout: *handshakeTimeout}
 	var rt http.RoundTripper
 	var closer io.Closer
 	switch *alpn {
