@@ -864,6 +864,7 @@ public final class QuicConnection implements StreamTransport {
                     }
                 }
                 case CryptoDataSent c -> requeueCrypto(c);
+                case AckFrame ignored -> spaces[p.space.ordinal()].received.onAckLost();
                 default -> pending.requeue(f);
             }
         }

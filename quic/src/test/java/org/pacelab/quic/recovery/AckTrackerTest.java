@@ -29,6 +29,27 @@ class AckTrackerTest {
     }
 
     @Test
+    void aLostAckIsPiggybackedOnTheNextPacketNotSentAlone() {
+        AckTracker t = tracker();
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(1, true, 0);
+        t.buildAck(0, 3);
+        t.onAckSent();
+        assertFalse(t.hasNewAcks(), "nothing new after the ACK went out");
+        t.onAckLost();
+        assertTrue(t.hasNewAcks(), "the current ACK rides on the next packet");
+        assertFalse(t.ackDue(MS), "but a lost ACK alone does not call for an ACK-only packet");
+        assertEquals(1, t.buildAck(MS, 3).largestAcknowledged());
+    }
+
+    @Test
+    void aLostAckBeforeAnythingArrivedChangesNothing() {
+        AckTracker t = tracker();
+        t.onAckLost();
+        assertFalse(t.hasNewAcks());
+    }
+
+    @Test
     void ackFrequencyRaisesTheRatioAndSetsTheDelay() {
         AckTracker t = tracker();
         assertTrue(t.onAckFrequency(0, 9, 5 * MS, 1));
