@@ -171,6 +171,18 @@ public final class CubicController implements CongestionController {
         cwndPrior = cwnd;
     }
 
+    /** A loss of a packet the slow-start exit covers: the rule may lower the window; CUBIC's epoch restarts from it. */
+    private void onCoveredLoss() {
+        long w = Math.max(slowStart.windowAfterCoveredLoss((long) cwnd), WindowBounds.minimumWindow(maxDatagramSize));
+        if (w < cwnd) {
+            cwnd = w;
+            ssthresh = w;
+            cwndPrior = w;
+            wMax = 0;
+            epochSet = false;
+        }
+    }
+
     private void congestionAvoidance(long now, int ackedBytes, long smoothedRtt) {
         if (!epochSet) {
             startEpoch(now);
@@ -213,7 +225,9 @@ public final class CubicController implements CongestionController {
     @Override
     public void onLoss(LossEvent loss) {
         if (!loss.lost().isEmpty()) {
-            if (!recovery.covers(loss.largestLostSentTime())) {
+            if (slowStart.exitCovers(loss.largestLostSentTime())) {
+                onCoveredLoss();
+            } else if (!recovery.covers(loss.largestLostSentTime())) {
                 onCongestionEvent(loss.now());
             }
             for (PacketInfo p : loss.lost()) {

@@ -116,6 +116,13 @@ public final class NewRenoController implements CongestionController {
 
     /** RFC 9002 B.6 OnCongestionEvent. */
     private void onCongestionEvent(long now, long sentTime) {
+        if (slowStart.exitCovers(sentTime)) {
+            // a loss the slow-start exit covers: the rule may lower the window, no congestion event
+            congestionWindow = Math.max(slowStart.windowAfterCoveredLoss(congestionWindow),
+                    WindowBounds.minimumWindow(maxDatagramSize));
+            ssthresh = Math.min(ssthresh, congestionWindow);
+            return;
+        }
         if (recovery.covers(sentTime)) {
             return;
         }

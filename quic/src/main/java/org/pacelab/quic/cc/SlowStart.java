@@ -15,6 +15,7 @@ import java.util.Map;
 public final class SlowStart {
     private final SlowStartExit rule;
     private boolean ackInProgress;
+    private long coveredUntil = -1;
 
     /** @param rule the exit rule of this connection (never null; {@link StandardSlowStart} for none) */
     public SlowStart(SlowStartExit rule) {
@@ -66,7 +67,7 @@ public final class SlowStart {
         boolean exit = ackInProgress && rule.onAck(ack, congestionWindow, maxDatagramSize);
         ackInProgress = false;
         if (exit) {
-            rule.stop();
+            exited(ack.now());
         }
         return exit;
     }
@@ -79,8 +80,31 @@ public final class SlowStart {
         if (!running(inSlowStart) || !rule.onAck(ack, congestionWindow, maxDatagramSize)) {
             return false;
         }
-        rule.stop();
+        exited(ack.now());
         return true;
+    }
+
+    private void exited(long now) {
+        if (rule.exitCoversInFlight()) {
+            coveredUntil = now;
+        }
+        rule.stop();
+    }
+
+    /**
+     * Whether a lost packet sent at {@code sentTime} was in flight when the rule ended slow start and the rule covers
+     * such packets ({@link SlowStartExit#exitCoversInFlight}): its loss starts no congestion event.
+     */
+    public boolean exitCovers(long sentTime) {
+        return coveredUntil >= 0 && sentTime <= coveredUntil;
+    }
+
+    /**
+     * A packet covered by the exit ({@link #exitCovers}) was lost: the window the rule gives then
+     * ({@link SlowStartExit#windowAfterCoveredLoss}), at most {@code congestionWindow}.
+     */
+    public long windowAfterCoveredLoss(long congestionWindow) {
+        return Math.min(congestionWindow, rule.windowAfterCoveredLoss(congestionWindow));
     }
 
     /** A congestion event ends the rule: every rule applies to the initial slow start only (RFC 9406 §4.3). */
