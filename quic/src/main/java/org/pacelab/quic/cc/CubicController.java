@@ -134,6 +134,7 @@ public final class CubicController implements CongestionController {
     public void onAck(AckEvent ack) {
         for (PacketInfo p : ack.acked()) {
             recovery.onAcked(p.timeSent());
+            slowStart.onAcked(p.timeSent(), ack.now());
         }
         ackAppLimited = ack.appLimited();
         if (ackAppLimited) {
@@ -172,8 +173,8 @@ public final class CubicController implements CongestionController {
     }
 
     /** A loss of a packet the slow-start exit covers: the rule may lower the window; CUBIC's epoch restarts from it. */
-    private void onCoveredLoss() {
-        long w = Math.max(slowStart.windowAfterCoveredLoss((long) cwnd), WindowBounds.minimumWindow(maxDatagramSize));
+    private void onCoveredLoss(long now) {
+        long w = Math.max(slowStart.windowAfterCoveredLoss(now, (long) cwnd), WindowBounds.minimumWindow(maxDatagramSize));
         if (w < cwnd) {
             cwnd = w;
             ssthresh = w;
@@ -226,7 +227,7 @@ public final class CubicController implements CongestionController {
     public void onLoss(LossEvent loss) {
         if (!loss.lost().isEmpty()) {
             if (slowStart.exitCovers(loss.largestLostSentTime())) {
-                onCoveredLoss();
+                onCoveredLoss(loss.now());
             } else if (!recovery.covers(loss.largestLostSentTime())) {
                 onCongestionEvent(loss.now());
             }

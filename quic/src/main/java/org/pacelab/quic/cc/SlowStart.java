@@ -16,6 +16,8 @@ public final class SlowStart {
     private final SlowStartExit rule;
     private boolean ackInProgress;
     private long coveredUntil = -1;
+    private long loweredAt = -1;
+    private boolean loweredDone;
 
     /** @param rule the exit rule of this connection (never null; {@link StandardSlowStart} for none) */
     public SlowStart(SlowStartExit rule) {
@@ -96,15 +98,32 @@ public final class SlowStart {
      * such packets ({@link SlowStartExit#exitCoversInFlight}): its loss starts no congestion event.
      */
     public boolean exitCovers(long sentTime) {
-        return coveredUntil >= 0 && sentTime <= coveredUntil;
+        return coveredUntil >= 0 && (sentTime <= coveredUntil || loweredAt >= 0);
     }
 
     /**
-     * A packet covered by the exit ({@link #exitCovers}) was lost: the window the rule gives then
-     * ({@link SlowStartExit#windowAfterCoveredLoss}), at most {@code congestionWindow}.
+     * A packet covered by the exit ({@link #exitCovers}) was lost at {@code now}: the window the rule gives then
+     * ({@link SlowStartExit#windowAfterCoveredLoss}), at most {@code congestionWindow}. When the rule lowers the
+     * window, the cover extends by one round: to the packets sent until the first ACK of a packet sent after now
+     * ({@link #onAcked}). The packets sent until now left with the window the exit kept, which the loss showed to be
+     * too large, and those sent in the next round meet the queue that window left standing; the lower window is their
+     * one reduction (one per round, as RFC 9002 §7.3.2).
      */
-    public long windowAfterCoveredLoss(long congestionWindow) {
-        return Math.min(congestionWindow, rule.windowAfterCoveredLoss(congestionWindow));
+    public long windowAfterCoveredLoss(long now, long congestionWindow) {
+        long w = Math.min(congestionWindow, rule.windowAfterCoveredLoss(congestionWindow));
+        if (w < congestionWindow && loweredAt < 0 && !loweredDone) {
+            loweredAt = now;
+        }
+        return w;
+    }
+
+    /** A packet sent at {@code sentTime} was acknowledged at {@code now}: ends the extended cover of a lowered window. */
+    public void onAcked(long sentTime, long now) {
+        if (loweredAt >= 0 && sentTime > loweredAt) {
+            coveredUntil = now;
+            loweredAt = -1;
+            loweredDone = true;
+        }
     }
 
     /** A congestion event ends the rule: every rule applies to the initial slow start only (RFC 9406 §4.3). */

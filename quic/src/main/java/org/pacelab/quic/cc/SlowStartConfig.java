@@ -130,13 +130,13 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
         if (rule == null) {
             rule = d.rule;
         }
-        long l = (v = parameter(options, HYSTART_L, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.hystartL
+        long l = (v = parameter(options, HYSTART_L, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.hystartL
                 : parseHystartL(v);
-        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.cssRounds
+        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.cssRounds
                 : parseCssRounds(v);
-        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, SlowStartRule.HYSTART, rule)) == null
+        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, rule, SlowStartRule.HYSTART)) == null
                 ? d.hystartDetect : HyStart.Detect.parse(v);
-        double threshold = (v = parameter(options, SEARCH_THRESHOLD, SlowStartRule.SEARCH, rule)) == null
+        double threshold = (v = parameter(options, SEARCH_THRESHOLD, rule, SlowStartRule.SEARCH)) == null
                 ? d.searchThreshold : parseSearchThreshold(v);
         long onset = (v = parameter(options, ONSET_DELAY, rule, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP)) == null
                 ? d.onsetMinDelay : parseOnsetDelay(v);
@@ -158,11 +158,6 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
 
     /** BBR's default: the draft's Startup. */
     public static final SlowStartRule BBR_DEFAULT_RULE = SlowStartRule.STANDARD;
-
-    /** The value of a parameter of {@code owner}, or null; given with another rule it is an error. */
-    private static String parameter(Map<String, String> options, String option, SlowStartRule owner, SlowStartRule rule) {
-        return parameter(options, option, rule, owner);
-    }
 
     /** The value of a parameter of the {@code owners}, or null; given with another rule it is an error. */
     private static String parameter(Map<String, String> options, String option, SlowStartRule rule, SlowStartRule... owners) {
