@@ -58,11 +58,6 @@ public final class ChromiumPeer implements Peer {
     }
 
     @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
-    }
-
-    @Override
     public List<PeerOption> options(Role role) {
         return List.of();
     }
