@@ -22,6 +22,14 @@ public interface Connections {
         receive(datagram, from, now, replies);
     }
 
+    /**
+     * A datagram that arrived at {@code receivedAt} (the kernel's receive time, on {@code now}'s clock, at most {@code
+     * now}) is handled at {@code now}. By default the arrival time is not used.
+     */
+    default void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now, Replies replies) {
+        receive(datagram, from, ecn, now, replies);
+    }
+
     /** Stateless replies to send right away (Version Negotiation, Retry, stateless reset). */
     interface Replies {
         void send(ByteBuffer datagram, InetSocketAddress to);

@@ -31,6 +31,11 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
+    public void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now, Replies replies) {
+        endpoint.receive(datagram, from, ecn, receivedAt, now, replies::send);
+    }
+
+    @Override
     public Collection<Peer> active() {
         if (endpoint.connections().size() != lastSize || endpoint.peerAddressChanges() != lastAddressChanges) {
             peers.clear();
