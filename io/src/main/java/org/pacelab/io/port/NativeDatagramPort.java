@@ -42,13 +42,16 @@ public final class NativeDatagramPort implements DatagramPort {
     /** When the last recvmmsg returned, on System.nanoTime()'s clock and on CLOCK_REALTIME (ns since the epoch). */
     private long readTime;
     private long readEpochNanos;
-    private long receiveBufferDrops = -1;
+    private long receiveBufferDrops;
 
-    private NativeDatagramPort(UdpSocket socket, int wakeFd, int recvBatch, int grantedReceiveBuffer) throws SysException {
+    private NativeDatagramPort(UdpSocket socket, int wakeFd, int recvBatch, int grantedReceiveBuffer, boolean dropCount)
+            throws SysException {
         this.socket = socket;
         this.wakeFd = wakeFd;
         this.incoming = new IncomingMessages(recvBatch);
         this.grantedReceiveBuffer = grantedReceiveBuffer;
+        // the kernel sends the count only once it is not 0
+        this.receiveBufferDrops = dropCount ? 0 : -1;
         poller.add(socket.fd());
         poller.add(wakeFd);
     }
@@ -71,7 +74,7 @@ public final class NativeDatagramPort implements DatagramPort {
             // an unknown count (the first socket on a host to ask switches stamping on through a work queue: until then
             // the kernel stamps a datagram when it is read)
             s.enableTimestamps();
-            s.enableDropCount();
+            boolean dropCount = s.enableDropCount();
             if (gro && !s.enableGro()) {
                 throw new SysException("--gro: this kernel refuses UDP_GRO on the socket", Libc.ENOPROTOOPT);
             }
@@ -80,7 +83,7 @@ public final class NativeDatagramPort implements DatagramPort {
                 int e = Libc.errno();
                 throw new SysException("cannot create an eventfd: " + Libc.strerror(e), e);
             }
-            return new NativeDatagramPort(s, fd, recvBatch, granted);
+            return new NativeDatagramPort(s, fd, recvBatch, granted, dropCount);
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;

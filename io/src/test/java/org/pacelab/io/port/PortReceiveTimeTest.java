@@ -81,6 +81,7 @@ class PortReceiveTimeTest {
         // the smallest buffer the kernel grants holds a few datagrams; the rest of a burst nobody reads is dropped
         try (NativeDatagramPort port = NativeDatagramPort.bind(new InetSocketAddress("127.0.0.1", 0), 1, 8, false);
              DatagramChannel sender = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            assertEquals(0, port.receiveBufferDrops(), "none yet");
             int sent = 0;
             for (int i = 0; i < 200; i++) {
                 sender.send(ByteBuffer.allocate(1200), port.localAddress());
