@@ -155,6 +155,10 @@ class CliBadInputTest {
                 c("bench link --only unknown", 2, "bench", "link", "--only", "warp"),
                 c("bench loopback --no-aot names no variant", 2, "bench", "loopback", "--peers", "", "--no-aot", "warp"),
                 c("bench loopback --peers unknown", 2, "bench", "loopback", "--peers", "warp"),
+                c("bench loopback --json a directory", 2, "bench", "loopback", "--peers", "tcp", "--json", dir),
+                c("bench loopback --json into a missing directory", 2, "bench", "loopback", "--peers", "tcp", "--json",
+                        missingDir.resolve("b.json")),
+                c("bench loopback --work under a file", 2, "bench", "loopback", "--peers", "tcp", "--work", underFile),
                 // jvm-cache
                 c("jvm-cache not from the jar", 2, "jvm-cache"),
                 // run: the Slurm executor's options, --jobs (checked before any controller is asked)
