@@ -31,8 +31,19 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
-    public void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now, Replies replies) {
-        endpoint.receive(datagram, from, ecn, receivedAt, now, replies::send);
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        endpoint.receiveInBurst(datagram, from, ecn, now, replies::send);
+    }
+
+    @Override
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                               Replies replies) {
+        endpoint.receiveInBurst(datagram, from, ecn, receivedAt, now, replies::send);
+    }
+
+    @Override
+    public void endReceiveBurst() {
+        endpoint.endReceiveBurst();
     }
 
     @Override

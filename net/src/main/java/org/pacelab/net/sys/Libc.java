@@ -230,10 +230,15 @@ public final class Libc {
      * The kernel's RT throttling (sched_rt_runtime_us) still leaves 5 % of each CPU to other threads.
      */
     public static int setRealtimePriority(int priority) {
+        return setRealtimePriority(0, priority);
+    }
+
+    /** Makes thread {@code tid} (0: the calling thread) SCHED_FIFO with {@code priority}; returns 0 or the errno. */
+    public static int setRealtimePriority(int tid, int priority) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment param = a.allocate(JAVA_INT);
             param.set(JAVA_INT, 0, priority);
-            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), 0, 1, param);
+            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), tid, 1, param);
             return r == 0 ? 0 : errno();
         } catch (Throwable t) {
             throw wrap(t);

@@ -179,6 +179,16 @@ public final class ServerEndpoint {
         return receive(datagram, from, ecn, now, now, replies, true);
     }
 
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, Replies)} of a datagram that arrived at {@code
+     * receivedAt}: a Retry token's age is judged by the arrival ({@link #receive(ByteBuffer, InetSocketAddress, int,
+     * long, long, Replies)}).
+     */
+    public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                                Replies replies) {
+        return receive(datagram, from, ecn, Math.min(receivedAt, now), now, replies, true);
+    }
+
     /** Ends a burst: each connection that received datagrams in it tells its application. */
     public void endReceiveBurst() {
         for (QuicConnection c : inBurst) {

@@ -77,6 +77,18 @@ class RetryTokenAgeTest {
     }
 
     @Test
+    void aBurstReadAtOnceIsJudgedByArrivalToo() throws Exception {
+        Setup s = Setup.make();
+        long processed = ServerEndpoint.RETRY_TOKEN_LIFETIME + 60_000 * MS;
+        ServerEndpoint.Entry e = s.server().receiveInBurst(ByteBuffer.wrap(s.initialWithToken()), FROM, -1, 3 * MS, processed,
+                (d, to) -> { });
+        s.server().endReceiveBurst();
+        assertNotNull(e);
+        assertTrue(e.connection.isAddressValidated(), "validated by the token");
+        assertEquals(0L, s.server().counters().get("initials_with_invalid_token"));
+    }
+
+    @Test
     void theSameInitialJudgedAtItsProcessingTimeWouldHaveExpired() throws Exception {
         Setup s = Setup.make();
         long processed = ServerEndpoint.RETRY_TOKEN_LIFETIME + 60_000 * MS;
