@@ -65,14 +65,16 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
             description = "Longest a client may take (default: 600s).")
     long timeout = 600_000_000_000L;
 
-    @Option(names = "--work", paramLabel = "DIR",
+    @Option(names = "--work", paramLabel = "DIR", converter = PathChecks.OutputDirectory.class,
             description = "Directory for the file, logs and downloads (default: a new temporary directory, removed afterwards).")
     Path work;
 
     @Option(names = "--keep", description = "Keep the work directory (logs of every run).")
     boolean keep;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write every run and the summary as JSON.")
+    // checked before the runs: a directory or an unwritable place found only after an hour of runs loses them
+    @Option(names = "--json", paramLabel = "FILE", converter = PathChecks.OutputFile.class,
+            description = "Also write every run and the summary as JSON.")
     Path json;
 
     @Override

@@ -30,6 +30,16 @@ public interface Connections {
         receive(datagram, from, ecn, now, replies);
     }
 
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, Replies)} of a datagram that arrived at {@code
+     * receivedAt} (the kernel's receive time, on {@code now}'s clock, at most {@code now}), handled at {@code now}. By
+     * default the arrival time is not used.
+     */
+    default void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                                Replies replies) {
+        receiveInBurst(datagram, from, ecn, now, replies);
+    }
+
     /** Ends a burst of {@link #receiveInBurst} calls. */
     default void endReceiveBurst() {}
 

@@ -36,6 +36,12 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                               Replies replies) {
+        endpoint.receiveInBurst(datagram, from, ecn, receivedAt, now, replies::send);
+    }
+
+    @Override
     public void endReceiveBurst() {
         endpoint.endReceiveBurst();
     }

@@ -115,7 +115,10 @@ public final class EventLoop implements Runnable {
                 datagramsReceived++;
                 rx.flip();
                 int tc = port.lastTrafficClass();
-                connections.receiveInBurst(rx, from, tc < 0 ? -1 : tc & 3, System.nanoTime(), replies);
+                // the arrival time too: time a datagram waited in the socket buffer of a busy host counts (a Retry
+                // token's age)
+                connections.receiveInBurst(rx, from, tc < 0 ? -1 : tc & 3, port.lastReceiveTime(), System.nanoTime(),
+                        replies);
             }
             return i;
         } finally {
@@ -172,6 +175,10 @@ public final class EventLoop implements Runnable {
         m.put("datagrams_released", datagramsReleased);
         m.put("datagrams_received", datagramsReceived);
         m.putAll(transmitter.counters());
+        long drops = port.receiveBufferDrops();
+        if (drops >= 0) {
+            m.put("receive_buffer_drops", drops);
+        }
         return m;
     }
 }

@@ -24,6 +24,11 @@ public final class Libc {
     public static final int SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     public static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_SNDBUFFORCE = 32,
             SO_RCVBUFFORCE = 33, SO_TIMESTAMPNS = 35;
+    /**
+     * SO_RXQ_OVFL (asm-generic/socket.h): with it on, each received message carries a control message of the same level
+     * and type, a u32 counting the datagrams the socket dropped so far (receive buffer full), when that count is not 0.
+     */
+    public static final int SO_RXQ_OVFL = 40;
     public static final int IPPROTO_IPV6 = 41, IPV6_V6ONLY = 26;
     public static final int MSG_DONTWAIT = 0x40, MSG_TRUNC = 0x20;
     public static final short POLLIN = 1;
