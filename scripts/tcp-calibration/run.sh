@@ -20,15 +20,15 @@ $PACELAB netns up --preset "${PRESET:-quic-steps}" ${DOWN:+--down "$DOWN"} --rea
 EMU=$!
 trap 'kill -TERM $EMU 2>/dev/null' EXIT
 for i in $(seq 1 240); do grep -q "^ready:" "$D/emu.out" 2>/dev/null && break; sleep 0.5; done
-ip netns exec pl-server sysctl -q net.ipv4.tcp_congestion_control="${CC:-cubic}"
+export CC="${CC:-cubic}"   # send.py sets it on its socket
 for cmd in "$@"; do ip netns exec pl-server bash -c "$cmd" >> "$D/setup" 2>&1; done
-ip netns exec pl-server ${SPRIO:-} python3 "$here/send.py" 5201 "$SIZE" & SP=$!
+ip netns exec pl-server ${SPRIO:-} python3 "$here/send.py" 5201 "$SIZE" 2> "$D/send.err" & SP=$!
 for i in $(seq 1 100); do ip netns exec pl-server ss -ltn | grep -q 5201 && break; sleep 0.2; done
 ip netns exec pl-client ${RPRIO:-} timeout 600 python3 "$here/recv.py" 5201 "$SIZE" > "$D/recv.out"
 wait $SP
 sleep 0.5
 kill -TERM $EMU; wait $EMU; trap - EXIT
 L1=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "$D load_start=$L0 load_end=$L1 $(cat "$D/recv.out")"
+echo "$D load_start=$L0 load_end=$L1 $(cat "$D/send.err") $(cat "$D/recv.out")"
 grep -E "^down|lateness" "$D/emu.out"
 python3 "$here/ana.py" "$D/tap.pcapng"

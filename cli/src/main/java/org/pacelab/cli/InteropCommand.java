@@ -56,7 +56,7 @@ public final class InteropCommand implements Callable<Integer> {
     @Option(names = "--cases", split = ",", paramLabel = "LIST", description = "the test cases (default: all, in the runner's order)")
     List<String> cases;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/interop", description = "matrix directory (default: ${DEFAULT-VALUE})")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/interop", converter = PathChecks.OutputDirectory.class, description = "matrix directory (default: ${DEFAULT-VALUE})")
     Path out;
 
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "seed of the emulator's random streams (default: ${DEFAULT-VALUE})")

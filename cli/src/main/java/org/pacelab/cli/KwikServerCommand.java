@@ -47,7 +47,11 @@ public final class KwikServerCommand implements Callable<Integer> {
         try {
             s = KwikServer.start(server.listen, options, id, server.content(), server::logRequest);
         } catch (IOException e) {
-            System.err.println("pacelab peer kwik-server: " + e.getMessage());
+            // Kwik's own message is the JDK's bare "Address already in use": name the address
+            String why = FailureReporter.isAddressUnavailable(e) ? "cannot listen on " + server.listen.getHostString() + ":"
+                    + server.listen.getPort() + ": " + e.getMessage() + " (another process is bound to it, or the address "
+                    + "is not this host's; choose another --listen)" : e.getMessage();
+            System.err.println("pacelab peer kwik-server: " + why);
             return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));

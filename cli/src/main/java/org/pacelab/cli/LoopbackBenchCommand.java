@@ -17,6 +17,7 @@ import org.pacelab.lab.bench.LoopbackBench;
 import org.pacelab.lab.bench.Stacks;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;
+import org.pacelab.lab.scenario.CommandWords;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,14 +65,16 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
             description = "Longest a client may take (default: 600s).")
     long timeout = 600_000_000_000L;
 
-    @Option(names = "--work", paramLabel = "DIR",
+    @Option(names = "--work", paramLabel = "DIR", converter = PathChecks.OutputDirectory.class,
             description = "Directory for the file, logs and downloads (default: a new temporary directory, removed afterwards).")
     Path work;
 
     @Option(names = "--keep", description = "Keep the work directory (logs of every run).")
     boolean keep;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write every run and the summary as JSON.")
+    // checked before the runs: a directory or an unwritable place found only after an hour of runs loses them
+    @Option(names = "--json", paramLabel = "FILE", converter = PathChecks.OutputFile.class,
+            description = "Also write every run and the summary as JSON.")
     Path json;
 
     @Override
@@ -223,36 +226,10 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
 
     /** Splits options on whitespace; single or double quotes keep a value with spaces together. */
     static List<String> split(String s) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        char quote = 0;
-        boolean any = false;
-        for (char c : s.toCharArray()) {
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    cur.append(c);
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                any = true;
-            } else if (Character.isWhitespace(c)) {
-                if (any || cur.length() > 0) {
-                    out.add(cur.toString());
-                    cur.setLength(0);
-                    any = false;
-                }
-            } else {
-                cur.append(c);
-            }
-        }
-        if (quote != 0) {
+        CommandWords w = CommandWords.split(s);
+        if (w.unclosedQuote() != 0) {
             throw new IllegalArgumentException("--pacelab: unbalanced quote in '" + s + "'");
         }
-        if (any || cur.length() > 0) {
-            out.add(cur.toString());
-        }
-        return out;
+        return w.words();
     }
 }

@@ -53,7 +53,8 @@ public final class ReproduceCommand implements Callable<Integer> {
             description = "relay (emulated: relay and netns), sim (the simulator) or both (default)")
     Reproduction.Modes mode;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "where the campaigns and the report go")
+    @Option(names = "--out", paramLabel = "DIR", converter = PathChecks.OutputDirectory.class,
+            description = "where the campaigns and the report go")
     Path out;
 
     @Option(names = "--check", description = "check the reference file and the campaigns' plans; run nothing")
@@ -100,7 +101,10 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
         }
         Path dir = out != null ? out : Path.of("results", "reproduce-" + ref.id() + (quick ? "-quick" : ""));
-        int parallel = jobs != null ? Math.max(1, jobs) : Runtime.getRuntime().availableProcessors();
+        if (jobs != null && jobs < 1) {
+            throw new UserError("--jobs: must be at least 1, got " + jobs);
+        }
+        int parallel = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         boolean terminal = System.console() != null && System.console().isTerminal();
         List<String> words = new ArrayList<>(List.of("pacelab", "reproduce", study));
         if (quick) {

@@ -138,6 +138,10 @@ public final class RunCommand implements Callable<Integer> {
             err.println("pacelab run: --partition, --slurm-option and --runs-per-task go with --executor slurm; add it, or leave them out");
             return 2;
         }
+        if (jobs != null && jobs < 1) {
+            err.println("pacelab run: --jobs: must be at least 1, got " + jobs);
+            return 2;
+        }
         Scenario scenario;
         ScenarioRecipe recipe;
         try {
@@ -173,7 +177,7 @@ public final class RunCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("results", scenario.name());
         CampaignLayout layout = new CampaignLayout(dir);
         printPlan(plan, layout, stdout);
-        int parallel = jobs != null ? Math.max(1, jobs) : Runtime.getRuntime().availableProcessors();
+        int parallel = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         RunExecutor runs = null;
         if (executor == Executor.slurm) {
             try {

@@ -123,7 +123,7 @@ final class TransportOptions {
     String cc;
     @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
             + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
-            + "onset (the RTT rising within the round) "
+            + "onset (the RTT rising within the round), onset-bdp (onset, leaving with the rate measured then x min RTT) "
             + "(default: hystart++).")
     String slowStart;
     @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "
@@ -141,7 +141,7 @@ final class TransportOptions {
             description = "SEARCH's exit threshold, above 0 and below 1 (default: 0.26, draft-chung-ccwg-search-09).")
     String searchThreshold;
     @Option(names = SlowStartConfig.ONSET_DELAY, paramLabel = "TIME",
-            description = "The onset rule's floor of the queueing delay that ends slow start, 0.1ms to 100ms (default: 1ms).")
+            description = "The onset rules' floor of the queueing delay that ends slow start, 0.1ms to 100ms (default: 1ms).")
     String onsetDelay;
     @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
     String rollback;

@@ -154,8 +154,49 @@ class CliBadInputTest {
                 // bench
                 c("bench link --only unknown", 2, "bench", "link", "--only", "warp"),
                 c("bench loopback --no-aot names no variant", 2, "bench", "loopback", "--peers", "", "--no-aot", "warp"),
+                c("bench loopback --peers unknown", 2, "bench", "loopback", "--peers", "warp"),
+                c("bench loopback --json a directory", 2, "bench", "loopback", "--peers", "tcp", "--json", dir),
+                c("bench loopback --json into a missing directory", 2, "bench", "loopback", "--peers", "tcp", "--json",
+                        missingDir.resolve("b.json")),
+                c("bench loopback --work under a file", 2, "bench", "loopback", "--peers", "tcp", "--work", underFile),
                 // jvm-cache
                 c("jvm-cache not from the jar", 2, "jvm-cache"),
+                // run: the Slurm executor's options, --jobs (checked before any controller is asked)
+                c("run --executor unknown", 2, "run", garbage, "--executor", "moon"),
+                c("run --runs-per-task 0", 2, "run", garbage, "--executor", "slurm", "--runs-per-task", "0"),
+                c("run --partition without slurm", 2, "run", garbage, "--partition", "debug"),
+                c("run --jobs 0", 2, "run", garbage, "--jobs", "0"),
+                // slow start (every command that takes transport options)
+                c("server --slow-start unknown", 2, "server", "--listen", any, "--slow-start", "warp"),
+                c("server --hystart not a switch", 2, "server", "--listen", any, "--hystart", "maybe"),
+                c("server --hystart-l negative", 2, "server", "--listen", any, "--hystart-l", "-3"),
+                c("client --slow-start unknown", 2, "client", "--slow-start", "warp", "https://127.0.0.1:9/"),
+                c("sim --slow-start unknown", 2, "sim", "--out", dir.resolve("sim2"), "--slow-start", "warp"),
+                // reproduce
+                c("reproduce unknown study", 2, "reproduce", "moon-landing"),
+                c("reproduce reference file missing", 2, "reproduce", missing),
+                c("reproduce reference file not one", 2, "reproduce", file),
+                c("reproduce --out under a file", 2, "reproduce", "quic-steps", "--out", underFile),
+                c("reproduce --out a file", 2, "reproduce", "quic-steps", "--out", file),
+                c("reproduce --mode unknown", 2, "reproduce", "quic-steps", "--mode", "warp"),
+                c("reproduce --jobs 0", 2, "reproduce", "quic-steps", "--jobs", "0"),
+                // interop (checked before any peer runs)
+                c("interop --cases unknown", 2, "interop", "--cases", "teleport"),
+                c("interop --servers unknown", 2, "interop", "--servers", "moon"),
+                c("interop --out a file", 2, "interop", "--out", file, "--cases", "handshake"),
+                c("interop --out under a file", 2, "interop", "--out", underFile, "--cases", "handshake"),
+                c("interop --update-doc missing", 2, "interop", "--update-doc", missingDir.resolve("interop.md")),
+                c("interop --seed not a number", 2, "interop", "--seed", "x"),
+                // peers install (checked before anything is built)
+                c("peers install unknown peer", 2, "peers", "install", "moon"),
+                c("peers install --source missing", 2, "peers", "install", "--source", missing, "picoquic"),
+                // netns (checked before any namespace is made)
+                c("netns up --tap into a missing directory", 2, "netns", "up", "--tap", missingDir.resolve("t.pcapng")),
+                c("netns up --log a directory", 2, "netns", "up", "--log", dir),
+                c("netns up --down bad spec", 2, "netns", "up", "--down", "rate=fast"),
+                c("netns run --ns unknown", 2, "netns", "run", "--ns", "moon", "true"),
+                // endpoint: the QUIC Interop Runner's exit code for a test case it does not support
+                c("endpoint without a test case", 127, "endpoint"),
                 // no such command
                 c("unknown command", 2, "serve"));
     }
@@ -182,6 +223,20 @@ class CliBadInputTest {
             CliRun peer = CliRun.of("peer", "quiche-server", "--listen", port);
             assertOneSentence("peer", "peer quiche-server", peer);
             assertEquals(ExitCode.UNAVAILABLE, peer.code(), peer.err());
+            CliRun kwik = CliRun.of("peer", "kwik-server", "--listen", port);
+            assertOneSentence("peer", "peer kwik-server", kwik);
+            assertEquals(ExitCode.UNAVAILABLE, kwik.code(), kwik.err());
+            assertTrue(kwik.err().contains(port), "names the address: " + kwik.err());
+            // the interop runner's endpoint reads its role from the environment: a child JVM
+            Path certs = Files.createDirectories(dir.resolve("endpoint-certs"));
+            org.pacelab.io.tls.Certificates.Identity id = org.pacelab.io.tls.Certificates.selfSigned(List.of("localhost"));
+            Files.writeString(certs.resolve("cert.pem"), org.pacelab.io.tls.Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
+            Files.writeString(certs.resolve("priv.key"), org.pacelab.io.tls.Certificates.toPem(id.key()), StandardCharsets.US_ASCII);
+            java.util.Map<String, String> env = java.util.Map.of("ROLE", "server", "TESTCASE", "handshake");
+            CliRun endpoint = CliRun.inChild(dir, env, "endpoint", "--listen", port, "--www", dir.toString(), "--certs",
+                    certs.toString());
+            assertOneSentence("endpoint", "endpoint", endpoint);
+            assertEquals(ExitCode.UNAVAILABLE, endpoint.code(), endpoint.err());
         }
     }
 
@@ -214,7 +269,8 @@ class CliBadInputTest {
     @Test
     void everyCommandIsCovered() {
         List<String> covered = cases().map(c -> c.args().getFirst()).distinct().toList();
-        for (String command : List.of("server", "client", "analyze", "report", "run", "sim", "emulate", "dc", "peer", "bench", "jvm-cache")) {
+        for (String command : List.of("server", "client", "analyze", "report", "run", "sim", "emulate", "dc", "peer", "bench",
+                "jvm-cache", "reproduce", "interop", "peers", "netns", "endpoint")) {
             assertTrue(covered.contains(command), command + " has no bad-input case");
         }
     }

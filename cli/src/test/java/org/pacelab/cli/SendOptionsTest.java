@@ -60,9 +60,11 @@ class SendOptionsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "--slow-start=search|--cc=bbr|--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+            "--slow-start=onset-bdp|--cc=bbr|--slow-start onset-bdp applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
+            "--slow-start=onset-bdp|--onset-delay=50us|--onset-delay: '50us' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=onset|--onset-delay=200ms|--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=search|--search-threshold=1.5|--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 (draft-chung-ccwg-search-09 uses 0.26).",
-            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset, not of --slow-start hystart++; leave it out or select --slow-start onset."})
+            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp."})
     void slowStartErrorsAreOneSentenceAndExitTwo(String rule, String option, String message) {
         for (String command : new String[] {"server", "client", "sim"}) {
             Run r = switch (command) {

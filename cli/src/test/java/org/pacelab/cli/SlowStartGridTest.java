@@ -38,7 +38,7 @@ class SlowStartGridTest {
         Path dir = tmp.resolve("quick");
         CliRun r = CliRun.of("run", GRID, "--quick", "--out", dir.toString(), "--no-install", "--jobs", "2", "--no-report");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("campaign slow-start-grid-quick: 9 of 9 runs finished"), r.out());
+        assertTrue(r.out().contains("campaign slow-start-grid-quick: 10 of 10 runs finished"), r.out());
         Map<String, Summary> byName = new HashMap<>();
         try (ResultStore store = ResultStore.openExisting(dir.resolve("campaign.duckdb"))) {
             for (ResultStore.StoredConfiguration c : store.configurations()) {
@@ -54,7 +54,7 @@ class SlowStartGridTest {
                 assertEquals(1.5 * 5_000_000 * 0.04, s.number(SummaryField.PATH_CAPACITY_BYTES), 1, key);
             }
         }
-        assertEquals(9, byName.size(), byName.keySet().toString());
+        assertEquals(10, byName.size(), byName.keySet().toString());
         // the rules differ where the issue says they do: the onset rule leaves slow start before the buffer overflows
         Summary hystartpp = byName.get("cubic-hystart++");
         Summary onset = byName.get("cubic-onset");
@@ -64,12 +64,18 @@ class SlowStartGridTest {
         assertTrue(hystartpp.number(SummaryField.SLOW_START_OVERSHOOT) > 1.3, describe(hystartpp));
         assertTrue(onset.number(SummaryField.DROPS_SLOW_START) * 5 < hystartpp.number(SummaryField.DROPS_SLOW_START),
                 describe(onset) + " vs " + describe(hystartpp));
+        Summary onsetBdp = byName.get("cubic-onset-bdp");
+        assertTrue(onsetBdp != null, byName.keySet().toString());
+        assertEquals("congestion_avoidance", onsetBdp.get(SummaryField.SLOW_START_EXIT_STATE));
+        assertTrue(onsetBdp.number(SummaryField.SLOW_START_OVERSHOOT) <= 1.1, describe(onsetBdp));
+        assertTrue(onsetBdp.number(SummaryField.DROPS_SLOW_START) * 5 < hystartpp.number(SummaryField.DROPS_SLOW_START),
+                describe(onsetBdp) + " vs " + describe(hystartpp));
     }
 
     @Test
     void theFullGridPlansSixtySevenPointsPerRule() {
         CliRun r = CliRun.of("run", GRID, "--check", "--out", tmp.resolve("full").toString(), "--no-install");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("603 configuration(s) x 5 repetition(s) = 3015 runs"), r.out());
+        assertTrue(r.out().contains("670 configuration(s) x 5 repetition(s) = 3350 runs"), r.out());
     }
 }

@@ -19,6 +19,7 @@ public final class ChannelDatagramPort implements DatagramPort {
     private final int receiveBuffer;
     private final int sendBuffer;
     private int trafficClass;
+    private long lastReceiveTime;
 
     @Override
     public void setTrafficClass(int tc) throws IOException {
@@ -68,7 +69,17 @@ public final class ChannelDatagramPort implements DatagramPort {
 
     @Override
     public InetSocketAddress receive(ByteBuffer dst) throws IOException {
-        return (InetSocketAddress) channel.receive(dst);
+        InetSocketAddress from = (InetSocketAddress) channel.receive(dst);
+        if (from != null) {
+            // the JDK gives no kernel timestamp: the read time is the best this port knows
+            lastReceiveTime = System.nanoTime();
+        }
+        return from;
+    }
+
+    @Override
+    public long lastReceiveTime() {
+        return lastReceiveTime;
     }
 
     @Override

@@ -20,6 +20,21 @@ public interface DatagramPort extends Closeable {
     InetSocketAddress receive(ByteBuffer dst) throws IOException;
 
     /**
+     * When the datagram the last {@link #receive} returned arrived, on {@link System#nanoTime()}'s clock: the kernel's
+     * receive timestamp where the socket gets one (so time the datagram waited in the socket buffer counts), else the
+     * time this port read it.
+     */
+    long lastReceiveTime();
+
+    /**
+     * How many datagrams the kernel dropped on this socket because its receive buffer was full, as far as the port knows
+     * (it learns the count with the next datagram it reads after a drop), or -1 when this port cannot tell.
+     */
+    default long receiveBufferDrops() {
+        return -1;
+    }
+
+    /**
      * Sends the datagram between {@code src}'s position and limit.
      *
      * @return false when the socket's send buffer is full (try again later)

@@ -22,6 +22,27 @@ public interface Connections {
         receive(datagram, from, now, replies);
     }
 
+    /**
+     * A datagram of a burst the loop read at once (one recvmmsg call, GRO segments): processed now, but the
+     * application hears of it at {@link #endReceiveBurst}, once per burst. By default a burst of one.
+     */
+    default void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        receive(datagram, from, ecn, now, replies);
+    }
+
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, Replies)} of a datagram that arrived at {@code
+     * receivedAt} (the kernel's receive time, on {@code now}'s clock, at most {@code now}), handled at {@code now}. By
+     * default the arrival time is not used.
+     */
+    default void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                                Replies replies) {
+        receiveInBurst(datagram, from, ecn, now, replies);
+    }
+
+    /** Ends a burst of {@link #receiveInBurst} calls. */
+    default void endReceiveBurst() {}
+
     /** Stateless replies to send right away (Version Negotiation, Retry, stateless reset). */
     interface Replies {
         void send(ByteBuffer datagram, InetSocketAddress to);

@@ -31,6 +31,22 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+        endpoint.receiveInBurst(datagram, from, ecn, now, replies::send);
+    }
+
+    @Override
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                               Replies replies) {
+        endpoint.receiveInBurst(datagram, from, ecn, receivedAt, now, replies::send);
+    }
+
+    @Override
+    public void endReceiveBurst() {
+        endpoint.endReceiveBurst();
+    }
+
+    @Override
     public Collection<Peer> active() {
         if (endpoint.connections().size() != lastSize || endpoint.peerAddressChanges() != lastAddressChanges) {
             peers.clear();

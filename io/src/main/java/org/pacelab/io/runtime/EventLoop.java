@@ -98,20 +98,34 @@ public final class EventLoop implements Runnable {
         return wake;
     }
 
-    /** Reads and processes the datagrams waiting (a bounded number); returns how many. */
+    /**
+     * Reads and processes the datagrams waiting (a bounded number) as one burst: each is processed as it is read,
+     * the applications hear of the burst once at its end, and the connections acknowledge it when next served
+     * (RFC 9000 §13.2.2). Returns how many.
+     */
     private int receiveBatch(Connections.Replies replies) throws IOException {
-        for (int i = 0; i < BATCH * 4; i++) {
-            rx.clear();
-            InetSocketAddress from = port.receive(rx);
-            if (from == null) {
-                return i;
+        int i = 0;
+        try {
+            for (; i < BATCH * 4; i++) {
+                rx.clear();
+                InetSocketAddress from = port.receive(rx);
+                if (from == null) {
+                    return i;
+                }
+                datagramsReceived++;
+                rx.flip();
+                int tc = port.lastTrafficClass();
+                // the arrival time too: time a datagram waited in the socket buffer of a busy host counts (a Retry
+                // token's age)
+                connections.receiveInBurst(rx, from, tc < 0 ? -1 : tc & 3, port.lastReceiveTime(), System.nanoTime(),
+                        replies);
             }
-            datagramsReceived++;
-            rx.flip();
-            int tc = port.lastTrafficClass();
-            connections.receive(rx, from, tc < 0 ? -1 : tc & 3, System.nanoTime(), replies);
+            return i;
+        } finally {
+            if (i > 0) {
+                connections.endReceiveBurst();
+            }
         }
-        return BATCH * 4;
     }
 
     /**
@@ -161,6 +175,10 @@ public final class EventLoop implements Runnable {
         m.put("datagrams_released", datagramsReleased);
         m.put("datagrams_received", datagramsReceived);
         m.putAll(transmitter.counters());
+        long drops = port.receiveBufferDrops();
+        if (drops >= 0) {
+            m.put("receive_buffer_drops", drops);
+        }
         return m;
     }
 }

@@ -117,12 +117,24 @@ public final class QuicClient {
 
                 @Override
                 public void receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
+                    receiveInBurst(datagram, from, ecn, now, replies);
+                    endReceiveBurst();
+                }
+
+                @Override
+                public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now,
+                                           Replies replies) {
                     if (from.equals(server) || from.getPort() == server.getPort()) {
-                        conn.receive(datagram, ecn, now);
+                        conn.receiveInBurst(datagram, ecn, now);
                         if (handshakeDone[0] < 0 && conn.isHandshakeComplete()) {
                             handshakeDone[0] = now;
                         }
                     }
+                }
+
+                @Override
+                public void endReceiveBurst() {
+                    conn.endReceiveBurst();
                 }
 
                 @Override

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.pacelab.peers.build.Commands;
 import org.pacelab.peers.build.Programs;
 
 /**

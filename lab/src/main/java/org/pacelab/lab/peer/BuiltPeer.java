@@ -2,9 +2,7 @@ package org.pacelab.lab.peer;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
@@ -29,16 +27,6 @@ abstract class BuiltPeer implements Peer {
 
     /** The name of the build's program that plays {@code role}. */
     abstract String program(Role role);
-
-    @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
-    }
 
     @Override
     public List<PeerOption> options(Role role) {

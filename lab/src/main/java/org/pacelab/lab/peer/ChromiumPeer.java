@@ -21,7 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 
@@ -55,11 +55,6 @@ public final class ChromiumPeer implements Peer {
     @Override
     public Set<Role> roles() {
         return EnumSet.of(Role.CLIENT);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.lab.scenario.PeerDeclaration;

@@ -9,7 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 

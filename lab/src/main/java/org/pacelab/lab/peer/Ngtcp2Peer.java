@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 import org.pacelab.lab.host.Host;
@@ -42,16 +40,6 @@ public final class Ngtcp2Peer implements Peer {
     @Override
     public List<Protocol> protocols() {
         return List.of(Protocol.H3);
-    }
-
-    @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
     }
 
     @Override

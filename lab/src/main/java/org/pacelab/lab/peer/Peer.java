@@ -2,6 +2,7 @@ package org.pacelab.lab.peer;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,10 +25,18 @@ public interface Peer {
     /** What it speaks, in order of preference (a server's first that the client speaks too is used). */
     List<Protocol> protocols();
 
-    Set<Role> roles();
+    /** The roles it plays: a QUIC stack plays both unless it says otherwise. */
+    default Set<Role> roles() {
+        return EnumSet.allOf(Role.class);
+    }
 
-    /** The modes it can run in (the simulator runs only pacelab's own stack). */
-    Set<Mode> modes();
+    /**
+     * The modes it can run in (the simulator runs only pacelab's own stack): a third-party program runs behind the
+     * relay or in the namespaces unless it says otherwise.
+     */
+    default Set<Mode> modes() {
+        return EnumSet.of(Mode.RELAY, Mode.NETNS);
+    }
 
     /** The options it takes in the given role. */
     List<PeerOption> options(Role role);

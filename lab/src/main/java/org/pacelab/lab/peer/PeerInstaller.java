@@ -6,7 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.Host;
 import org.pacelab.peers.build.BuildException;
 import org.pacelab.peers.build.PeerBuilder;

@@ -2,11 +2,9 @@ package org.pacelab.lab.peer;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
@@ -39,16 +37,6 @@ public final class QuichePeer implements Peer {
     @Override
     public List<Protocol> protocols() {
         return List.of(Protocol.H3);
-    }
-
-    @Override
-    public Set<Role> roles() {
-        return EnumSet.allOf(Role.class);
-    }
-
-    @Override
-    public Set<Mode> modes() {
-        return EnumSet.of(Mode.RELAY, Mode.NETNS);
     }
 
     @Override

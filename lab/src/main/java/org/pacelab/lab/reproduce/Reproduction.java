@@ -14,7 +14,7 @@ import java.util.Set;
 
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.EnvironmentRecord;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;

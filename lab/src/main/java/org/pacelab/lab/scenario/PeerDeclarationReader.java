@@ -344,40 +344,13 @@ final class PeerDeclarationReader {
         return out;
     }
 
-    /** Splits at whitespace; single or double quotes keep spaces (and are removed). */
+    /** The words of a command template; an unclosed quote is a problem at {@code at}. */
     private List<String> split(String text, Location at, String p) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean any = false;
-        char quote = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    cur.append(c);
-                }
-            } else if (c == '"' || c == '\'') {
-                quote = c;
-                any = true;
-            } else if (Character.isWhitespace(c)) {
-                if (any || !cur.isEmpty()) {
-                    out.add(cur.toString());
-                }
-                cur.setLength(0);
-                any = false;
-            } else {
-                cur.append(c);
-            }
+        CommandWords w = CommandWords.split(text);
+        if (w.unclosedQuote() != 0) {
+            problems.add(at, p + ": a quote (" + w.unclosedQuote() + ") is not closed");
         }
-        if (quote != 0) {
-            problems.add(at, p + ": a quote (" + quote + ") is not closed");
-        }
-        if (any || !cur.isEmpty()) {
-            out.add(cur.toString());
-        }
-        return out;
+        return w.words();
     }
 
     private void allowOnly(YamlNode.Mapping m, String p, List<String> keys) {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.Host;
 
 /**

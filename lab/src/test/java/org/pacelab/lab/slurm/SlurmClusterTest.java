@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.pacelab.lab.host.Commands;
+import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.testing.FakeHost;
 
 /** The Slurm commands' answers as pacelab reads them, and the sentences for a cluster that is missing or misnamed. */

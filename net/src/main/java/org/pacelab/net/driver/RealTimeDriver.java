@@ -1,7 +1,9 @@
 package org.pacelab.net.driver;
 
+import java.util.List;
 import org.pacelab.net.link.Link;
 import org.pacelab.net.link.PacketSink;
+import org.pacelab.net.sys.JvmServiceThreads;
 import org.pacelab.net.sys.Libc;
 import org.pacelab.net.sys.Poller;
 import org.pacelab.net.sys.SysException;
@@ -14,6 +16,8 @@ import org.pacelab.net.sys.SysException;
  * so observers (tap, event log) see events sorted by time.
  */
 public final class RealTimeDriver {
+    /** The emulator thread's SCHED_FIFO priority (below the senders' 30 of the host set-up). */
+    public static final int PRIORITY = 10;
     private static final long MAX_WAIT = 50_000_000L;
     private static final long FLUSH_EVERY = 200_000_000L;
 
@@ -36,13 +40,19 @@ public final class RealTimeDriver {
 
     /**
      * Call once on the driving thread before the loop: lowers its timer slack to 1 us and, if {@code realtime},
-     * makes it SCHED_FIFO (root). Returns a sentence for the user if real-time scheduling was refused, else null.
+     * makes it SCHED_FIFO (root), and the JVM's stop-the-world threads with it ({@link JvmServiceThreads}: a garbage
+     * collection otherwise stalls the emulator for as long as its normal-priority workers wait for a CPU). Returns a
+     * sentence for the user if real-time scheduling was refused, else null.
      */
     public String prepareThread(boolean realtime) {
         Libc.setTimerSlack(1000);
         if (!realtime) return null;
-        int e = Libc.setRealtimePriority(10);
-        return e == 0 ? null : "real-time scheduling refused (" + Libc.strerror(e) + "); running with normal priority";
+        int e = Libc.setRealtimePriority(PRIORITY);
+        if (e != 0) return "real-time scheduling refused (" + Libc.strerror(e) + "); running with normal priority";
+        List<String> jvm = JvmServiceThreads.promote(PRIORITY);
+        return jvm.size() == 1 && jvm.getFirst().startsWith("not applied:")
+                ? "the JVM's garbage collector threads stay at normal priority (" + jvm.getFirst() + "); a collection can stall the emulator"
+                : null;
     }
 
     public ModelClock clock() { return clock; }

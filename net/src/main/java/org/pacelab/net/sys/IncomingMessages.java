@@ -9,13 +9,16 @@ import java.net.InetSocketAddress;
  * Receive buffers for one recvmmsg(2) call: per message a 64 KiB buffer, a sockaddr and a control area, in the
  * layout the kernel writes. With UDP GRO on the socket one buffer may hold several datagrams of the same sender,
  * coalesced by the kernel: {@link #segmentSize} then says how long each (but the last) is. With IP_RECVTOS /
- * IPV6_RECVTCLASS on the socket {@link #trafficClass} gives each message's traffic class (ECN field). Single-threaded.
+ * IPV6_RECVTCLASS on the socket {@link #trafficClass} gives each message's traffic class (ECN field), with
+ * SO_TIMESTAMPNS {@link #kernelTimeNanos} its kernel receive time, with SO_RXQ_OVFL {@link #socketDrops} the socket's
+ * receive drops so far. Single-threaded.
  */
 public final class IncomingMessages implements AutoCloseable {
     private static final int MMSGHDR = 64;
     private static final int IOVEC = 16;
     private static final int NAME = 32;
-    private static final int CONTROL = 64;
+    /** Room for IP_TOS (24 bytes), UDP_GRO (24), SCM_TIMESTAMPNS (32) and SO_RXQ_OVFL (24) control messages. */
+    private static final int CONTROL = 128;
     private static final int DATA = 65536;
 
     private final int capacity;
@@ -91,6 +94,24 @@ public final class IncomingMessages implements AutoCloseable {
         }
         at = controlData(i, Libc.IPPROTO_IPV6, Libc.IPV6_TCLASS, 4);
         return at < 0 ? -1 : controls.get(ValueLayout.JAVA_INT, at) & 0xff;
+    }
+
+    /**
+     * The kernel's receive time of message {@code i} (SCM_TIMESTAMPNS: CLOCK_REALTIME, ns since the epoch), or 0 when
+     * the kernel gave none (the socket did not ask for it with SO_TIMESTAMPNS).
+     */
+    public long kernelTimeNanos(int i) {
+        long at = controlData(i, Libc.SOL_SOCKET, Libc.SO_TIMESTAMPNS, 16);
+        return at < 0 ? 0 : controls.get(ValueLayout.JAVA_LONG, at) * 1_000_000_000L + controls.get(ValueLayout.JAVA_LONG, at + 8);
+    }
+
+    /**
+     * How many datagrams the socket had dropped (receive buffer full) when message {@code i} was queued (SO_RXQ_OVFL, an
+     * unsigned 32-bit count that wraps), or -1 when the kernel sent no count (none dropped yet, or not asked for).
+     */
+    public long socketDrops(int i) {
+        long at = controlData(i, Libc.SOL_SOCKET, Libc.SO_RXQ_OVFL, 4);
+        return at < 0 ? -1 : controls.get(ValueLayout.JAVA_INT, at) & 0xffffffffL;
     }
 
     /** The offset in {@code controls} of the data of message {@code i}'s control message (level, type), or -1. */

@@ -24,6 +24,11 @@ public final class Libc {
     public static final int SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     public static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_SNDBUFFORCE = 32,
             SO_RCVBUFFORCE = 33, SO_TIMESTAMPNS = 35;
+    /**
+     * SO_RXQ_OVFL (asm-generic/socket.h): with it on, each received message carries a control message of the same level
+     * and type, a u32 counting the datagrams the socket dropped so far (receive buffer full), when that count is not 0.
+     */
+    public static final int SO_RXQ_OVFL = 40;
     public static final int IPPROTO_IPV6 = 41, IPV6_V6ONLY = 26;
     public static final int MSG_DONTWAIT = 0x40, MSG_TRUNC = 0x20;
     public static final short POLLIN = 1;
@@ -225,10 +230,15 @@ public final class Libc {
      * The kernel's RT throttling (sched_rt_runtime_us) still leaves 5 % of each CPU to other threads.
      */
     public static int setRealtimePriority(int priority) {
+        return setRealtimePriority(0, priority);
+    }
+
+    /** Makes thread {@code tid} (0: the calling thread) SCHED_FIFO with {@code priority}; returns 0 or the errno. */
+    public static int setRealtimePriority(int tid, int priority) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment param = a.allocate(JAVA_INT);
             param.set(JAVA_INT, 0, priority);
-            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), 0, 1, param);
+            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), tid, 1, param);
             return r == 0 ? 0 : errno();
         } catch (Throwable t) {
             throw wrap(t);

@@ -80,6 +80,14 @@ public final class UdpSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks the kernel to tell, with each received message, how many datagrams this socket has dropped so far because its
+     * receive buffer was full (SO_RXQ_OVFL; {@link IncomingMessages#socketDrops}).
+     */
+    public boolean enableDropCount() {
+        return setOption(Libc.SOL_SOCKET, Libc.SO_RXQ_OVFL, 1) == 0;
+    }
+
     /** Turns on kernel receive timestamps (SO_TIMESTAMPNS). */
     public boolean enableTimestamps() {
         intBuf.set(ValueLayout.JAVA_INT, 0, 1);

@@ -194,14 +194,7 @@ public final class AioquicBuild implements PeerBuild {
 
     @Override
     public String check(InstalledBuild build) {
-        for (String program : List.of(SERVER, CLIENT)) {
-            if (!build.runnable(program)) {
-                return build.file(program) + " is missing or not executable";
-            }
-        }
-        Commands.Result r = Commands.run(List.of(build.file(CLIENT).toString(), "--help"), build.dir(), 60);
-        return r.exit() == 0 && r.output().contains("--alpn") ? null
-                : build.file(CLIENT) + " --help failed: " + r.output().lines().reduce((a, b) -> b).orElse("(no output)");
+        return build.programsProblem(List.of(SERVER, CLIENT), CLIENT, "--help", "--alpn");
     }
 
     /** The protocols a build speaks, from its record (hq-interop, and h3 where pylsqpack was importable). */

@@ -2,6 +2,7 @@ package org.pacelab.peers.build;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -30,6 +31,21 @@ public record InstalledBuild(String peer, Path dir, Properties record) {
     public boolean runnable(String relative) {
         Path p = file(relative);
         return Files.isRegularFile(p) && Files.isExecutable(p);
+    }
+
+    /**
+     * What is wrong with the build's programs, or null: each of {@code programs} must be runnable, and
+     * {@code probe} run with {@code flag} (its usage) must print {@code expected}.
+     */
+    public String programsProblem(List<String> programs, String probe, String flag, String expected) {
+        for (String program : programs) {
+            if (!runnable(program)) {
+                return file(program) + " is missing or not executable";
+            }
+        }
+        Commands.Result r = Commands.run(List.of(file(probe).toString(), flag), dir, 60);
+        return r.output().contains(expected) ? null : file(probe) + " " + flag + " did not print its usage ("
+                + expected + "): " + r.output().lines().reduce((a, b) -> b).orElse("(no output)");
     }
 
     /** The build's identity: the short commits of its sources, e.g. {@code d199d45be869+f07f1c8c68b2}. */

@@ -84,11 +84,6 @@ public final class PicoquicBuild implements PeerBuild {
 
     @Override
     public String check(InstalledBuild build) {
-        if (!build.runnable(PROGRAM)) {
-            return build.file(PROGRAM) + " is missing or not executable";
-        }
-        Commands.Result r = Commands.run(List.of(build.file(PROGRAM).toString(), "-h"), build.dir(), 30);
-        return r.output().contains("PicoQUIC demo") ? null : build.file(PROGRAM) + " -h did not print picoquic's usage: "
-                + r.output().lines().findFirst().orElse("(no output)");
+        return build.programsProblem(List.of(PROGRAM), PROGRAM, "-h", "PicoQUIC demo");
     }
 }

@@ -89,13 +89,6 @@ public final class QuicGoBuild implements PeerBuild {
 
     @Override
     public String check(InstalledBuild build) {
-        for (String program : List.of(SERVER, CLIENT)) {
-            if (!build.runnable(program)) {
-                return build.file(program) + " is missing or not executable";
-            }
-        }
-        Commands.Result r = Commands.run(List.of(build.file(SERVER).toString(), "-h"), build.dir(), 30);
-        return r.output().contains("-listen") ? null : build.file(SERVER) + " -h did not print its usage: "
-                + r.output().lines().findFirst().orElse("(no output)");
+        return build.programsProblem(List.of(SERVER, CLIENT), SERVER, "-h", "-listen");
     }
 }

@@ -134,6 +134,7 @@ public final class CubicController implements CongestionController {
     public void onAck(AckEvent ack) {
         for (PacketInfo p : ack.acked()) {
             recovery.onAcked(p.timeSent());
+            slowStart.onAcked(p.timeSent(), ack.now());
         }
         ackAppLimited = ack.appLimited();
         if (ackAppLimited) {
@@ -169,6 +170,18 @@ public final class CubicController implements CongestionController {
         }
         ssthresh = (long) cwnd;
         cwndPrior = cwnd;
+    }
+
+    /** A loss of a packet the slow-start exit covers: the rule may lower the window; CUBIC's epoch restarts from it. */
+    private void onCoveredLoss(long now) {
+        long w = Math.max(slowStart.windowAfterCoveredLoss(now, (long) cwnd), WindowBounds.minimumWindow(maxDatagramSize));
+        if (w < cwnd) {
+            cwnd = w;
+            ssthresh = w;
+            cwndPrior = w;
+            wMax = 0;
+            epochSet = false;
+        }
     }
 
     private void congestionAvoidance(long now, int ackedBytes, long smoothedRtt) {
@@ -213,7 +226,9 @@ public final class CubicController implements CongestionController {
     @Override
     public void onLoss(LossEvent loss) {
         if (!loss.lost().isEmpty()) {
-            if (!recovery.covers(loss.largestLostSentTime())) {
+            if (slowStart.exitCovers(loss.largestLostSentTime())) {
+                onCoveredLoss(loss.now());
+            } else if (!recovery.covers(loss.largestLostSentTime())) {
                 onCongestionEvent(loss.now());
             }
             for (PacketInfo p : loss.lost()) {

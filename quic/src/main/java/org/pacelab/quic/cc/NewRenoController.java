@@ -71,6 +71,7 @@ public final class NewRenoController implements CongestionController {
     public void onAck(AckEvent ack) {
         for (PacketInfo p : ack.acked()) {
             recovery.onAcked(p.timeSent());
+            slowStart.onAcked(p.timeSent(), ack.now());
         }
         appLimited = ack.appLimited();
         // B.5 OnPacketAcked: IsAppOrFlowControlLimited()
@@ -116,6 +117,13 @@ public final class NewRenoController implements CongestionController {
 
     /** RFC 9002 B.6 OnCongestionEvent. */
     private void onCongestionEvent(long now, long sentTime) {
+        if (slowStart.exitCovers(sentTime)) {
+            // a loss the slow-start exit covers: the rule may lower the window, no congestion event
+            congestionWindow = Math.max(slowStart.windowAfterCoveredLoss(now, congestionWindow),
+                    WindowBounds.minimumWindow(maxDatagramSize));
+            ssthresh = Math.min(ssthresh, congestionWindow);
+            return;
+        }
         if (recovery.covers(sentTime)) {
             return;
         }

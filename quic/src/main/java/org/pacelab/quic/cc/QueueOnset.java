@@ -43,6 +43,8 @@ public final class QueueOnset implements SlowStartExit {
     private long exitDelay = -1;
     private long runStartWindow;
     private long exitWindow = -1;
+    private long runAckedBytes;
+    private long exitAckRate = -1;
 
     /**
      * @param minDelay the floor of the threshold, ns (at least 1)
@@ -73,6 +75,13 @@ public final class QueueOnset implements SlowStartExit {
     /** The queueing delay (sample minus minimum) that ended slow start, ns; -1 before. */
     public long exitDelay() { return exitDelay; }
 
+    /**
+     * The rate at which the ACKs of the run that ended slow start acknowledged bytes, bytes per second (the bytes of
+     * the run's ACKs after its first, over the time from the first to the last): while the samples stay above the
+     * threshold a queue stands at the bottleneck, which then serves without pause, so this is its rate; -1 before.
+     */
+    public long exitAckRate() { return exitAckRate; }
+
     @Override
     public void onPacketSent(PacketInfo packet) {}
 
@@ -90,10 +99,14 @@ public final class QueueOnset implements SlowStartExit {
         if (run++ == 0) {
             runStart = ack.now();
             runStartWindow = congestionWindow;
+            runAckedBytes = 0;
+        } else {
+            runAckedBytes += ack.ackedBytes();
         }
         if (run >= SAMPLES && ack.now() - runStart >= span()
                 && congestionWindow >= (long) HyStart.LOW_WINDOW * maxDatagramSize) {
             exitDelay = sample - minRtt;
+            exitAckRate = (long) (runAckedBytes * 1e9 / (ack.now() - runStart));
             exitWindow = Math.max(runStartWindow, (long) HyStart.LOW_WINDOW * maxDatagramSize);
             active = false;
             return true;

@@ -15,6 +15,9 @@ import java.util.Map;
 public final class SlowStart {
     private final SlowStartExit rule;
     private boolean ackInProgress;
+    private long coveredUntil = -1;
+    private long loweredAt = -1;
+    private boolean loweredDone;
 
     /** @param rule the exit rule of this connection (never null; {@link StandardSlowStart} for none) */
     public SlowStart(SlowStartExit rule) {
@@ -66,7 +69,7 @@ public final class SlowStart {
         boolean exit = ackInProgress && rule.onAck(ack, congestionWindow, maxDatagramSize);
         ackInProgress = false;
         if (exit) {
-            rule.stop();
+            exited(ack.now());
         }
         return exit;
     }
@@ -79,8 +82,48 @@ public final class SlowStart {
         if (!running(inSlowStart) || !rule.onAck(ack, congestionWindow, maxDatagramSize)) {
             return false;
         }
-        rule.stop();
+        exited(ack.now());
         return true;
+    }
+
+    private void exited(long now) {
+        if (rule.exitCoversInFlight()) {
+            coveredUntil = now;
+        }
+        rule.stop();
+    }
+
+    /**
+     * Whether a lost packet sent at {@code sentTime} was in flight when the rule ended slow start and the rule covers
+     * such packets ({@link SlowStartExit#exitCoversInFlight}): its loss starts no congestion event.
+     */
+    public boolean exitCovers(long sentTime) {
+        return coveredUntil >= 0 && (sentTime <= coveredUntil || loweredAt >= 0);
+    }
+
+    /**
+     * A packet covered by the exit ({@link #exitCovers}) was lost at {@code now}: the window the rule gives then
+     * ({@link SlowStartExit#windowAfterCoveredLoss}), at most {@code congestionWindow}. When the rule lowers the
+     * window, the cover extends by one round: to the packets sent until the first ACK of a packet sent after now
+     * ({@link #onAcked}). The packets sent until now left with the window the exit kept, which the loss showed to be
+     * too large, and those sent in the next round meet the queue that window left standing; the lower window is their
+     * one reduction (one per round, as RFC 9002 §7.3.2).
+     */
+    public long windowAfterCoveredLoss(long now, long congestionWindow) {
+        long w = Math.min(congestionWindow, rule.windowAfterCoveredLoss(congestionWindow));
+        if (w < congestionWindow && loweredAt < 0 && !loweredDone) {
+            loweredAt = now;
+        }
+        return w;
+    }
+
+    /** A packet sent at {@code sentTime} was acknowledged at {@code now}: ends the extended cover of a lowered window. */
+    public void onAcked(long sentTime, long now) {
+        if (loweredAt >= 0 && sentTime > loweredAt) {
+            coveredUntil = now;
+            loweredAt = -1;
+            loweredDone = true;
+        }
     }
 
     /** A congestion event ends the rule: every rule applies to the initial slow start only (RFC 9406 §4.3). */

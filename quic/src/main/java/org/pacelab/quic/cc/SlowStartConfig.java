@@ -19,7 +19,7 @@ import org.pacelab.quic.pacing.PacingConfig;
  * @param hystartDetect   {@code --hystart-detect} (hystart): which of Linux HyStart's signals may end slow start
  * @param searchThreshold {@code --search-threshold} (search): the normalized difference between bytes sent one RTT
  *                        earlier and bytes delivered now at which SEARCH leaves slow start
- * @param onsetMinDelay   {@code --onset-delay} (onset): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
+ * @param onsetMinDelay   {@code --onset-delay} (onset, onset-bdp): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
  */
 public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, HyStart.Detect hystartDetect,
                               double searchThreshold, long onsetMinDelay) {
@@ -92,6 +92,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             case HYSTART -> new HyStart(hystartDetect, paced);
             case SEARCH -> new Search(searchThreshold);
             case QUEUE_ONSET -> new QueueOnset(onsetMinDelay, paced);
+            case ONSET_BDP -> new OnsetBdp(onsetMinDelay, paced);
         };
     }
 
@@ -129,16 +130,16 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
         if (rule == null) {
             rule = d.rule;
         }
-        long l = (v = parameter(options, HYSTART_L, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.hystartL
+        long l = (v = parameter(options, HYSTART_L, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.hystartL
                 : parseHystartL(v);
-        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, SlowStartRule.HYSTART_PLUS_PLUS, rule)) == null ? d.cssRounds
+        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.cssRounds
                 : parseCssRounds(v);
-        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, SlowStartRule.HYSTART, rule)) == null
+        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, rule, SlowStartRule.HYSTART)) == null
                 ? d.hystartDetect : HyStart.Detect.parse(v);
-        double threshold = (v = parameter(options, SEARCH_THRESHOLD, SlowStartRule.SEARCH, rule)) == null
+        double threshold = (v = parameter(options, SEARCH_THRESHOLD, rule, SlowStartRule.SEARCH)) == null
                 ? d.searchThreshold : parseSearchThreshold(v);
-        long onset = (v = parameter(options, ONSET_DELAY, SlowStartRule.QUEUE_ONSET, rule)) == null ? d.onsetMinDelay
-                : parseOnsetDelay(v);
+        long onset = (v = parameter(options, ONSET_DELAY, rule, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP)) == null
+                ? d.onsetMinDelay : parseOnsetDelay(v);
         return new SlowStartConfig(rule, l, css, detect, threshold, onset);
     }
 
@@ -158,13 +159,14 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     /** BBR's default: the draft's Startup. */
     public static final SlowStartRule BBR_DEFAULT_RULE = SlowStartRule.STANDARD;
 
-    /** The value of a parameter of {@code owner}, or null; given with another rule it is an error. */
-    private static String parameter(Map<String, String> options, String option, SlowStartRule owner, SlowStartRule rule) {
+    /** The value of a parameter of the {@code owners}, or null; given with another rule it is an error. */
+    private static String parameter(Map<String, String> options, String option, SlowStartRule rule, SlowStartRule... owners) {
         String v = PacingConfig.get(options, option);
-        if (v != null && rule != owner) {
-            throw new IllegalArgumentException(option + " is a parameter of " + SLOW_START + " " + owner.optionValue()
-                    + ", not of " + SLOW_START + " " + rule.optionValue() + "; leave it out or select "
-                    + SLOW_START + " " + owner.optionValue() + ".");
+        if (v != null && !List.of(owners).contains(rule)) {
+            String names = java.util.Arrays.stream(owners).map(o -> SLOW_START + " " + o.optionValue())
+                    .collect(java.util.stream.Collectors.joining(" or "));
+            throw new IllegalArgumentException(option + " is a parameter of " + names + ", not of " + SLOW_START + " "
+                    + rule.optionValue() + "; leave it out or select " + names + ".");
         }
         return v;
     }
@@ -180,7 +182,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             }
             case HYSTART -> m.put(HYSTART_DETECT, hystartDetect.optionValue());
             case SEARCH -> m.put(SEARCH_THRESHOLD, Double.toString(searchThreshold));
-            case QUEUE_ONSET -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
+            case QUEUE_ONSET, ONSET_BDP -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
                     : onsetMinDelay % 1_000 == 0 ? onsetMinDelay / 1_000 + "us" : onsetMinDelay + "ns");
             case STANDARD -> { }
         }

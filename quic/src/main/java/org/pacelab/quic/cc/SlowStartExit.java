@@ -39,6 +39,23 @@ public interface SlowStartExit {
         return congestionWindow;
     }
 
+    /**
+     * Whether the packets in flight when {@link #onAck} ended slow start are covered by that exit: their losses start
+     * no congestion event (as if the exit had started RFC 9002 §7.3.2's recovery period, without its no-growth phase).
+     */
+    default boolean exitCoversInFlight() {
+        return false;
+    }
+
+    /**
+     * The window to continue with when a packet covered by the exit ({@link #exitCoversInFlight}) is lost: the exit
+     * came after the window had passed what the path holds, and the rule may give a smaller window than the one it
+     * left with (once); {@code congestionWindow} (no change) by default.
+     */
+    default long windowAfterCoveredLoss(long congestionWindow) {
+        return congestionWindow;
+    }
+
     /** A congestion event (or any other end of the initial slow start): the rule is over for this connection. */
     void stop();
 

@@ -18,7 +18,9 @@ public enum SlowStartRule {
     /** {@link Search}: draft-chung-ccwg-search, delivered bytes against bytes sent one RTT earlier. */
     SEARCH("search"),
     /** {@link QueueOnset}: the RTT rising above its minimum for a run of consecutive ACKs, within the round. */
-    QUEUE_ONSET("onset");
+    QUEUE_ONSET("onset"),
+    /** {@link OnsetBdp}: the queue's onset, leaving with the delivery rate measured in slow start × the minimum RTT. */
+    ONSET_BDP("onset-bdp");
 
     private final String optionValue;
 

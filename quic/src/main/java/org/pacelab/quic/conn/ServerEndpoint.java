@@ -77,12 +77,13 @@ public final class ServerEndpoint {
     }
 
     /**
-     * How long a Retry token stays valid, from the Retry to the moment this endpoint processes the client's Initial with
-     * it — which includes the time that Initial waits in the server's socket buffer. Measured on a loaded 2-core host
-     * (load average 35): with 1,000 clients arriving at once, Initials carrying tokens queued behind the handshakes for
-     * more than 30 s, and 554 of 1,000 clients were refused with INVALID_TOKEN (10 s had lost clients already under an
-     * Initial flood). Two minutes covers that; a token is bound to the client's address, port and first Destination
-     * Connection ID (RFC 9000 §8.1.3), and a replay reaches only the connection already made for it.
+     * How long a Retry token stays valid: from the Retry to the arrival of the client's Initial with it at this
+     * endpoint's socket (the receive time the runtime passes with the datagram, not the later moment this endpoint gets
+     * to process it: on a starved host Initials wait in the socket buffer). Measured on a loaded 2-core host (load
+     * average 35-50) with the processing time as the age: 1,000 clients arriving at once had Initials with tokens queued
+     * behind the handshakes for more than 30 s, and then, at load 46-51, more than 2 minutes. Two minutes is picoquic's
+     * lifetime of a Retry token too; a token is bound to the client's address, port and first Destination Connection ID
+     * (RFC 9000 §8.1.3), and a replay reaches only the connection already made for it.
      */
     static final long RETRY_TOKEN_LIFETIME = 120_000_000_000L;
     /** How many original DCIDs answered with a Retry are remembered (bounded memory; oldest forgotten first). */
@@ -158,7 +159,16 @@ public final class ServerEndpoint {
      * connection it went to (possibly new), or null when it was answered statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
-        return receive(datagram, from, ecn, now, replies, false);
+        return receive(datagram, from, ecn, now, now, replies, false);
+    }
+
+    /**
+     * Handles, at {@code now}, one datagram that arrived at {@code receivedAt} (the kernel's receive time of the datagram
+     * on {@code now}'s clock; later than {@code now} counts as {@code now}). The age of a Retry token is judged by the
+     * arrival: time the datagram then waited for this endpoint (a busy host, a long socket queue) does not expire it.
+     */
+    public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now, Replies replies) {
+        return receive(datagram, from, ecn, Math.min(receivedAt, now), now, replies, false);
     }
 
     /**
@@ -166,7 +176,17 @@ public final class ServerEndpoint {
      * {@link #endReceiveBurst} after the burst's last datagram.
      */
     public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
-        return receive(datagram, from, ecn, now, replies, true);
+        return receive(datagram, from, ecn, now, now, replies, true);
+    }
+
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, Replies)} of a datagram that arrived at {@code
+     * receivedAt}: a Retry token's age is judged by the arrival ({@link #receive(ByteBuffer, InetSocketAddress, int,
+     * long, long, Replies)}).
+     */
+    public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                                Replies replies) {
+        return receive(datagram, from, ecn, Math.min(receivedAt, now), now, replies, true);
     }
 
     /** Ends a burst: each connection that received datagrams in it tells its application. */
@@ -186,8 +206,8 @@ public final class ServerEndpoint {
         }
     }
 
-    private Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies,
-                          boolean burst) {
+    private Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+                          Replies replies, boolean burst) {
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -248,7 +268,8 @@ public final class ServerEndpoint {
         // RFC 9000 §8.1.2, §21.1.1.2: beyond the caps on unvalidated state, validate the address with a Retry first
         boolean limited = unvalidated.full(from.getAddress());
         if (p.token().length > 0) {
-            RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), now);
+            // the token's age at the datagram's arrival, not at its processing (the Retry was issued at the then `now`)
+            RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), receivedAt);
             if (v != null) {
                 Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
                 deliver(created.connection, datagram, ecn, now, burst);
@@ -273,7 +294,7 @@ public final class ServerEndpoint {
         // a retransmission of an Initial we already answered with a Retry (it crossed the Retry, or the cap has eased
         // since): answer it the same way, or the client, which takes only the first Retry, meets two connections
         Long retriedAt = retried.get(new ByteKey(p.dcid()));
-        boolean answeredWithRetry = retriedAt != null && now - retriedAt < RETRY_TOKEN_LIFETIME;
+        boolean answeredWithRetry = retriedAt != null && receivedAt - retriedAt < RETRY_TOKEN_LIFETIME;
         if (requireRetry || limited || answeredWithRetry) {
             retries++;
             if (limited) {

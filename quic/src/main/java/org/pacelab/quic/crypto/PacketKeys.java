@@ -2,12 +2,8 @@ package org.pacelab.quic.crypto;
 
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import java.security.spec.AlgorithmParameterSpec;
-import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.ChaCha20ParameterSpec;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -15,7 +11,8 @@ import javax.crypto.spec.SecretKeySpec;
  * IV and the header protection key, derived from a TLS traffic secret with the labels "quic key",
  * "quic iv" and "quic hp" (QUIC v2: "quicv2 key", "quicv2 iv", "quicv2 hp", RFC 9369 §3.3.2).
  *
- * <p>The key material is immutable. Each instance caches its JCA {@link Cipher} objects and scratch
+ * <p>The AEAD is {@link PacketAead#forKey}: OpenSSL's libcrypto through FFM when it loads, else the JDK's.
+ * <p>The key material is immutable. Each instance caches its AEAD and header protection ciphers and scratch
  * arrays so the per-packet path allocates almost nothing; therefore an instance is <b>not
  * thread-safe</b>: a connection uses its keys from one thread at a time (the sans-I/O core is
  * single-threaded). Generations made by {@link #nextGeneration()} share the header protection cipher,
@@ -29,8 +26,7 @@ public final class PacketKeys {
     private final byte[] secret;
     private final byte[] key;
     private final byte[] iv;
-    private final SecretKeySpec aeadKey;
-    private final Cipher aead;
+    private final PacketAead aead;
     private final byte[] nonce = new byte[CipherSuite.IV_LENGTH];
     private final HeaderProtector hp;
     private final byte[] mask = new byte[5];
@@ -42,8 +38,7 @@ public final class PacketKeys {
         this.key = key;
         this.iv = iv;
         this.hp = hp;
-        this.aeadKey = new SecretKeySpec(key, suite.aesHeaderProtection() ? "AES" : "ChaCha20");
-        this.aead = cipher(suite.aeadTransformation());
+        this.aead = PacketAead.forKey(suite, key);
     }
 
     /** Derives key, IV and header protection key from a traffic secret with QUIC v1's labels (RFC 9001 §5.1). */
@@ -106,8 +101,7 @@ public final class PacketKeys {
      * 16 bytes of room after the payload (up to its capacity).
      *
      * @return the ciphertext length, {@code payloadLength + 16}
-     * @throws IllegalStateException if the JDK refuses to encrypt, e.g. a packet number sealed twice
-     *                               with the same keys (nonce reuse)
+     * @throws IllegalStateException if the AEAD refuses to encrypt
      */
     public int seal(ByteBuffer packet, int headerOffset, int headerLength, int payloadOffset, int payloadLength,
                     long packetNumber) {
@@ -115,20 +109,8 @@ public final class PacketKeys {
             throw new IllegalArgumentException("no room for the " + CipherSuite.TAG_LENGTH + "-byte AEAD tag: payload ends at "
                     + (payloadOffset + payloadLength) + ", buffer capacity " + packet.capacity());
         }
-        try {
-            aead.init(Cipher.ENCRYPT_MODE, aeadKey, nonceSpec(packetNumber));
-            if (packet.hasArray()) {
-                byte[] a = packet.array();
-                int base = packet.arrayOffset();
-                aead.updateAAD(a, base + headerOffset, headerLength);
-                return aead.doFinal(a, base + payloadOffset, payloadLength, a, base + payloadOffset);
-            }
-            aead.updateAAD(slice(packet, headerOffset, headerLength));
-            return aead.doFinal(slice(packet, payloadOffset, payloadLength),
-                    slice(packet, payloadOffset, payloadLength + CipherSuite.TAG_LENGTH));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AEAD encryption of packet " + packetNumber + " failed: " + e.getMessage(), e);
-        }
+        return aead.seal(packet, headerOffset, headerLength, payloadOffset, payloadLength, nonce(packetNumber),
+                packetNumber);
     }
 
     /**
@@ -144,21 +126,8 @@ public final class PacketKeys {
             throw new AeadException("packet " + packetNumber + " payload of " + ciphertextLength
                     + " bytes is shorter than the 16-byte AEAD tag");
         }
-        try {
-            aead.init(Cipher.DECRYPT_MODE, aeadKey, nonceSpec(packetNumber));
-            if (packet.hasArray()) {
-                byte[] a = packet.array();
-                int base = packet.arrayOffset();
-                aead.updateAAD(a, base + headerOffset, headerLength);
-                return aead.doFinal(a, base + payloadOffset, ciphertextLength, a, base + payloadOffset);
-            }
-            aead.updateAAD(slice(packet, headerOffset, headerLength));
-            return aead.doFinal(slice(packet, payloadOffset, ciphertextLength), slice(packet, payloadOffset, ciphertextLength));
-        } catch (AEADBadTagException e) {
-            throw new AeadException("packet " + packetNumber + " failed AEAD authentication", e);
-        } catch (GeneralSecurityException e) {
-            throw new AeadException("packet " + packetNumber + " could not be decrypted: " + e.getMessage(), e);
-        }
+        return aead.open(packet, headerOffset, headerLength, payloadOffset, ciphertextLength, nonce(packetNumber),
+                packetNumber);
     }
 
     /**
@@ -179,17 +148,14 @@ public final class PacketKeys {
         return mask;
     }
 
-    private AlgorithmParameterSpec nonceSpec(long packetNumber) {
+    /** The AEAD nonce of a packet in a scratch array (valid until the next call). */
+    private byte[] nonce(long packetNumber) {
         // RFC 9001 §5.3: the nonce is the IV XORed with the packet number, left-padded to the IV length.
         System.arraycopy(iv, 0, nonce, 0, nonce.length);
         for (int i = 0; i < 8; i++) {
             nonce[nonce.length - 1 - i] ^= (byte) (packetNumber >>> (8 * i));
         }
-        return suite.aesHeaderProtection() ? new GCMParameterSpec(128, nonce) : new IvParameterSpec(nonce);
-    }
-
-    private static ByteBuffer slice(ByteBuffer b, int offset, int length) {
-        return b.duplicate().limit(offset + length).position(offset);
+        return nonce;
     }
 
     static Cipher cipher(String transformation) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.QuicException;
@@ -20,15 +19,9 @@ import org.pacelab.quic.tls.TlsConfig;
 class ClosingTest {
     private static final List<String> ALPN = List.of("hq-interop");
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void applicationCloseReachesThePeerWithItsCodeAndReason() throws Exception {
-        EchoApps.Client client = new EchoApps.Client(random(5000, 1));
+        EchoApps.Client client = new EchoApps.Client(EchoApps.random(5000, 1));
         EchoApps.Server server = new EchoApps.Server();
         ConnectionPair pair = new ConnectionPair(client, server, ALPN, TlsConfig.ALL_SUITES, 5_000_000L, 301);
         pair.start();
@@ -48,7 +41,7 @@ class ClosingTest {
 
     @Test
     void aLostCloseIsRepeatedWhileThePeerKeepsSending() throws Exception {
-        byte[] big = random(3_000_000, 2);
+        byte[] big = EchoApps.random(3_000_000, 2);
         EchoApps.Client client = new EchoApps.Client(big);
         EchoApps.Server server = new EchoApps.Server();
         FrameLog clientLog = new FrameLog();
@@ -86,7 +79,7 @@ class ClosingTest {
         // Handshake keys, and there an application close travels as a transport APPLICATION_ERROR (RFC 9000 §10.2.3)
         FrameLog clientLog = new FrameLog();
         EchoApps.Server server = new EchoApps.Server();
-        EchoApps.Client client = new EchoApps.Client(random(100, 3)) {
+        EchoApps.Client client = new EchoApps.Client(EchoApps.random(100, 3)) {
             @Override
             public void onConnected(StreamTransport transport) {
                 t = transport;
@@ -118,7 +111,7 @@ class ClosingTest {
 
     @Test
     void anAbortBeforeTheServerAnswersIsSentInAnInitialPacket() throws Exception {
-        EchoApps.Client client = new EchoApps.Client(random(100, 4));
+        EchoApps.Client client = new EchoApps.Client(EchoApps.random(100, 4));
         EchoApps.Server server = new EchoApps.Server();
         ConnectionPair pair = new ConnectionPair(client, server, ALPN, TlsConfig.ALL_SUITES, 5_000_000L, 304);
         List<Integer> sizes = new ArrayList<>();

@@ -5,24 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.tls.TlsConfig;
 
 class ConnectionTransferTest {
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void fiftyConcurrentStreams() throws Exception {
         byte[][] msgs = new byte[50][];
         for (int i = 0; i < msgs.length; i++) {
-            msgs[i] = random(1000 + i * 37, i);
+            msgs[i] = EchoApps.random(1000 + i * 37, i);
         }
         EchoApps.Client client = new EchoApps.Client(msgs);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES, 10_000_000L, 5);
@@ -35,7 +28,7 @@ class ConnectionTransferTest {
 
     @Test
     void largeTransferSurvivesTenPercentLoss() throws Exception {
-        byte[] msg = random(2_000_000, 9);
+        byte[] msg = EchoApps.random(2_000_000, 9);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES, 15_000_000L, 11);
         pair.lossRate = 0.10;
@@ -51,7 +44,7 @@ class ConnectionTransferTest {
     void manyStreamsBeyondTheStreamLimitWaitForCredit() throws Exception {
         byte[][] msgs = new byte[300][];
         for (int i = 0; i < msgs.length; i++) {
-            msgs[i] = random(100, i);
+            msgs[i] = EchoApps.random(100, i);
         }
         EchoApps.Client client = new EchoApps.Client(msgs);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES, 2_000_000L, 6);

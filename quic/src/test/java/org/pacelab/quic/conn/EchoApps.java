@@ -10,6 +10,13 @@ import org.pacelab.quic.app.StreamTransport;
 
 /** Test applications: a client that sends one message per stream, a server that echoes each stream back. */
 final class EchoApps {
+    /** {@code n} pseudo-random bytes from {@code seed}: a message to echo. */
+    static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new java.util.Random(seed).nextBytes(b);
+        return b;
+    }
+
     private EchoApps() {}
 
     static final class Server implements ApplicationHandler {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.tls.TlsConfig;
@@ -14,15 +13,9 @@ import org.pacelab.quic.tls.TlsConfig;
 class LossRecoveryTest {
     private static final List<String> ALPN = List.of("hq-interop");
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     @Test
     void reorderingDoesNotStopATransfer() throws Exception {
-        byte[] msg = random(1_000_000, 1);
+        byte[] msg = EchoApps.random(1_000_000, 1);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), ALPN, TlsConfig.ALL_SUITES, 10_000_000L, 401);
         // up to 4 ms of extra delay per datagram: many overtake their predecessors (time- and packet-threshold
@@ -38,7 +31,7 @@ class LossRecoveryTest {
         FrameLog serverLog = new FrameLog();
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withQlog(odcid -> serverLog);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
-        byte[] msg = random(2_000_000, 2);
+        byte[] msg = EchoApps.random(2_000_000, 2);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 10_000_000L, 402);
         pair.start();
@@ -65,7 +58,7 @@ class LossRecoveryTest {
 
     @Test
     void keyUpdatesUnderLoss() throws Exception {
-        byte[] msg = random(1_500_000, 3);
+        byte[] msg = EchoApps.random(1_500_000, 3);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withKeyUpdateInterval(250);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true).withKeyUpdateInterval(150);

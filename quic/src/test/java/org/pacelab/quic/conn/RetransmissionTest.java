@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.app.ApplicationHandler;
@@ -29,12 +28,6 @@ import org.pacelab.quic.tls.TlsConfig;
 class RetransmissionTest {
     private static final List<String> ALPN = List.of("hq-interop");
 
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
     /** Drops the first {@code times} datagrams that carry a frame of {@code frameClass}. */
     private static java.util.function.UnaryOperator<byte[]> dropFirst(FrameLog log, Class<?> frameClass, int times,
                                                                        int[] dropped) {
@@ -55,7 +48,7 @@ class RetransmissionTest {
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withStreams(small)
                 .withQlog(odcid -> serverLog);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
-        byte[] msg = random(400_000, 1);
+        byte[] msg = EchoApps.random(400_000, 1);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 201);
         int[] dropped = {0};
@@ -92,7 +85,7 @@ class RetransmissionTest {
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
         byte[][] msgs = new byte[40][];
         for (int i = 0; i < msgs.length; i++) {
-            msgs[i] = random(300, i);
+            msgs[i] = EchoApps.random(300, i);
         }
         EchoApps.Client client = new EchoApps.Client(msgs);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 202);
@@ -110,7 +103,7 @@ class RetransmissionTest {
         FrameLog clientLog = new FrameLog();
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withQlog(odcid -> serverLog);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true).withQlog(odcid -> clientLog);
-        EchoApps.Client client = new EchoApps.Client(random(50_000, 3));
+        EchoApps.Client client = new EchoApps.Client(EchoApps.random(50_000, 3));
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 203);
         int[] dropped = {0};
         pair.toClientFilter = dropFirst(serverLog, NewConnectionIdFrame.class, 2, dropped);
@@ -130,7 +123,7 @@ class RetransmissionTest {
         FrameLog serverLog = new FrameLog();
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withQlog(odcid -> serverLog);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
-        EchoApps.Client client = new EchoApps.Client(random(1000, 4));
+        EchoApps.Client client = new EchoApps.Client(EchoApps.random(1000, 4));
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 204);
         int[] dropped = {0};
         pair.toClientFilter = dropFirst(serverLog, HandshakeDoneFrame.class, 2, dropped);
@@ -146,7 +139,7 @@ class RetransmissionTest {
         FrameLog serverLog = new FrameLog();
         ConnectionConfig s = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withQlog(odcid -> serverLog);
         ConnectionConfig c = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true);
-        byte[] msg = random(200_000, 5);
+        byte[] msg = EchoApps.random(200_000, 5);
         EchoApps.Client client = new EchoApps.Client(msg);
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 205);
         int[] dropped = {0};
