@@ -184,7 +184,12 @@ public final class LinkSpecParser {
     }
 
     static CorruptSpec parseCorrupt(String at, String v) throws SpecException {
-        String[] parts = v.split(",");
+        // a limit of -1 keeps empty parts: "corrupt=," is a missing probability, not an empty array
+        String[] parts = v.split(",", -1);
+        if (parts[0].isBlank()) {
+            throw new SpecException(at + ": '" + v + "' has no probability; write corrupt=P[,burst=N][,within=SIZE]"
+                    + "[,change=bit|byte], e.g. corrupt=1%");
+        }
         double p = Units.parseProbability(at, parts[0]);
         int burst = 0;
         int within = 0;
@@ -217,7 +222,7 @@ public final class LinkSpecParser {
         String s = v.toLowerCase(Locale.ROOT);
         if (s.equals("off") || s.equals("none")) return BlackholeSpec.NONE;
         String form = "write blackhole=OPEN/CLOSED[,repeat=N], e.g. blackhole=5s/2s (open 5 s, then dark 2 s)";
-        String[] parts = s.split(",");
+        String[] parts = s.split(",", -1);
         int slash = parts[0].indexOf('/');
         if (slash <= 0 || slash == parts[0].length() - 1) throw new SpecException(at + ": '" + v + "' has no OPEN/CLOSED times; " + form);
         long open = Units.parseDuration(at + " open time", parts[0].substring(0, slash));

@@ -66,6 +66,17 @@ class LinkSpecParserTest {
     }
 
     @Test
+    void aCommaWithoutValuesIsOneSentenceNotACrash() {
+        // found by the fuzzer (LinkSpecFuzzTestInputs/linkSpec/crash-corrupt-comma-only): "x".split(",") of a bare
+        // comma is an empty array
+        assertEquals("--down corrupt: ',' has no probability; write corrupt=P[,burst=N][,within=SIZE][,change=bit|byte], "
+                        + "e.g. corrupt=1%",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "corrupt=,", null)).getMessage());
+        assertTrue(assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "blackhole=,", null))
+                .getMessage().startsWith("--down blackhole: ',' has no OPEN/CLOSED times"));
+    }
+
+    @Test
     void badInputGetsOneSentenceNamingTheField() {
         assertEquals("--down rate: '40mb/s' is not a rate; use a number with bit, kbit, mbit, gbit (bits/s) or bps, kbps, "
                 + "mbps, gbps (bytes/s, as in tc), e.g. 40mbit",
