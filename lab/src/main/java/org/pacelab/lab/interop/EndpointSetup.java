@@ -37,6 +37,19 @@ public record EndpointSetup(Path workDir, String testname, String alpn, InetSock
         return certificates.resolve("priv.key");
     }
 
+    /**
+     * The URLs each client process fetches, one process after the other: one per URL for multiconnect; the first URL,
+     * then the rest for resumption and zerortt (the second connection resumes the first's session); all at once
+     * otherwise.
+     */
+    public List<List<String>> urlsPerProcess() {
+        return switch (testname) {
+            case "multiconnect" -> urls.stream().map(List::of).toList();
+            case "resumption", "zerortt" -> List.of(urls.subList(0, 1), urls.subList(1, urls.size()));
+            default -> List.of(urls);
+        };
+    }
+
     /** The server's host and port from the first URL. */
     public java.net.URI firstUrl() {
         return java.net.URI.create(urls.getFirst());

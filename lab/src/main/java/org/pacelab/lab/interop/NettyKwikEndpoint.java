@@ -66,12 +66,8 @@ final class NettyKwikEndpoint extends PeerBackedEndpoint {
     @Override
     public List<Launch> client(EndpointSetup s, PacelabLauncher pacelab) {
         List<Launch> steps = new ArrayList<>();
-        if (s.testname().equals("multiconnect")) {
-            for (String url : s.urls()) {
-                steps.add(step(s, List.of(url), pacelab));
-            }
-        } else {
-            steps.add(step(s, s.urls(), pacelab));
+        for (List<String> urls : s.urlsPerProcess()) {
+            steps.add(step(s, urls, pacelab));
         }
         return steps;
     }

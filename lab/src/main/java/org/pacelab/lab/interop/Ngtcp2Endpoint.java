@@ -81,15 +81,8 @@ final class Ngtcp2Endpoint extends PeerBackedEndpoint {
         java.net.URI first = s.firstUrl();
         List<String> hostPort = List.of(first.getHost().replace("[", "").replace("]", ""), Integer.toString(first.getPort()));
         List<Launch> steps = new ArrayList<>();
-        if (s.testname().equals("resumption") || s.testname().equals("zerortt")) {
-            steps.add(step(base, hostPort, s.urls().subList(0, 1), s));
-            steps.add(step(base, hostPort, s.urls().subList(1, s.urls().size()), s));
-        } else if (s.testname().equals("multiconnect")) {
-            for (String url : s.urls()) {
-                steps.add(step(base, hostPort, List.of(url), s));
-            }
-        } else {
-            steps.add(step(base, hostPort, s.urls(), s));
+        for (List<String> urls : s.urlsPerProcess()) {
+            steps.add(step(base, hostPort, urls, s));
         }
         return steps;
     }

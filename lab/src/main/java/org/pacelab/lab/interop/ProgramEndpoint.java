@@ -78,12 +78,8 @@ final class ProgramEndpoint extends PeerBackedEndpoint {
     @Override
     public List<Launch> client(EndpointSetup s, PacelabLauncher pacelab) throws IOException {
         List<Launch> steps = new ArrayList<>();
-        if (s.testname().equals("multiconnect")) {
-            for (String url : s.urls()) {
-                steps.add(step(s, List.of(url)));
-            }
-        } else {
-            steps.add(step(s, s.urls()));
+        for (List<String> urls : s.urlsPerProcess()) {
+            steps.add(step(s, urls));
         }
         return steps;
     }
