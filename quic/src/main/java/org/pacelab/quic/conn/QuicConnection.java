@@ -507,7 +507,7 @@ public final class QuicConnection implements StreamTransport {
                     qlog.keyUpdated(now, "1RTT", keys.generation(), "remote_update");
                 }
             }
-            keys.onReceivedInPhase(pn);
+            keys.onReceived((firstByte >> 2) & 1, pn);
             if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
                 // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
                 keys.discard(EncryptionLevel.ZERO_RTT);
@@ -1746,8 +1746,13 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, now, 0);
     }
 
+    /**
+     * A key update every {@link ConnectionConfig#keyUpdateInterval()} 1-RTT packets sent and received in the phase (as
+     * quic-go counts): a downloading client sends few packets, ACKs only, so an interval in packets sent may never come.
+     */
     private void maybeInitiateKeyUpdate(long now) {
-        if (config.keyUpdateInterval() > 0 && handshakeConfirmed && packetsSentInKeyPhase >= config.keyUpdateInterval()
+        if (config.keyUpdateInterval() > 0 && handshakeConfirmed
+                && packetsSentInKeyPhase + keys.packetsReceivedInPhase() >= config.keyUpdateInterval()
                 && keys.canInitiateUpdate()) {
             keys.update(now + 3 * recovery.rtt().ptoBase());
             packetsSentInKeyPhase = 0;
