@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -66,10 +65,8 @@ import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
 import org.pacelab.quic.stream.CryptoDataSent;
-import org.pacelab.quic.stream.QuicStream;
 import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.stream.StreamDataSent;
-import org.pacelab.quic.stream.StreamManager;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
@@ -87,8 +84,6 @@ public final class QuicConnection implements StreamTransport {
     private static final byte[] EMPTY = new byte[0];
     /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
     private static final int MIN_PACKET_ROOM = 64;
-    /** Room below which writeStreams starts no further STREAM frame (a header is at most 19 bytes, plus some data). */
-    private static final int MAX_STREAM_HEADER = 24;
     /** The levels packets are sent at, in the order they are coalesced into a datagram (RFC 9000 §12.2). */
     private static final EncryptionLevel[] SENT_LEVELS = {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
     /** The largest ACK_FREQUENCY frame: a 2-byte type and four variable-length integers. */
@@ -135,8 +130,8 @@ public final class QuicConnection implements StreamTransport {
     /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
     private int rxEcn = -1;
     private int txEcn;
-    private final StreamManager streams;
-    private final ConnectionFlowControl flow;
+    /** Streams, their flow control and the stream frames (quinn's {@code StreamsState}). */
+    private final ConnectionStreams streams;
 
     /** Control frames waiting to be sent, new or lost (stream and CRYPTO data wait in their send buffers). */
     private final PendingFrames pending = new PendingFrames();
@@ -165,8 +160,7 @@ public final class QuicConnection implements StreamTransport {
     private long packetsSentInKeyPhase;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
-    private final LinkedHashSet<Long> readable = new LinkedHashSet<>();
-    private final List<Runnable> appEvents = new ArrayList<>();
+    private final ApplicationEvents appEvents;
 
     // pacing bookkeeping (see send)
     private boolean idle = true;
@@ -202,9 +196,9 @@ public final class QuicConnection implements StreamTransport {
         RttEstimator rtt = new RttEstimator(config.initialRtt());
         this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
-        this.streams = new StreamManager(isClient, config.streams());
+        this.appEvents = new ApplicationEvents(app);
+        this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
         this.ackFrequency = new AckFrequencySender(config.maxAckRatio());
-        this.flow = new ConnectionFlowControl(config.streams().initialMaxData(), config.streams().maxConnectionWindow());
         TransportParameters local = localTransportParameters(resetTokens);
         TlsHandshake.Listener tlsListener = new TlsListener();
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
@@ -588,37 +582,8 @@ public final class QuicConnection implements StreamTransport {
                 tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
                 processBufferedPackets(now);
             }
-            case StreamFrame s -> onStreamFrame(s);
-            case ResetStreamFrame r -> onResetStream(r);
-            case StopSendingFrame s -> onStopSending(s);
-            case MaxDataFrame m -> {
-                long before = flow.sendCredit();
-                if (flow.setPeerMaxData(m.max())) {
-                    pending.dataBlocked = false;
-                }
-                if (before == 0 && flow.sendCredit() > 0) {
-                    requeueBlockedStreams();
-                }
-            }
-            case MaxStreamDataFrame m -> onMaxStreamData(m);
-            case MaxStreamsFrame m -> {
-                if (streams.onMaxStreams(m.bidirectional(), m.max())) {
-                    pending.streamsBlocked(m.bidirectional(), false);
-                    appEvents.add(app::onStreamsAvailable);
-                }
-            }
-            case DataBlockedFrame ignored -> {
-                if (flow.receive().updateNeeded() && flow.onConsumed(0)) {
-                    pending.maxData = true;
-                }
-            }
-            case StreamDataBlockedFrame b -> {
-                if (!org.pacelab.quic.stream.StreamId.canReceive(b.streamId(), isClient)) {
-                    throw new QuicException(TransportError.STREAM_STATE_ERROR, f.type(),
-                            "STREAM_DATA_BLOCKED for send-only stream " + b.streamId());
-                }
-            }
-            case StreamsBlockedFrame ignored -> { }
+            case StreamFrame _, ResetStreamFrame _, StopSendingFrame _, MaxDataFrame _, MaxStreamDataFrame _, MaxStreamsFrame _,
+                 DataBlockedFrame _, StreamDataBlockedFrame _, StreamsBlockedFrame _ -> streams.onFrame(f);
             case NewTokenFrame ignored -> {
                 if (!isClient) {
                     throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent NEW_TOKEN");
@@ -667,103 +632,6 @@ public final class QuicConnection implements StreamTransport {
         }
     }
 
-    private void onStreamFrame(StreamFrame s) throws QuicException {
-        checkStreamDirection(s.streamId(), false, FrameType.STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STREAM, this::onPeerStreamOpened);
-        QuicStream stream = l.stream();
-        if (stream == null) {
-            return;
-        }
-        long delta = stream.onStreamFrame(s.offset(), s.data(), s.fin());
-        if (!flow.receive().onReceivedMore(delta)) {
-            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.STREAM, "connection flow-control limit exceeded");
-        }
-        if (stream.isReadable()) {
-            readable.add(stream.id);
-        }
-    }
-
-    private void onResetStream(ResetStreamFrame r) throws QuicException {
-        checkStreamDirection(r.streamId(), false, FrameType.RESET_STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(r.streamId(), FrameType.RESET_STREAM, this::onPeerStreamOpened);
-        QuicStream stream = l.stream();
-        if (stream == null) {
-            return;
-        }
-        long readBefore = stream.bytesRead();
-        boolean wasReset = stream.recvState() == QuicStream.RecvState.RESET_RECVD
-                || stream.recvState() == QuicStream.RecvState.RESET_READ;
-        long delta = stream.onResetStream(r.errorCode(), r.finalSize());
-        if (!flow.receive().onReceivedMore(delta)) {
-            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.RESET_STREAM, "connection flow-control limit exceeded");
-        }
-        if (!wasReset) {
-            // bytes up to the final size that the application will never read are released from the
-            // connection window (RFC 9000 §4.5)
-            if (flow.onConsumed(Math.max(0, r.finalSize() - readBefore))) {
-                pending.maxData = true;
-            }
-        }
-        if (stream.takePeerReset()) {
-            long id = stream.id;
-            long code = r.errorCode();
-            appEvents.add(() -> app.onStreamReset(id, code));
-        }
-        maybeForget(stream);
-    }
-
-    private void onStopSending(StopSendingFrame s) throws QuicException {
-        checkStreamDirection(s.streamId(), true, FrameType.STOP_SENDING);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STOP_SENDING, this::onPeerStreamOpened);
-        QuicStream stream = l.stream();
-        if (stream == null) {
-            return;
-        }
-        if (stream.onStopSending(s.errorCode())) {
-            pending.resetStream.add(stream.id);
-        }
-        long id = stream.id;
-        long code = s.errorCode();
-        appEvents.add(() -> app.onStopSending(id, code));
-    }
-
-    private void onMaxStreamData(MaxStreamDataFrame m) throws QuicException {
-        checkStreamDirection(m.streamId(), true, FrameType.MAX_STREAM_DATA);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(m.streamId(), FrameType.MAX_STREAM_DATA, this::onPeerStreamOpened);
-        QuicStream stream = l.stream();
-        if (stream == null) {
-            return;
-        }
-        if (stream.onMaxStreamData(m.max())) {
-            pending.streamDataBlocked.remove(stream.id);
-            if (stream.hasDataToSend()) {
-                streams.markSendable(stream);
-            }
-        }
-    }
-
-    /** RFC 9000 §19.4–19.11: frames about sending must name streams we can send on, and vice versa. */
-    private void checkStreamDirection(long id, boolean weSend, long frameType) throws QuicException {
-        boolean ok = weSend ? org.pacelab.quic.stream.StreamId.canSend(id, isClient)
-                : org.pacelab.quic.stream.StreamId.canReceive(id, isClient);
-        if (!ok) {
-            throw new QuicException(TransportError.STREAM_STATE_ERROR, frameType,
-                    FrameType.name(frameType) + " for stream " + id + " which " + (weSend ? "we cannot send on" : "the peer cannot send on"));
-        }
-    }
-
-    private void onPeerStreamOpened(long id) {
-        appEvents.add(() -> app.onPeerStreamOpened(id));
-    }
-
-    private void requeueBlockedStreams() {
-        for (QuicStream s : streams.all()) {
-            if (s.hasDataToSend()) {
-                streams.markSendable(s);
-            }
-        }
-    }
-
     private void onAckFrame(PacketSpace space, AckFrame ack, long now) throws QuicException {
         if (ack.largestAcknowledged() >= spaces[space.ordinal()].nextPacketNumber()) {
             // RFC 9000 §13.1: acknowledging a packet never sent
@@ -787,25 +655,13 @@ public final class QuicConnection implements StreamTransport {
         if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
             keys.onAcked(ack.largestAcknowledged());
         }
-        for (QuicStream s : streams.all()) {
-            if (s.takeWritable()) {
-                long id = s.id;
-                appEvents.add(() -> app.onStreamWritable(id));
-            }
-        }
+        streams.reportWritable();
     }
 
     private void onPacketAcked(SentPacket p) {
         for (Frame f : p.frames) {
             switch (f) {
-                case StreamDataSent s -> {
-                    QuicStream stream = streams.get(s.streamId());
-                    if (stream != null && stream.onDataAcked(s.offset(), s.length(), s.fin())) {
-                        long id = stream.id;
-                        appEvents.add(() -> app.onStreamComplete(id));
-                        maybeForget(stream);
-                    }
-                }
+                case StreamDataSent s -> streams.onDataAcked(s);
                 case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
                 case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
                 case AckFrequencyFrame a -> {
@@ -814,13 +670,7 @@ public final class QuicConnection implements StreamTransport {
                         recovery.setPeerMaxAckDelay(a.requestMaxAckDelay() * 1000);
                     }
                 }
-                case ResetStreamFrame r -> {
-                    QuicStream stream = streams.get(r.streamId());
-                    if (stream != null) {
-                        stream.onResetAcked();
-                        maybeForget(stream);
-                    }
-                }
+                case ResetStreamFrame r -> streams.onResetAcked(r);
                 default -> { }
             }
         }
@@ -854,15 +704,7 @@ public final class QuicConnection implements StreamTransport {
     private void requeueFrames(SentPacket p) {
         for (Frame f : p.frames) {
             switch (f) {
-                case StreamDataSent s -> {
-                    QuicStream stream = streams.get(s.streamId());
-                    if (stream != null) {
-                        stream.onDataLost(s.offset(), s.length(), s.fin());
-                        if (stream.hasDataToSend()) {
-                            streams.markSendable(stream);
-                        }
-                    }
-                }
+                case StreamDataSent s -> streams.onDataLost(s);
                 case CryptoDataSent c -> requeueCrypto(c);
                 case AckFrame ignored -> spaces[p.space.ordinal()].received.onAckLost();
                 default -> pending.requeue(f);
@@ -891,16 +733,6 @@ public final class QuicConnection implements StreamTransport {
                     requeueCrypto(c);
                 }
             }
-        }
-    }
-
-    private void maybeForget(QuicStream s) {
-        if (s.isFinished()) {
-            if (streams.remove(s)) {
-                pending.maxStreams(org.pacelab.quic.stream.StreamId.isBidirectional(s.id));
-            }
-            readable.remove(s.id);
-            pending.forgetStream(s.id);
         }
     }
 
@@ -1103,9 +935,7 @@ public final class QuicConnection implements StreamTransport {
             keys.discard(EncryptionLevel.ZERO_RTT); // a ticket from elsewhere: no 0-RTT without its limits
             return;
         }
-        streams.setPeerLimits(remembered.initialMaxStreamDataBidiLocal(), remembered.initialMaxStreamDataBidiRemote(),
-                remembered.initialMaxStreamDataUni(), remembered.initialMaxStreamsBidi(), remembered.initialMaxStreamsUni());
-        flow.setPeerMaxData(remembered.initialMaxData());
+        streams.onPeerTransportParameters(remembered);
         connectedReported = true;
         appEvents.add(() -> app.onConnected(QuicConnection.this));
         dispatchAppEvents();
@@ -1207,9 +1037,7 @@ public final class QuicConnection implements StreamTransport {
             throw new QuicException(TransportError.TRANSPORT_PARAMETER_ERROR, "initial_source_connection_id missing");
         }
         peerParams = tp;
-        streams.setPeerLimits(tp.initialMaxStreamDataBidiLocal(), tp.initialMaxStreamDataBidiRemote(),
-                tp.initialMaxStreamDataUni(), tp.initialMaxStreamsBidi(), tp.initialMaxStreamsUni());
-        flow.setPeerMaxData(tp.initialMaxData());
+        streams.onPeerTransportParameters(tp);
         recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
         ackFrequency.onPeerTransportParameters(tp.minAckDelay(), tp.maxAckDelay() * 1_000_000L);
         peerAckDelayExponent = (int) tp.ackDelayExponent();
@@ -1429,7 +1257,7 @@ public final class QuicConnection implements StreamTransport {
             if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
                 writeApplicationFrames(b, now);
             } else if (level == EncryptionLevel.ZERO_RTT) {
-                writeStreams(b); // the application's first requests, before the handshake completes
+                streams.writeStreams(b); // the application's first requests, before the handshake completes
             }
         }
         if (probe && level == EncryptionLevel.ONE_RTT && ackFrequency.peerSupports() && b.remaining() >= 1) {
@@ -1468,16 +1296,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private boolean appDataWaiting() {
-        if (!pending.isEmpty()) {
-            return true;
-        }
-        for (QuicStream s : streams.sendQueue()) {
-            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost()
-                    || s.sendBuffer().unsent() == 0)) {
-                return true;
-            }
-        }
-        return false;
+        return !pending.isEmpty() || streams.dataWaiting();
     }
 
     private boolean anyAckElicitingWaiting() {
@@ -1511,32 +1330,7 @@ public final class QuicConnection implements StreamTransport {
         while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= b.remaining()) {
             b.write(pending.pathResponses.poll());
         }
-        if (pending.maxData && b.remaining() >= 9) {
-            b.write(new MaxDataFrame(flow.maxDataUpdate(now, recovery.rtt().smoothedRtt())));
-            pending.maxData = false;
-        }
-        for (var it = pending.maxStreamData.iterator(); it.hasNext() && b.remaining() >= 17; ) {
-            long id = it.next();
-            it.remove();
-            QuicStream s = streams.get(id);
-            if (s != null && s.canReceive()) {
-                b.write(new MaxStreamDataFrame(id, s.receiveWindow().update(now, recovery.rtt().smoothedRtt())));
-            }
-        }
-        for (boolean bidi : new boolean[] {true, false}) {
-            if ((bidi ? pending.maxStreamsBidi : pending.maxStreamsUni) && b.remaining() >= 9) {
-                b.write(new MaxStreamsFrame(bidi, streams.advertiseMaxStreams(bidi)));
-                if (bidi) {
-                    pending.maxStreamsBidi = false;
-                } else {
-                    pending.maxStreamsUni = false;
-                }
-            }
-            if ((bidi ? pending.streamsBlockedBidi : pending.streamsBlockedUni) && b.remaining() >= 9) {
-                b.write(new StreamsBlockedFrame(bidi, streams.peerMaxStreams(bidi)));
-                pending.streamsBlocked(bidi, false);
-            }
-        }
+        streams.writeCreditFrames(b, now, recovery.rtt().smoothedRtt());
         while (!pending.newConnectionIds.isEmpty()
                 && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= b.remaining()) {
             NewConnectionIdFrame f = pending.newConnectionIds.poll();
@@ -1547,42 +1341,17 @@ public final class QuicConnection implements StreamTransport {
         while (!pending.retireConnectionIds.isEmpty() && b.remaining() >= 9) {
             b.write(new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
         }
-        if (pending.dataBlocked && b.remaining() >= 9) {
-            b.write(new DataBlockedFrame(flow.peerMaxData()));
-            pending.dataBlocked = false;
-        }
-        for (var it = pending.resetStream.iterator(); it.hasNext() && b.remaining() >= 25; ) {
-            QuicStream s = streams.get(it.next());
-            it.remove();
-            if (s != null && s.resetUnacknowledged()) {
-                b.write(new ResetStreamFrame(s.id, s.resetCode(), s.resetFinalSize()));
-            }
-        }
-        for (var it = pending.stopSending.iterator(); it.hasNext() && b.remaining() >= 17; ) {
-            QuicStream s = streams.get(it.next());
-            it.remove();
-            if (s != null && s.peerMaySend()) {
-                b.write(new StopSendingFrame(s.id, s.stopSendingCode()));
-                s.stopSendingSent();
-            }
-        }
-        for (var it = pending.streamDataBlocked.iterator(); it.hasNext() && b.remaining() >= 17; ) {
-            QuicStream s = streams.get(it.next());
-            it.remove();
-            if (s != null) {
-                b.write(new StreamDataBlockedFrame(s.id, s.sendLimit()));
-            }
-        }
+        streams.writeSignalFrames(b);
         writeAckFrequency(b, now);
-        boolean wroteData = writeStreams(b);
+        boolean wroteData = streams.writeStreams(b);
         int slack = b.remaining();
-        if (wroteData && ackFrequency.active() && streams.sendQueue().isEmpty() && slack >= 1) {
+        if (wroteData && ackFrequency.active() && streams.sendQueueEmpty() && slack >= 1) {
             // the last data before the sender runs dry: acknowledged at once, not after the ACK ratio or delay the
             // peer was asked for (draft-ietf-quic-ack-frequency §9.1)
             b.write(ImmediateAckFrame.INSTANCE);
             slack--;
         }
-        if (wroteData && slack > 0 && slack <= MAX_STREAM_HEADER) {
+        if (wroteData && slack > 0 && slack <= ConnectionStreams.MAX_STREAM_HEADER) {
             // too little room for another STREAM frame (the header came out shorter than its bound, or a
             // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
             // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
@@ -1606,56 +1375,6 @@ public final class QuicConnection implements StreamTransport {
             // §7: until it is acknowledged, the PTO allows for the larger of the old and the requested delay
             recovery.setPeerMaxAckDelay(Math.max(recovery.peerMaxAckDelay(), f.requestMaxAckDelay() * 1000));
         }
-    }
-
-    /**
-     * Stream frames, round-robin over streams with something to send (one frame per stream per turn); returns
-     * whether any stream data was written.
-     */
-    private boolean writeStreams(PacketBuilder b) {
-        ByteBuffer payload = b.payload();
-        ArrayDeque<QuicStream> queue = streams.sendQueue();
-        int turns = queue.size();
-        boolean wroteData = false;
-        while (turns-- > 0 && payload.remaining() > MAX_STREAM_HEADER && !queue.isEmpty()) {
-            QuicStream s = queue.pollFirst();
-            if (s.hasDataToSend()) {
-                SendBuffer buf = s.sendBuffer();
-                long flowLimit = Math.min(s.sendLimit(), buf.sentOffset() + flow.sendCredit());
-                // the largest STREAM header a piece can need: its offset is at most the next unsent one (lost
-                // ranges lie below it) and its length at most the room
-                int room = payload.remaining();
-                int header = StreamFrame.headerLength(s.id, buf.sentOffset(), room);
-                int maxData = room - header;
-                SendBuffer.Piece piece = buf.next(maxData, flowLimit);
-                if (piece != null) {
-                    StreamFrame.encodeHeader(payload, s.id, piece.offset(), piece.length(), piece.fin());
-                    buf.copy(piece.offset(), piece.length(), payload);
-                    b.record(new StreamDataSent(s.id, piece.offset(), piece.length(), piece.fin()));
-                    wroteData = true;
-                    if (!piece.retransmission()) {
-                        flow.onNewDataSent(piece.length());
-                    }
-                    if (piece.fin()) {
-                        s.onFinSent();
-                    }
-                } else {
-                    if (s.noteFlowBlocked()) {
-                        pending.streamDataBlocked.add(s.id);
-                    }
-                    if (flow.sendCredit() == 0 && flow.noteBlocked()) {
-                        pending.dataBlocked = true;
-                    }
-                }
-            }
-            if (s.hasDataToSend() && (flow.sendCredit() > 0 || s.sendBuffer().hasLost())) {
-                queue.addLast(s);
-            } else if (s.hasDataToSend() && flow.noteBlocked()) {
-                // blocked by connection flow control: wait for MAX_DATA (requeueBlockedStreams)
-                pending.dataBlocked = true;
-            }
-        }
-        return wroteData;
     }
 
     private void record(PacketBuilder b, int size, long intended, long now) {
@@ -1944,7 +1663,6 @@ public final class QuicConnection implements StreamTransport {
         if (!connectedReported) {
             // a server's application never saw this connection: no events about its 0-RTT streams
             appEvents.clear();
-            readable.clear();
         }
         appEvents.add(() -> app.onClosed(code, application, closeReason));
     }
@@ -1967,23 +1685,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         // application callbacks may queue more work (and more events); run until quiet
-        for (int round = 0; round < 8 && (!appEvents.isEmpty() || !readable.isEmpty()); round++) {
-            List<Runnable> events = new ArrayList<>(appEvents);
-            appEvents.clear();
-            for (Runnable r : events) {
-                r.run();
-            }
-            if (!readable.isEmpty() && state != State.CLOSED) {
-                List<Long> ids = new ArrayList<>(readable);
-                readable.clear();
-                for (long id : ids) {
-                    QuicStream s = streams.get(id);
-                    if (s != null && s.isReadable()) {
-                        app.onStreamReadable(id);
-                    }
-                }
-            }
-        }
+        appEvents.deliver(streams::isReadable, () -> state == State.CLOSED);
     }
 
     // =============================================================================================
@@ -2010,75 +1712,32 @@ public final class QuicConnection implements StreamTransport {
         if (!streamsUsable()) {
             return -1;
         }
-        QuicStream s = streams.open(bidirectional);
-        if (s == null) {
-            pending.streamsBlocked(bidirectional, true);
-            return -1;
-        }
-        return s.id;
+        return streams.open(bidirectional);
     }
 
     @Override
     public int write(long streamId, ByteBuffer data, boolean fin) {
-        QuicStream s = streams.get(streamId);
-        if (s == null || !s.canSend() || !streamsUsable()) {
-            return -1;
-        }
-        int n = s.write(data, fin);
-        if (s.hasDataToSend()) {
-            streams.markSendable(s);
-        }
-        return n;
+        return streamsUsable() ? streams.write(streamId, data, fin) : -1;
     }
 
     @Override
     public void finish(long streamId) {
-        QuicStream s = streams.get(streamId);
-        if (s != null) {
-            s.finish();
-            if (s.hasDataToSend()) {
-                streams.markSendable(s);
-            }
-        }
+        streams.finish(streamId);
     }
 
     @Override
     public int read(long streamId, ByteBuffer dst) {
-        QuicStream s = streams.get(streamId);
-        if (s == null) {
-            return -1;
-        }
-        int n = s.read(dst);
-        if (n > 0) {
-            if (flow.onConsumed(n)) {
-                pending.maxData = true;
-            }
-            if (s.windowUpdateNeeded()) {
-                pending.maxStreamData.add(streamId);
-            }
-        }
-        maybeForget(s);
-        return n;
+        return streams.read(streamId, dst);
     }
 
     @Override
     public void resetStream(long streamId, long applicationErrorCode) {
-        QuicStream s = streams.get(streamId);
-        if (s != null) {
-            if (s.reset(applicationErrorCode)) {
-                pending.resetStream.add(streamId);
-            }
-        }
+        streams.reset(streamId, applicationErrorCode);
     }
 
     @Override
     public void stopSending(long streamId, long applicationErrorCode) {
-        QuicStream s = streams.get(streamId);
-        if (s != null) {
-            if (s.stopSending(applicationErrorCode)) {
-                pending.stopSending.add(streamId);
-            }
-        }
+        streams.stopSending(streamId, applicationErrorCode);
     }
 
     @Override
