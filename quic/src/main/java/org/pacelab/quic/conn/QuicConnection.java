@@ -66,7 +66,6 @@ import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
 import org.pacelab.quic.stream.CryptoDataSent;
 import org.pacelab.quic.stream.SendBuffer;
-import org.pacelab.quic.stream.StreamDataSent;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
@@ -141,22 +140,18 @@ public final class QuicConnection implements StreamTransport {
     private TransportParameters peerParams;
     private int peerAckDelayExponent = 3;
     private long peerMaxUdpPayload = 65527;
-    private long peerIdleTimeout;
 
     private State state = State.HANDSHAKE;
     private boolean handshakeComplete;
     private boolean handshakeConfirmed;
     private boolean connectedReported;
-    private boolean addressValidated;
     private boolean peerValidatedOurAddress;
-    private long bytesReceived;
-    private long bytesSent;
-    private long idleDeadline = Long.MAX_VALUE;
-    private long closeDeadline = Long.MAX_VALUE;
-    private ConnectionCloseFrame closeFrame;
-    private boolean closePacketPending;
-    private int packetsSinceClose;
-    private boolean closedReported;
+    /** RFC 9000 §8.1: what a server may send before the client's address is validated; the bytes sent. */
+    private final AmplificationLimit amplification;
+    private final IdleTimer idleTimer;
+    private final ConnectionClose close = new ConnectionClose();
+    /** What becomes of a sent packet's frames when it is acknowledged or lost (RFC 9000 §13.3). */
+    private final FrameFate frameFate;
     private long packetsSentInKeyPhase;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
@@ -206,7 +201,10 @@ public final class QuicConnection implements StreamTransport {
         // the client derives Initial keys from the DCID it chose, the server from the DCID the client used
         keys.switchVersion(VersionProtection.of(version));
         keys.installInitial(isClient ? originalDcid : (retryScid != null ? retryScid : originalDcid));
-        this.idleDeadline = now + (config.idleTimeout() > 0 ? config.idleTimeout() : Long.MAX_VALUE / 4);
+        this.idleTimer = new IdleTimer(config.idleTimeout(), now);
+        // RFC 9000 §8.1: a token from our Retry validates the client's address
+        this.amplification = new AmplificationLimit(isClient || retryScid != null);
+        this.frameFate = new FrameFate(streams, tls, keys, spaces, pending, ackFrequency, recovery);
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
             qlog.parametersSet(now, true, parameterMap(local));
@@ -254,8 +252,6 @@ public final class QuicConnection implements StreamTransport {
         QuicConnection c = new QuicConnection(false, config, app, random, resetTokens, cidListener, localCid, clientScid,
                 originalDcid, retryScid, version, now);
         c.peerInitialScid = clientScid.clone();
-        // RFC 9000 §8.1: a token from our Retry validates the client's address
-        c.addressValidated = retryScid != null;
         return c;
     }
 
@@ -332,7 +328,7 @@ public final class QuicConnection implements StreamTransport {
         markInput(now);
         int total = datagram.remaining();
         if (!isClient) {
-            bytesReceived += total;
+            amplification.onReceived(total);
         }
         datagramMovesPath = false;
         lastDatagramSize = total;
@@ -422,11 +418,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         if (state == State.CLOSING) {
-            // RFC 9000 §10.2.1: answer packets with CONNECTION_CLOSE, at a decreasing rate
-            packetsSinceClose++;
-            if (Integer.bitCount(packetsSinceClose) == 1) {
-                closePacketPending = true;
-            }
+            close.onPacketWhileClosing();
             return;
         }
         decryptAndProcess(dg, p, level, now);
@@ -528,10 +520,10 @@ public final class QuicConnection implements StreamTransport {
         }
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
-            addressValidated = true;
+            amplification.validate();
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        resetIdleTimer(now);
+        idleTimer.onPacketReceived(now, recovery.rtt().ptoBase());
     }
 
     /** Whether the packet being processed held a frame other than a probing one (RFC 9000 §9.1). */
@@ -645,7 +637,7 @@ public final class QuicConnection implements StreamTransport {
         }
         LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, handshakeStatus(), now);
         for (SentPacket p : r.newlyAcked()) {
-            onPacketAcked(p);
+            frameFate.onAcked(p);
         }
         if (!r.newlyAcked().isEmpty()) {
             // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
@@ -658,28 +650,10 @@ public final class QuicConnection implements StreamTransport {
         streams.reportWritable();
     }
 
-    private void onPacketAcked(SentPacket p) {
-        for (Frame f : p.frames) {
-            switch (f) {
-                case StreamDataSent s -> streams.onDataAcked(s);
-                case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
-                case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
-                case AckFrequencyFrame a -> {
-                    // draft-ietf-quic-ack-frequency §7: the requested delay counts for the PTO once acknowledged
-                    if (ackFrequency.isLatest(a)) {
-                        recovery.setPeerMaxAckDelay(a.requestMaxAckDelay() * 1000);
-                    }
-                }
-                case ResetStreamFrame r -> streams.onResetAcked(r);
-                default -> { }
-            }
-        }
-    }
-
     private void handleLost(List<SentPacket> lost, long now) {
         for (SentPacket p : lost) {
             packetsLost++;
-            requeueFrames(p);
+            frameFate.onLost(p);
             ecn.onLost(p.space, List.of(p.packetNumber));
             if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
                 // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
@@ -698,42 +672,6 @@ public final class QuicConnection implements StreamTransport {
     /** The sender's ECN state (RFC 9000 Appendix A.4) and why it failed, if it did. */
     public EcnValidator ecn() {
         return ecn;
-    }
-
-    /** Re-queues what a lost (or PTO-probed) packet carried (RFC 9000 §13.3). */
-    private void requeueFrames(SentPacket p) {
-        for (Frame f : p.frames) {
-            switch (f) {
-                case StreamDataSent s -> streams.onDataLost(s);
-                case CryptoDataSent c -> requeueCrypto(c);
-                case AckFrame ignored -> spaces[p.space.ordinal()].received.onAckLost();
-                default -> pending.requeue(f);
-            }
-        }
-    }
-
-    private void requeueCrypto(CryptoDataSent c) {
-        if (keys.hasTx(c.level())) {
-            tls.outgoing(c.level()).onLost(c.offset(), c.length(), false);
-        }
-    }
-
-    /**
-     * RFC 9002 §6.2.4: a probe SHOULD carry data. When the first probe of a PTO has taken the CRYPTO data waiting in a
-     * handshake space, the second carries the unacknowledged CRYPTO data again instead of a bare PING: with one copy of
-     * the ClientHello per PTO, a client behind 30 % loss lost it four PTOs in a row in about one of 120 handshakes
-     * (the interop runner's handshakeloss against ngtcp2: one of its 50 connections idled out in two of three runs).
-     * Client only: on the server the same rule made gtlsclient fail handshakeloss in two of three runs (not yet
-     * understood), so a server's second probe stays a PING.
-     */
-    private void requeueUnackedCrypto(PacketNumberSpace pns) {
-        for (SentPacket sp : pns.unackedAckEliciting()) {
-            for (Frame f : sp.frames) {
-                if (f instanceof CryptoDataSent c) {
-                    requeueCrypto(c);
-                }
-            }
-        }
     }
 
     private void processBufferedPackets(long now) throws QuicException {
@@ -821,11 +759,11 @@ public final class QuicConnection implements StreamTransport {
         retryScidSeen = p.scid().clone();
         // everything sent in Initial packets is sent again with the new keys (RFC 9002 §6.3)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
-            requeueFrames(sp);
+            frameFate.onLost(sp);
         }
         // RFC 9000 §17.2.5.3: 0-RTT packets sent before the Retry are sent again (the server dropped them)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
-            requeueFrames(sp);
+            frameFate.onLost(sp);
         }
         // RFC 9002 §6.3: a Retry resets loss recovery's timers, the PTO backoff too: the server answered, so the
         // Initials sent before were not lost to a dead path. Kept, the backoff of a client that waited for a busy
@@ -839,7 +777,7 @@ public final class QuicConnection implements StreamTransport {
     private void onStatelessReset(long now) {
         // RFC 9000 §10.3.1: the connection is over; no further packets are sent
         state = State.DRAINING;
-        closeDeadline = now;
+        close.draining(now);
         reportClosed(0, false, "stateless reset", false, now);
     }
 
@@ -849,7 +787,7 @@ public final class QuicConnection implements StreamTransport {
         }
         // RFC 9000 §10.2.2: enter the draining state for three PTOs
         state = State.DRAINING;
-        closeDeadline = now + 3 * recovery.rtt().ptoBase();
+        close.draining(now + 3 * recovery.rtt().ptoBase());
         reportClosed(c.errorCode(), c.application(), c.reason(), false, now);
     }
 
@@ -951,7 +889,7 @@ public final class QuicConnection implements StreamTransport {
         if (!tls.earlyDataAccepted()) {
             earlyDataRejected = true;
             for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
-                requeueFrames(sp);
+                frameFate.onLost(sp);
             }
         }
     }
@@ -1046,7 +984,7 @@ public final class QuicConnection implements StreamTransport {
         if (maxDatagramSize() != before) {
             recovery.onMaxDatagramSizeChanged(maxDatagramSize());
         }
-        peerIdleTimeout = tp.maxIdleTimeout() * 1_000_000L;
+        idleTimer.setPeerTimeout(tp.maxIdleTimeout() * 1_000_000L);
         if (tp.statelessResetToken() != null) {
             peerCids.setInitialResetToken(tp.statelessResetToken());
         }
@@ -1121,11 +1059,8 @@ public final class QuicConnection implements StreamTransport {
         txEcn = ecn.codepoint();
         int start = out.position();
         int room = Math.min(out.remaining(), maxDatagramSize());
-        if (!isClient && !addressValidated) {
-            // RFC 9000 §8.1: three times what the client sent, until its address is validated
-            long allowance = 3 * bytesReceived - bytesSent;
-            room = (int) Math.max(0, Math.min(room, allowance));
-        }
+        // RFC 9000 §8.1: three times what the client sent, until its address is validated
+        room = (int) Math.max(0, Math.min(room, amplification.allowance()));
         room = (int) Math.min(room, path.allowance());
         if (room < MIN_PACKET_ROOM) {
             return SendResult.NOTHING;
@@ -1196,7 +1131,7 @@ public final class QuicConnection implements StreamTransport {
             anyEliciting |= b.ackEliciting();
         }
         int length = out.position() - start;
-        bytesSent += length;
+        amplification.onSent(length);
         path.onSent(length);
         if (anyEliciting) {
             recovery.setAppLimited(now, false);
@@ -1235,7 +1170,7 @@ public final class QuicConnection implements StreamTransport {
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         if (isClient && probe && level.space() != PacketSpace.APPLICATION && !crypto.hasDataToSend(Long.MAX_VALUE)) {
-            requeueUnackedCrypto(pns);
+            frameFate.requeueUnackedCrypto(pns);
         }
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
         boolean hasApp = (level == EncryptionLevel.ONE_RTT && handshakeComplete || level == EncryptionLevel.ZERO_RTT)
@@ -1405,16 +1340,15 @@ public final class QuicConnection implements StreamTransport {
         if (eliciting) {
             // RFC 9000 §10.1: sending an ack-eliciting packet restarts the idle timer if nothing was sent
             // since the last received packet
-            resetIdleTimerOnSend(now);
+            idleTimer.onAckElicitingSent(now, recovery.rtt().ptoBase());
         }
     }
 
     /** The CONNECTION_CLOSE datagram (RFC 9000 §10.2): one close packet per level the peer may be able to read. */
     private SendResult sendClose(ByteBuffer out, int room, long now) {
-        if (!closePacketPending) {
+        if (!close.takePacketDue()) {
             return SendResult.NOTHING;
         }
-        closePacketPending = false;
         int start = out.position();
         List<PacketBuilder> built = new ArrayList<>(3);
         for (EncryptionLevel level : SENT_LEVELS) {
@@ -1428,17 +1362,8 @@ public final class QuicConnection implements StreamTransport {
             if (remaining < MIN_PACKET_ROOM) {
                 break;
             }
-            // RFC 9000 §10.2.3: before the handshake is confirmed an application close is sent as a
-            // transport close with APPLICATION_ERROR in Initial and Handshake packets
-            ConnectionCloseFrame f = closeFrame;
-            if (f.application() && level != EncryptionLevel.ONE_RTT) {
-                f = new ConnectionCloseFrame(false, TransportError.APPLICATION_ERROR.code, 0, "");
-            }
             PacketBuilder b = startPacket(out, level, remaining, 1);
-            if (FrameCodec.encodedLength(f) > b.remaining()) {
-                f = new ConnectionCloseFrame(f.application(), f.errorCode(), f.frameType(), "");
-            }
-            b.write(f);
+            b.write(close.frameFor(level, b.remaining()));
             b.finish(out);
             built.add(b);
         }
@@ -1457,11 +1382,9 @@ public final class QuicConnection implements StreamTransport {
             }
         }
         int length = out.position() - start;
-        bytesSent += length;
+        amplification.onSent(length);
         path.onSent(length);
-        if (closeDeadline == Long.MAX_VALUE) {
-            closeDeadline = now + 3 * recovery.rtt().ptoBase();
-        }
+        close.onPacketSent(now + 3 * recovery.rtt().ptoBase());
         return new SendResult(length, now, 0);
     }
 
@@ -1499,9 +1422,9 @@ public final class QuicConnection implements StreamTransport {
             return Long.MAX_VALUE;
         }
         if (state == State.CLOSING || state == State.DRAINING) {
-            return closeDeadline;
+            return close.deadline();
         }
-        long t = idleDeadline;
+        long t = idleTimer.deadline();
         t = Math.min(t, recovery.lossDetectionTimer(handshakeStatus()));
         long ackDeadline = spaces[PacketSpace.APPLICATION.ordinal()].received.ackDeadline();
         if (ackDeadline != Long.MIN_VALUE) {
@@ -1514,7 +1437,7 @@ public final class QuicConnection implements StreamTransport {
 
     /** What recovery needs to know of the handshake to arm its timer (RFC 9002 §A.6, §A.8). */
     private Recovery.HandshakeStatus handshakeStatus() {
-        boolean atAmplificationLimit = !isClient && !addressValidated && 3 * bytesReceived <= bytesSent;
+        boolean atAmplificationLimit = amplification.atLimit();
         boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
         return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
                 peerCompletedValidation, atAmplificationLimit);
@@ -1551,13 +1474,13 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         markInput(now);
-        if ((state == State.CLOSING || state == State.DRAINING) && now >= closeDeadline) {
+        if ((state == State.CLOSING || state == State.DRAINING) && now >= close.deadline()) {
             state = State.CLOSED;
             qlog.close();
             dispatchAppEvents();
             return;
         }
-        if (now >= idleDeadline) {
+        if (now >= idleTimer.deadline()) {
             // RFC 9000 §10.1: silently close after the idle timeout
             closeSilently(now, TransportError.NO_ERROR.code, "idle timeout");
             dispatchAppEvents();
@@ -1572,40 +1495,10 @@ public final class QuicConnection implements StreamTransport {
             Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
             handleLost(timeout.lost(), now);
             for (SentPacket p : timeout.resend()) {
-                requeueFrames(p);
+                frameFate.onLost(p);
             }
         }
         dispatchAppEvents();
-    }
-
-    private void resetIdleTimer(long now) {
-        long timeout = effectiveIdleTimeout();
-        idleDeadline = timeout == 0 ? Long.MAX_VALUE : now + timeout;
-        sentElicitingSinceReceive = false;
-    }
-
-    private boolean sentElicitingSinceReceive;
-
-    private void resetIdleTimerOnSend(long now) {
-        if (!sentElicitingSinceReceive) {
-            sentElicitingSinceReceive = true;
-            long timeout = effectiveIdleTimeout();
-            idleDeadline = timeout == 0 ? Long.MAX_VALUE : now + timeout;
-        }
-    }
-
-    /** RFC 9000 §10.1: the smaller of both idle timeouts, at least three PTOs. */
-    private long effectiveIdleTimeout() {
-        long local = config.idleTimeout();
-        long t;
-        if (local == 0) {
-            t = peerIdleTimeout;
-        } else if (peerIdleTimeout == 0) {
-            t = local;
-        } else {
-            t = Math.min(local, peerIdleTimeout);
-        }
-        return t == 0 ? 0 : Math.max(t, 3 * recovery.rtt().ptoBase());
     }
 
     private void markInput(long now) {
@@ -1630,16 +1523,9 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.CLOSING || state == State.DRAINING || state == State.CLOSED) {
             return;
         }
-        long code = e.errorCode();
-        closeFrame = new ConnectionCloseFrame(false, code, e.frameType(), truncate(e.getMessage()));
-        enterClosing(now);
-        reportClosed(code, false, e.getMessage(), true, now);
-    }
-
-    private void enterClosing(long now) {
         state = State.CLOSING;
-        closePacketPending = true;
-        closeDeadline = now + 3 * recovery.rtt().ptoBase();
+        close.closing(ConnectionClose.transportClose(e), now + 3 * recovery.rtt().ptoBase());
+        reportClosed(e.errorCode(), false, e.getMessage(), true, now);
     }
 
     private void closeSilently(long now, long code, String reason) {
@@ -1649,14 +1535,9 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void reportClosed(long code, boolean application, String reason, boolean local, long now) {
-        if (closedReported) {
+        if (!close.report(code, application, reason, local)) {
             return;
         }
-        closedReported = true;
-        closeErrorCode = code;
-        closeApplication = application;
-        closeReason = reason == null ? "" : reason;
-        closedLocally = local;
         if (qlog.enabled()) {
             qlog.connectionClosed(now, local, code, application, reason);
         }
@@ -1664,23 +1545,12 @@ public final class QuicConnection implements StreamTransport {
             // a server's application never saw this connection: no events about its 0-RTT streams
             appEvents.clear();
         }
+        String closeReason = close.reason();
         appEvents.add(() -> app.onClosed(code, application, closeReason));
     }
 
-    private long closeErrorCode;
-    private boolean closeApplication;
-    private String closeReason = "";
-    private boolean closedLocally;
-
-    private static String truncate(String s) {
-        if (s == null) {
-            return "";
-        }
-        return s.length() > 200 ? s.substring(0, 200) : s;
-    }
-
     private void dispatchAppEvents() {
-        if (!isClient && !connectedReported && !closedReported) {
+        if (!isClient && !connectedReported && !close.reported()) {
             // streams a client opened in 0-RTT wait for the handshake: the application hears onConnected first
             return;
         }
@@ -1745,11 +1615,9 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.CLOSING || state == State.DRAINING || state == State.CLOSED) {
             return;
         }
-        closeFrame = new ConnectionCloseFrame(true, applicationErrorCode, 0, truncate(reason));
         state = State.CLOSING;
-        closePacketPending = true;
         // the closing period starts when the CONNECTION_CLOSE leaves (see sendClose)
-        closeDeadline = Long.MAX_VALUE;
+        close.closing(ConnectionClose.applicationClose(applicationErrorCode, reason), Long.MAX_VALUE);
         reportClosed(applicationErrorCode, true, reason, true, lastNow);
     }
 
@@ -1778,7 +1646,7 @@ public final class QuicConnection implements StreamTransport {
      * sent. A client process may exit then without waiting out the closing period.
      */
     public boolean isTerminated() {
-        return state == State.CLOSED || state == State.DRAINING || state == State.CLOSING && !closePacketPending;
+        return state == State.CLOSED || state == State.DRAINING || state == State.CLOSING && !close.packetPending();
     }
 
     public boolean isHandshakeComplete() { return handshakeComplete; }
@@ -1786,7 +1654,7 @@ public final class QuicConnection implements StreamTransport {
     public boolean isHandshakeConfirmed() { return handshakeConfirmed; }
 
     /** Server side: whether the client's address is validated (RFC 9000 §8.1: Retry token or a Handshake packet). */
-    public boolean isAddressValidated() { return isClient || addressValidated; }
+    public boolean isAddressValidated() { return amplification.validated(); }
 
     public byte[] originalDestinationConnectionId() { return originalDcid.clone(); }
 
@@ -1805,7 +1673,7 @@ public final class QuicConnection implements StreamTransport {
         m.put("packets_received", packetsReceived);
         m.put("packets_dropped", packetsDropped);
         m.put("packets_lost", packetsLost);
-        m.put("bytes_sent", bytesSent);
+        m.put("bytes_sent", amplification.sent());
         m.put("key_updates", keys.generation());
         m.put("path_validations_started", path.started());
         m.put("path_validations_succeeded", path.validated());
@@ -1815,13 +1683,13 @@ public final class QuicConnection implements StreamTransport {
     }
 
     /** The error that closed the connection (0 when clean or still open). */
-    public long closeErrorCode() { return closeErrorCode; }
+    public long closeErrorCode() { return close.errorCode(); }
 
-    public boolean closedByApplicationError() { return closeApplication; }
+    public boolean closedByApplicationError() { return close.application(); }
 
-    public String closeReason() { return closeReason; }
+    public String closeReason() { return close.reason(); }
 
-    public boolean closedLocally() { return closedLocally; }
+    public boolean closedLocally() { return close.local(); }
 
     private static Map<String, Object> parameterMap(TransportParameters tp) {
         Map<String, Object> m = new LinkedHashMap<>();
