@@ -14,10 +14,7 @@ import org.pacelab.quic.TransportError;
 import org.pacelab.quic.TransportParameters;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
-import org.pacelab.quic.crypto.AeadException;
 import org.pacelab.quic.crypto.CipherSuite;
-import org.pacelab.quic.crypto.HeaderProtection;
-import org.pacelab.quic.crypto.PacketKeys;
 import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.AckFrequencyFrame;
@@ -47,7 +44,6 @@ import org.pacelab.quic.frame.StreamFrame;
 import org.pacelab.quic.frame.StreamsBlockedFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.MalformedPacketException;
-import org.pacelab.quic.packet.PacketNumbers;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.packet.PacketType;
@@ -98,7 +94,6 @@ public final class QuicConnection implements StreamTransport {
     private int version;
     /** The version the client's first Initial used. */
     private final int originalVersion;
-    private final StatelessResetTokens resetTokens;
     private final ApplicationHandler app;
     private final RandomGenerator random;
     /** Validation of the path the peer moved to (RFC 9000 §8.2, §9.3). */
@@ -117,6 +112,8 @@ public final class QuicConnection implements StreamTransport {
     private final byte[] originalDcid;
     private final byte[] initialScid;
     private final byte[] retryScid;
+    /** A server's stateless reset token for its first connection ID (RFC 9000 §10.3), announced in its transport parameters. */
+    private final byte[] resetTokenAnnounced;
     private byte[] token = EMPTY;
     private boolean retryReceived;
     private boolean firstServerPacketSeen;
@@ -152,7 +149,6 @@ public final class QuicConnection implements StreamTransport {
     private final ConnectionClose close = new ConnectionClose();
     /** What becomes of a sent packet's frames when it is acknowledged or lost (RFC 9000 §13.3). */
     private final FrameFate frameFate;
-    private long packetsSentInKeyPhase;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
@@ -175,7 +171,6 @@ public final class QuicConnection implements StreamTransport {
         this.config = config;
         this.version = version;
         this.originalVersion = version;
-        this.resetTokens = resetTokens;
         this.app = app;
         this.random = random;
         this.path = new PathValidator(random);
@@ -194,7 +189,8 @@ public final class QuicConnection implements StreamTransport {
         this.appEvents = new ApplicationEvents(app);
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
         this.ackFrequency = new AckFrequencySender(config.maxAckRatio());
-        TransportParameters local = localTransportParameters(resetTokens);
+        this.resetTokenAnnounced = isClient ? null : resetTokens.tokenFor(initialScid);
+        TransportParameters local = localTransportParameters();
         TlsHandshake.Listener tlsListener = new TlsListener();
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
                 : TlsHandshake.server(config.tls(), local.encode(), tlsListener, config.keyLog());
@@ -207,7 +203,7 @@ public final class QuicConnection implements StreamTransport {
         this.frameFate = new FrameFate(streams, tls, keys, spaces, pending, ackFrequency, recovery);
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
-            qlog.parametersSet(now, true, parameterMap(local));
+            qlog.parametersSet(now, true, local.qlogFields());
         }
     }
 
@@ -255,35 +251,9 @@ public final class QuicConnection implements StreamTransport {
         return c;
     }
 
-    private TransportParameters localTransportParameters(StatelessResetTokens resetTokens) {
-        var limits = config.streams();
-        var b = TransportParameters.builder()
-                .maxIdleTimeout(config.idleTimeout() / 1_000_000L)
-                .maxUdpPayloadSize(config.maxUdpPayloadSize())
-                .initialMaxData(limits.initialMaxData())
-                .initialMaxStreamDataBidiLocal(limits.initialMaxStreamData())
-                .initialMaxStreamDataBidiRemote(limits.initialMaxStreamData())
-                .initialMaxStreamDataUni(limits.initialMaxStreamData())
-                .initialMaxStreamsBidi(limits.maxStreamsBidi())
-                .initialMaxStreamsUni(limits.maxStreamsUni())
-                .ackDelayExponent(config.ackDelayExponent())
-                .maxAckDelay(config.maxAckDelay() / 1_000_000L)
-                .activeConnectionIdLimit(config.activeConnectionIdLimit())
-                .minAckDelay(config.minAckDelay() >= 0 ? config.minAckDelay() / 1000 : -1)
-                .disableActiveMigration(true)
-                .initialSourceConnectionId(initialScid)
-                // RFC 9368 §3: the version in use and, in preference order, the versions spoken
-                .versionInformation(new TransportParameters.VersionInformation(version,
-                        config.versions().stream().mapToInt(Integer::intValue).toArray()));
-        if (!isClient) {
-            resetTokenAnnounced = resetTokens.tokenFor(initialScid);
-            b.originalDestinationConnectionId(originalDcid)
-                    .statelessResetToken(resetTokenAnnounced);
-            if (retryScid != null) {
-                b.retrySourceConnectionId(retryScid);
-            }
-        }
-        return b.build();
+    private TransportParameters localTransportParameters() {
+        return isClient ? LocalTransportParameters.client(config, version, initialScid)
+                : LocalTransportParameters.server(config, version, initialScid, originalDcid, retryScid, resetTokenAnnounced);
     }
 
     // =============================================================================================
@@ -426,72 +396,34 @@ public final class QuicConnection implements StreamTransport {
 
     private void decryptAndProcess(ByteBuffer dg, ParsedPacket p, EncryptionLevel level, long now) throws QuicException {
         PacketType type = p.type();
-        int headerStart = p.headerStart();
-        int pnOffset = p.pnOffset();
-        int packetEnd = p.packetEnd();
-        byte[] resetTail = null;
-        if (type == PacketType.ONE_RTT && packetEnd - headerStart >= StatelessReset.MIN_LENGTH) {
-            resetTail = new byte[16];
-            dg.get(packetEnd - 16, resetTail);
-        }
-        PacketKeys hpKeys = level == EncryptionLevel.INITIAL ? keys.initialRx(p.version()) : keys.rx(level);
-        if (hpKeys == null) {
-            drop(now, type, p.packetEnd() - p.headerStart(), "key_unavailable");
-            return;
-        }
-        int pnLen = HeaderProtection.remove(dg, headerStart, pnOffset, packetEnd, hpKeys);
-        if (pnLen < 0) {
-            drop(now, type, packetEnd - headerStart, "header_protection_sample_missing");
-            return;
-        }
+        int length = p.packetEnd() - p.headerStart();
         PacketSpace space = level.space();
-        long truncated = PacketNumbers.read(dg, pnOffset, pnLen);
-        long pn = PacketNumbers.decode(spaces[space.ordinal()].received.largest(), truncated, pnLen);
-        int firstByte = dg.get(headerStart) & 0xff;
-        PacketKeys rxKeys = hpKeys;
-        boolean nextGeneration = false;
-        if (type == PacketType.ONE_RTT) {
-            int phase = (firstByte >> 2) & 1;
-            rxKeys = keys.rxFor(phase, pn);
-            nextGeneration = keys.isNextGeneration(phase, pn);
-            if (rxKeys == null) {
-                drop(now, type, packetEnd - headerStart, "key_unavailable");
+        long largest = spaces[space.ordinal()].received.largest();
+        PacketOpener.Opened opened;
+        switch (PacketOpener.open(dg, p, level, keys, largest)) {
+            case PacketOpener.Opened o -> opened = o;
+            case PacketOpener.Failed f -> {
+                if (f.resetTail() != null && peerCids.isStatelessResetToken(f.resetTail())) {
+                    onStatelessReset(now);
+                } else {
+                    drop(now, type, length, f.trigger());
+                }
                 return;
             }
         }
-        int payloadOffset = pnOffset + pnLen;
-        int plainLength;
-        try {
-            plainLength = rxKeys.open(dg, headerStart, payloadOffset - headerStart, payloadOffset, packetEnd - payloadOffset, pn);
-        } catch (AeadException e) {
-            if (resetTail != null && peerCids.isStatelessResetToken(resetTail)) {
-                onStatelessReset(now);
-                return;
-            }
-            drop(now, type, packetEnd - headerStart, "payload_decrypt_error");
-            return;
-        }
-        // RFC 9000 §17.2, §17.3.1: reserved bits must be zero after header protection is removed
-        int reservedMask = type == PacketType.ONE_RTT ? 0x18 : 0x0c;
-        if ((firstByte & reservedMask) != 0) {
-            throw new QuicException(TransportError.PROTOCOL_VIOLATION, "reserved header bits set in a " + type + " packet");
-        }
+        long pn = opened.packetNumber();
         AckTracker tracker = spaces[space.ordinal()].received;
         if (tracker.isDuplicate(pn)) {
-            drop(now, type, packetEnd - headerStart, "duplicate");
+            drop(now, type, length, "duplicate");
             return;
         }
         if (type == PacketType.ONE_RTT) {
-            if (nextGeneration) {
+            if (opened.nextGeneration()) {
                 // RFC 9001 §6.2: the peer initiated a key update (or confirmed ours); follow it
                 if (!handshakeConfirmed && isClient) {
                     throw new QuicException(TransportError.KEY_UPDATE_ERROR, "key update before the handshake was confirmed");
                 }
-                keys.update(now + 3 * recovery.rtt().ptoBase());
-                packetsSentInKeyPhase = 0;
-                if (qlog.enabled()) {
-                    qlog.keyUpdated(now, "1RTT", keys.generation(), "remote_update");
-                }
+                updateKeys(now, "remote_update");
             }
             keys.onReceivedInPhase(pn);
             if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
@@ -507,7 +439,7 @@ public final class QuicConnection implements StreamTransport {
         }
         packetsReceived++;
         ByteBuffer payload = dg.duplicate();
-        payload.limit(payloadOffset + plainLength).position(payloadOffset);
+        payload.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
         long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
         boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now);
@@ -772,7 +704,6 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private byte[] retryScidSeen;
-    private byte[] resetTokenAnnounced;
 
     private void onStatelessReset(long now) {
         // RFC 9000 §10.3.1: the connection is over; no further packets are sent
@@ -934,7 +865,7 @@ public final class QuicConnection implements StreamTransport {
                 if (v != version) {
                     version = v;
                     keys.switchVersion(VersionProtection.of(v));
-                    tls.setLocalTransportParameters(localTransportParameters(resetTokens).encode());
+                    tls.setLocalTransportParameters(localTransportParameters().encode());
                 }
                 return;
             }
@@ -989,7 +920,7 @@ public final class QuicConnection implements StreamTransport {
             peerCids.setInitialResetToken(tp.statelessResetToken());
         }
         if (qlog.enabled()) {
-            qlog.parametersSet(0, false, parameterMap(tp));
+            qlog.parametersSet(0, false, tp.qlogFields());
         }
     }
 
@@ -1328,7 +1259,6 @@ public final class QuicConnection implements StreamTransport {
         ecn.onSent(space, b.packetNumber, txEcn != 0);
         if (level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(b.packetNumber);
-            packetsSentInKeyPhase++;
         }
         if (qlog.enabled()) {
             qlog.packetSent(now, level.packetType(), b.packetNumber, size, sp.intendedSendTime, b.frames());
@@ -1388,14 +1318,11 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, now, 0);
     }
 
+    /** RFC 9001 §6: a key update every {@link ConnectionConfig#keyUpdateInterval()} 1-RTT packets, if configured. */
     private void maybeInitiateKeyUpdate(long now) {
-        if (config.keyUpdateInterval() > 0 && handshakeConfirmed && packetsSentInKeyPhase >= config.keyUpdateInterval()
+        if (config.keyUpdateInterval() > 0 && handshakeConfirmed && keys.packetsSentInPhase() >= config.keyUpdateInterval()
                 && keys.canInitiateUpdate()) {
-            keys.update(now + 3 * recovery.rtt().ptoBase());
-            packetsSentInKeyPhase = 0;
-            if (qlog.enabled()) {
-                qlog.keyUpdated(now, "1RTT", keys.generation(), "local_update");
-            }
+            updateKeys(now, "local_update");
         }
     }
 
@@ -1404,12 +1331,16 @@ public final class QuicConnection implements StreamTransport {
         if (!handshakeConfirmed || !keys.canInitiateUpdate()) {
             return false;
         }
-        keys.update(now + 3 * recovery.rtt().ptoBase());
-        packetsSentInKeyPhase = 0;
-        if (qlog.enabled()) {
-            qlog.keyUpdated(now, "1RTT", keys.generation(), "local_update");
-        }
+        updateKeys(now, "local_update");
         return true;
+    }
+
+    /** The next 1-RTT key generation (RFC 9001 §6.1); the previous receive keys are kept for three PTOs (§6.5). */
+    private void updateKeys(long now, String trigger) {
+        keys.update(now + 3 * recovery.rtt().ptoBase());
+        if (qlog.enabled()) {
+            qlog.keyUpdated(now, "1RTT", keys.generation(), trigger);
+        }
     }
 
     // =============================================================================================
@@ -1690,30 +1621,4 @@ public final class QuicConnection implements StreamTransport {
     public String closeReason() { return close.reason(); }
 
     public boolean closedLocally() { return close.local(); }
-
-    private static Map<String, Object> parameterMap(TransportParameters tp) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("max_idle_timeout", tp.maxIdleTimeout());
-        m.put("max_udp_payload_size", tp.maxUdpPayloadSize());
-        m.put("initial_max_data", tp.initialMaxData());
-        m.put("initial_max_stream_data_bidi_local", tp.initialMaxStreamDataBidiLocal());
-        m.put("initial_max_stream_data_bidi_remote", tp.initialMaxStreamDataBidiRemote());
-        m.put("initial_max_stream_data_uni", tp.initialMaxStreamDataUni());
-        m.put("initial_max_streams_bidi", tp.initialMaxStreamsBidi());
-        m.put("initial_max_streams_uni", tp.initialMaxStreamsUni());
-        m.put("ack_delay_exponent", tp.ackDelayExponent());
-        m.put("max_ack_delay", tp.maxAckDelay());
-        m.put("active_connection_id_limit", tp.activeConnectionIdLimit());
-        m.put("disable_active_migration", tp.disableActiveMigration());
-        if (tp.minAckDelay() >= 0) {
-            m.put("min_ack_delay", tp.minAckDelay());
-        }
-        if (tp.initialSourceConnectionId() != null) {
-            m.put("initial_source_connection_id", tp.initialSourceConnectionId());
-        }
-        if (tp.originalDestinationConnectionId() != null) {
-            m.put("original_destination_connection_id", tp.originalDestinationConnectionId());
-        }
-        return m;
-    }
 }
