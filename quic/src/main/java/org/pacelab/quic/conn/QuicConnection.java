@@ -15,7 +15,6 @@ import org.pacelab.quic.TransportParameters;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.crypto.CipherSuite;
-import org.pacelab.quic.crypto.VersionProtection;
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.AckFrequencyFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
@@ -48,7 +47,6 @@ import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.packet.ParsedPacket;
-import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.packet.Retry;
 import org.pacelab.quic.packet.StatelessReset;
 import org.pacelab.quic.cc.CongestionControllers;
@@ -90,10 +88,8 @@ public final class QuicConnection implements StreamTransport {
 
     private final boolean isClient;
     private final ConnectionConfig config;
-    /** The version packets are sent in (the Negotiated Version once negotiation is over, RFC 9368 §2.1). */
-    private int version;
-    /** The version the client's first Initial used. */
-    private final int originalVersion;
+    /** The version packets are sent in and its negotiation (RFC 9368). */
+    private final VersionNegotiation versions;
     private final ApplicationHandler app;
     private final RandomGenerator random;
     /** Validation of the path the peer moved to (RFC 9000 §8.2, §9.3). */
@@ -169,8 +165,6 @@ public final class QuicConnection implements StreamTransport {
                            byte[] localCid, byte[] peerCid, byte[] originalDcid, byte[] retryScid, int version, long now) {
         this.isClient = isClient;
         this.config = config;
-        this.version = version;
-        this.originalVersion = version;
         this.app = app;
         this.random = random;
         this.path = new PathValidator(random);
@@ -179,6 +173,7 @@ public final class QuicConnection implements StreamTransport {
         this.retryScid = retryScid;
         this.qlog = config.qlog().apply(originalDcid);
         this.keys = new KeySchedule(isClient);
+        this.versions = new VersionNegotiation(isClient, config.versions(), version, keys);
         this.localCids = new LocalConnectionIds(localCid, random, resetTokens, cidListener);
         this.peerCids = new PeerConnectionIds(peerCid, config.activeConnectionIdLimit());
         this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
@@ -195,7 +190,6 @@ public final class QuicConnection implements StreamTransport {
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
                 : TlsHandshake.server(config.tls(), local.encode(), tlsListener, config.keyLog());
         // the client derives Initial keys from the DCID it chose, the server from the DCID the client used
-        keys.switchVersion(VersionProtection.of(version));
         keys.installInitial(isClient ? originalDcid : (retryScid != null ? retryScid : originalDcid));
         this.idleTimer = new IdleTimer(config.idleTimeout(), now);
         // RFC 9000 §8.1: a token from our Retry validates the client's address
@@ -252,8 +246,8 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private TransportParameters localTransportParameters() {
-        return isClient ? LocalTransportParameters.client(config, version, initialScid)
-                : LocalTransportParameters.server(config, version, initialScid, originalDcid, retryScid, resetTokenAnnounced);
+        return isClient ? LocalTransportParameters.client(config, versions.current(), initialScid)
+                : LocalTransportParameters.server(config, versions.current(), initialScid, originalDcid, retryScid, resetTokenAnnounced);
     }
 
     // =============================================================================================
@@ -356,7 +350,8 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.DRAINING) {
             return;
         }
-        if (type.isLongHeader() && p.version() != version && !acceptVersion(p)) {
+        if (type.isLongHeader() && p.version() != versions.current()
+                && !versions.accept(type, p.version(), firstServerPacketSeen)) {
             drop(now, type, p.packetEnd() - p.headerStart(), "version_mismatch");
             return;
         }
@@ -642,33 +637,13 @@ public final class QuicConnection implements StreamTransport {
         return keys.hasRx(level) && (isClient || handshakeComplete || level != EncryptionLevel.ONE_RTT);
     }
 
-    /**
-     * Whether a long-header packet of another version than the one in use belongs to this connection (RFC 9368 §4): the
-     * server's first Initial in the version it negotiated (the client switches to it; its Handshake packets may come
-     * first), or the client's Initials in its original version until it learned of the server's switch.
-     */
-    private boolean acceptVersion(ParsedPacket p) {
-        boolean ours = config.versions().contains(p.version());
-        if (isClient && !firstServerPacketSeen && ours) {
-            if (p.type() == PacketType.INITIAL) {
-                version = p.version();
-                keys.switchVersion(VersionProtection.of(version));
-            }
-            return p.type() == PacketType.INITIAL || p.type() == PacketType.HANDSHAKE;
-        }
-        return !isClient && p.type() == PacketType.INITIAL && p.version() == originalVersion;
-    }
-
     private void onVersionNegotiation(ParsedPacket p, long now) {
         // RFC 9000 §6.2: a client abandons the attempt when no version it supports is offered
         if (!isClient || firstServerPacketSeen || packetsReceived > 0) {
             return;
         }
-        for (int v : p.versions()) {
-            if (v == version) {
-                // RFC 9000 §6.2: a Version Negotiation packet that lists the version in use is ignored
-                return;
-            }
+        if (versions.listsCurrent(p.versions())) {
+            return;
         }
         closeSilently(now, TransportError.CONNECTION_REFUSED.code, "server supports none of our versions: "
                 + Arrays.toString(p.versions()));
@@ -758,7 +733,9 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onPeerTransportParameters(byte[] encoded) throws QuicException {
             TransportParameters tp = TransportParameters.decode(encoded, isClient);
-            negotiateVersion(tp.versionInformation());
+            if (versions.negotiate(tp.versionInformation())) {
+                tls.setLocalTransportParameters(localTransportParameters().encode());
+            }
             applyPeerTransportParameters(tp);
             peerParamsEncoded = encoded.clone();
         }
@@ -837,44 +814,9 @@ public final class QuicConnection implements StreamTransport {
         return earlyDataRejected;
     }
 
-    /**
-     * Compatible version negotiation (RFC 9368 §4) as the peer's version_information allows. A server switches to the
-     * first of its versions the client offers — its Initial and every later packet then use it — and says so in its
-     * own version_information; it refuses a client whose Chosen Version is not the version its first Initial came in
-     * (a downgrade). A client checks that the server's Chosen Version is the version it now uses.
-     */
-    private void negotiateVersion(TransportParameters.VersionInformation peer) throws QuicException {
-        if (isClient) {
-            if (peer == null ? version != originalVersion : peer.chosenVersion() != version) {
-                throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the server's version_information "
-                        + (peer == null ? "is missing" : "names version " + QuicVersion.name(peer.chosenVersion()))
-                        + " and this connection uses " + QuicVersion.name(version) + " (RFC 9368 §4)");
-            }
-            return;
-        }
-        if (peer == null) {
-            return;
-        }
-        if (peer.chosenVersion() != originalVersion) {
-            throw new QuicException(TransportError.VERSION_NEGOTIATION_ERROR, "the client's version_information chose "
-                    + QuicVersion.name(peer.chosenVersion()) + " but its first Initial was " + QuicVersion.name(originalVersion)
-                    + " (RFC 9368 §4)");
-        }
-        for (int v : config.versions()) {
-            if (peer.offers(v)) {
-                if (v != version) {
-                    version = v;
-                    keys.switchVersion(VersionProtection.of(v));
-                    tls.setLocalTransportParameters(localTransportParameters().encode());
-                }
-                return;
-            }
-        }
-    }
-
     /** The QUIC version this connection sends in (RFC 9000 §15, RFC 9369). */
     public int version() {
-        return version;
+        return versions.current();
     }
     private byte[] peerParamsEncoded;
     private SessionTicket sessionTicket;
@@ -1086,7 +1028,7 @@ public final class QuicConnection implements StreamTransport {
     /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
     private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
         PacketNumberSpace pns = spaces[level.space().ordinal()];
-        PacketBuilder.Header header = new PacketBuilder.Header(version, peerCids.current(), initialScid,
+        PacketBuilder.Header header = new PacketBuilder.Header(versions.current(), peerCids.current(), initialScid,
                 isClient ? token : EMPTY, keys.keyPhase() == 1);
         return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
     }
