@@ -58,8 +58,6 @@ import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
-import org.pacelab.quic.stream.CryptoDataSent;
-import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
@@ -77,10 +75,6 @@ public final class QuicConnection implements StreamTransport {
     private static final byte[] EMPTY = new byte[0];
     /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
     private static final int MIN_PACKET_ROOM = 64;
-    /** The levels packets are sent at, in the order they are coalesced into a datagram (RFC 9000 §12.2). */
-    private static final EncryptionLevel[] SENT_LEVELS = {EncryptionLevel.INITIAL, EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
-    /** The largest ACK_FREQUENCY frame: a 2-byte type and four variable-length integers. */
-    private static final int MAX_ACK_FREQUENCY_FRAME = 2 + 4 * 8;
     /** Requested ACK delays are capped below 2^14 ms, the max_ack_delay limit of RFC 9000 §18.2. */
     private static final long MAX_REQUESTED_ACK_DELAY_MICROS = ((1L << 14) - 1) * 1000;
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
@@ -97,8 +91,6 @@ public final class QuicConnection implements StreamTransport {
     /** Whether the datagram being received held a non-probing 1-RTT packet with the largest number so far (§9.3). */
     private boolean datagramMovesPath;
     private int lastDatagramSize;
-    /** The PATH_CHALLENGE for the next 1-RTT packet, or null. */
-    private PathChallengeFrame pathChallenge;
     private final QlogSink qlog;
 
     private final KeySchedule keys;
@@ -145,6 +137,8 @@ public final class QuicConnection implements StreamTransport {
     private final ConnectionClose close = new ConnectionClose();
     /** What becomes of a sent packet's frames when it is acknowledged or lost (RFC 9000 §13.3). */
     private final FrameFate frameFate;
+    /** What goes into each packet (quinn's populate_packet). */
+    private final PacketPopulator populator;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
@@ -195,6 +189,8 @@ public final class QuicConnection implements StreamTransport {
         // RFC 9000 §8.1: a token from our Retry validates the client's address
         this.amplification = new AmplificationLimit(isClient || retryScid != null);
         this.frameFate = new FrameFate(streams, tls, keys, spaces, pending, ackFrequency, recovery);
+        this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
+                localCids, ackFrequency, recovery, frameFate);
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
             qlog.parametersSet(now, true, local.qlogFields());
@@ -941,7 +937,7 @@ public final class QuicConnection implements StreamTransport {
         if (path.challengeDue() && state == State.ESTABLISHED) {
             // RFC 9000 §8.2.1, §9.3: the first packet on the new path carries the challenge; like a PTO probe it goes at
             // once, whatever the congestion window and the pacer
-            pathChallenge = new PathChallengeFrame(path.takeChallenge(now, recovery.rtt().ptoBase()));
+            populator.challenge(new PathChallengeFrame(path.takeChallenge(now, recovery.rtt().ptoBase())));
             spaces[PacketSpace.APPLICATION.ordinal()].requestProbes(1);
         }
         if (state == State.CLOSING) {
@@ -949,14 +945,14 @@ public final class QuicConnection implements StreamTransport {
         }
         boolean probing = probesToSend();
         boolean cwndOpen = probing || recovery.congestionWindowRoom() > 0;
-        boolean elicitingWaiting = anyAckElicitingWaiting();
+        boolean elicitingWaiting = populator.ackElicitingWaiting(handshakeComplete);
         long intended = now;
         boolean mayElicit = cwndOpen;
         long pacedUntil = 0;
         if (elicitingWaiting && cwndOpen && !probing && handshakeComplete) {
             long release = recovery.pacer().releaseTime(now, maxDatagramSize());
             if (release > now + config.pacingLookahead()) {
-                if (!anyAckDue(now)) {
+                if (!populator.ackDue(now)) {
                     return SendResult.blocked(release);
                 }
                 // an ACK goes out now; the paced data waits
@@ -1035,154 +1031,17 @@ public final class QuicConnection implements StreamTransport {
 
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
     private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
-        PacketNumberSpace pns = spaces[level.space().ordinal()];
-        AckTracker tracker = pns.received;
-        // 0-RTT packets carry no ACK frames (RFC 9000 §12.5); 1-RTT ones acknowledge the application space
-        boolean ackDue = level != EncryptionLevel.ZERO_RTT && tracker.ackDue(now) && tracker.hasReceived();
-        boolean probe = pns.probesToSend() > 0;
-        boolean elicit = mayElicit || probe;
-        SendBuffer crypto = tls.outgoing(level);
-        if (isClient && probe && level.space() != PacketSpace.APPLICATION && !crypto.hasDataToSend(Long.MAX_VALUE)) {
-            frameFate.requeueUnackedCrypto(pns);
-        }
-        boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
-        boolean hasApp = (level == EncryptionLevel.ONE_RTT && handshakeComplete || level == EncryptionLevel.ZERO_RTT)
-                && appDataWaiting();
-        if (!ackDue && !probe && !(elicit && (hasCrypto || hasApp))) {
+        if (!populator.due(level, mayElicit, handshakeComplete, now)) {
             return null;
         }
         PacketBuilder b = startPacket(out, level, room, 4);
-        // ACK first, piggybacked whenever there is anything new to acknowledge
-        if (level != EncryptionLevel.ZERO_RTT && tracker.hasNewAcks() && tracker.hasReceived()) {
-            AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? config.ackDelayExponent() : 0);
-            if (FrameCodec.encodedLength(ack) <= b.remaining()) {
-                b.write(ack);
-                tracker.onAckSent();
-            }
-        }
-        if (elicit) {
-            writeCrypto(level, crypto, b);
-            if (level == EncryptionLevel.ONE_RTT && handshakeComplete) {
-                writeApplicationFrames(b, now);
-            } else if (level == EncryptionLevel.ZERO_RTT) {
-                streams.writeStreams(b); // the application's first requests, before the handshake completes
-            }
-        }
-        if (probe && level == EncryptionLevel.ONE_RTT && ackFrequency.peerSupports() && b.remaining() >= 1) {
-            // a probe is acknowledged at once, not after the peer's ACK delay (draft-ietf-quic-ack-frequency §5)
-            b.write(ImmediateAckFrame.INSTANCE);
-        }
-        if (probe && !b.ackEliciting() && b.remaining() >= 1) {
-            b.write(new PingFrame());
-        }
-        if (probe && b.ackEliciting()) {
-            pns.onProbeSent();
-        }
+        populator.populate(b, mayElicit, handshakeComplete, maxDatagramSize(), now);
         if (b.isEmpty()) {
             b.abandon(out);
             return null;
         }
         b.finish(out);
         return b;
-    }
-
-    private static void writeCrypto(EncryptionLevel level, SendBuffer crypto, PacketBuilder b) {
-        ByteBuffer payload = b.payload();
-        while (payload.remaining() > 24) {
-            // CRYPTO frame header: type, offset, length (at most 1 + 8 + 4 bytes)
-            int max = payload.remaining() - 13;
-            SendBuffer.Piece piece = crypto.next(max, Long.MAX_VALUE);
-            if (piece == null || piece.length() == 0) {
-                break;
-            }
-            payload.put((byte) FrameType.CRYPTO);
-            org.pacelab.quic.wire.VarInt.write(payload, piece.offset());
-            org.pacelab.quic.wire.VarInt.write(payload, piece.length());
-            crypto.copy(piece.offset(), piece.length(), payload);
-            b.record(new CryptoDataSent(level, piece.offset(), piece.length()));
-        }
-    }
-
-    private boolean appDataWaiting() {
-        return !pending.isEmpty() || streams.dataWaiting();
-    }
-
-    private boolean anyAckElicitingWaiting() {
-        for (EncryptionLevel level : EncryptionLevel.ALL) {
-            if (level != EncryptionLevel.ZERO_RTT && keys.hasTx(level) && tls.outgoing(level).hasDataToSend(Long.MAX_VALUE)) {
-                return true;
-            }
-        }
-        return (handshakeComplete || keys.hasTx(EncryptionLevel.ZERO_RTT)) && appDataWaiting();
-    }
-
-    private boolean anyAckDue(long now) {
-        for (EncryptionLevel level : SENT_LEVELS) {
-            AckTracker t = spaces[level.space().ordinal()].received;
-            if (keys.hasTx(level) && t.ackDue(now) && t.hasReceived()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void writeApplicationFrames(PacketBuilder b, long now) {
-        if (pathChallenge != null && b.remaining() >= 9) {
-            b.write(pathChallenge); // first, so the first packet on a new path carries it (RFC 9000 §9.3)
-            pathChallenge = null;
-        }
-        if (pending.handshakeDone && !isClient && b.remaining() >= 1) {
-            b.write(new HandshakeDoneFrame());
-            pending.handshakeDone = false;
-        }
-        while (!pending.pathResponses.isEmpty() && FrameCodec.encodedLength(pending.pathResponses.peek()) <= b.remaining()) {
-            b.write(pending.pathResponses.poll());
-        }
-        streams.writeCreditFrames(b, now, recovery.rtt().smoothedRtt());
-        while (!pending.newConnectionIds.isEmpty()
-                && FrameCodec.encodedLength(pending.newConnectionIds.peek()) <= b.remaining()) {
-            NewConnectionIdFrame f = pending.newConnectionIds.poll();
-            if (localCids.isActive(f.sequenceNumber())) {
-                b.write(f);
-            }
-        }
-        while (!pending.retireConnectionIds.isEmpty() && b.remaining() >= 9) {
-            b.write(new RetireConnectionIdFrame(pending.retireConnectionIds.poll()));
-        }
-        streams.writeSignalFrames(b);
-        writeAckFrequency(b, now);
-        boolean wroteData = streams.writeStreams(b);
-        int slack = b.remaining();
-        if (wroteData && ackFrequency.active() && streams.sendQueueEmpty() && slack >= 1) {
-            // the last data before the sender runs dry: acknowledged at once, not after the ACK ratio or delay the
-            // peer was asked for (draft-ietf-quic-ack-frequency §9.1)
-            b.write(ImmediateAckFrame.INSTANCE);
-            slack--;
-        }
-        if (wroteData && slack > 0 && slack <= ConnectionStreams.MAX_STREAM_HEADER) {
-            // too little room for another STREAM frame (the header came out shorter than its bound, or a
-            // retransmitted range was shorter than the room): pad, so that every full datagram has the same size —
-            // UDP GSO cuts a buffer into equal segments (RFC 9000 §19.1 PADDING)
-            b.pad(slack);
-        }
-    }
-
-    /** An ACK_FREQUENCY frame when the request to the peer changes, or a lost one is due again. */
-    private void writeAckFrequency(PacketBuilder b, long now) {
-        if (pending.lostAckFrequency >= 0) {
-            ackFrequency.onLost(pending.lostAckFrequency);
-            pending.lostAckFrequency = -1;
-        }
-        if (b.remaining() < MAX_ACK_FREQUENCY_FRAME) {
-            return;
-        }
-        AckFrequencyFrame f = ackFrequency.next(now, recovery.congestionController().congestionWindow(), maxDatagramSize(),
-                recovery.rtt(), recovery.congestionController().inSlowStart());
-        if (f != null) {
-            b.write(f);
-            // §7: until it is acknowledged, the PTO allows for the larger of the old and the requested delay
-            recovery.setPeerMaxAckDelay(Math.max(recovery.peerMaxAckDelay(), f.requestMaxAckDelay() * 1000));
-        }
     }
 
     private void record(PacketBuilder b, int size, long intended, long now) {
@@ -1223,7 +1082,7 @@ public final class QuicConnection implements StreamTransport {
         }
         int start = out.position();
         List<PacketBuilder> built = new ArrayList<>(3);
-        for (EncryptionLevel level : SENT_LEVELS) {
+        for (EncryptionLevel level : PacketPopulator.SENT_LEVELS) {
             if (!keys.hasTx(level)) {
                 continue;
             }
