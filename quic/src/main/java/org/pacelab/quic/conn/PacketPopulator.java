@@ -45,13 +45,13 @@ final class PacketPopulator {
     private final LocalConnectionIds localCids;
     private final AckFrequencySender ackFrequency;
     private final Recovery recovery;
-    private final FrameFate frameFate;
+    private final SentPacketFate fate;
     /** The PATH_CHALLENGE for the next 1-RTT packet, or null. */
     private PathChallengeFrame pathChallenge;
 
     PacketPopulator(boolean isClient, int ackDelayExponent, PacketNumberSpace[] spaces, KeySchedule keys, TlsHandshake tls,
                     ConnectionStreams streams, PendingFrames pending, LocalConnectionIds localCids,
-                    AckFrequencySender ackFrequency, Recovery recovery, FrameFate frameFate) {
+                    AckFrequencySender ackFrequency, Recovery recovery, SentPacketFate fate) {
         this.isClient = isClient;
         this.ackDelayExponent = ackDelayExponent;
         this.spaces = spaces;
@@ -62,7 +62,7 @@ final class PacketPopulator {
         this.localCids = localCids;
         this.ackFrequency = ackFrequency;
         this.recovery = recovery;
-        this.frameFate = frameFate;
+        this.fate = fate;
     }
 
     /** The next 1-RTT packet carries this challenge (RFC 9000 §8.2.1). */
@@ -94,7 +94,7 @@ final class PacketPopulator {
     /**
      * Whether a packet of {@code level} is worth starting: an ACK is due, a probe is owed, or something ack-eliciting
      * waits and {@code mayElicit} (the congestion window and the pacer allow it). A client's second probe in a handshake
-     * space carries the unacknowledged CRYPTO data again ({@link FrameFate#requeueUnackedCrypto}).
+     * space carries the unacknowledged CRYPTO data again ({@link SentPacketFate#requeueUnackedCrypto}).
      */
     boolean due(EncryptionLevel level, boolean mayElicit, boolean handshakeComplete, long now) {
         PacketNumberSpace pns = spaces[level.space().ordinal()];
@@ -105,7 +105,7 @@ final class PacketPopulator {
         boolean elicit = mayElicit || probe;
         SendBuffer crypto = tls.outgoing(level);
         if (isClient && probe && level.space() != PacketSpace.APPLICATION && !crypto.hasDataToSend(Long.MAX_VALUE)) {
-            frameFate.requeueUnackedCrypto(pns);
+            fate.requeueUnackedCrypto(pns);
         }
         boolean hasCrypto = crypto.hasDataToSend(Long.MAX_VALUE);
         boolean hasApp = (level == EncryptionLevel.ONE_RTT && handshakeComplete || level == EncryptionLevel.ZERO_RTT)

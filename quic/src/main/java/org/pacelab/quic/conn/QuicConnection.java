@@ -53,7 +53,6 @@ import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
 import org.pacelab.quic.recovery.EcnValidator;
-import org.pacelab.quic.recovery.LossDetector;
 import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
@@ -135,8 +134,8 @@ public final class QuicConnection implements StreamTransport {
     private final AmplificationLimit amplification;
     private final IdleTimer idleTimer;
     private final ConnectionClose close = new ConnectionClose();
-    /** What becomes of a sent packet's frames when it is acknowledged or lost (RFC 9000 §13.3). */
-    private final FrameFate frameFate;
+    /** What becomes of a sent packet once acknowledged or lost (RFC 9000 §13.3, §13.4.2). */
+    private final SentPacketFate fate;
     /** What goes into each packet (quinn's populate_packet). */
     private final PacketPopulator populator;
 
@@ -152,7 +151,6 @@ public final class QuicConnection implements StreamTransport {
     private long packetsSent;
     private long packetsReceived;
     private long packetsDropped;
-    private long packetsLost;
 
     private QuicConnection(boolean isClient, ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                            StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
@@ -188,9 +186,9 @@ public final class QuicConnection implements StreamTransport {
         this.idleTimer = new IdleTimer(config.idleTimeout(), now);
         // RFC 9000 §8.1: a token from our Retry validates the client's address
         this.amplification = new AmplificationLimit(isClient || retryScid != null);
-        this.frameFate = new FrameFate(streams, tls, keys, spaces, pending, ackFrequency, recovery);
+        this.fate = new SentPacketFate(streams, tls, keys, spaces, pending, ackFrequency, recovery, ecn);
         this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
-                localCids, ackFrequency, recovery, frameFate);
+                localCids, ackFrequency, recovery, fate);
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
             qlog.parametersSet(now, true, local.qlogFields());
@@ -548,43 +546,11 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void onAckFrame(PacketSpace space, AckFrame ack, long now) throws QuicException {
-        if (ack.largestAcknowledged() >= spaces[space.ordinal()].nextPacketNumber()) {
-            // RFC 9000 §13.1: acknowledging a packet never sent
-            throw new QuicException(TransportError.PROTOCOL_VIOLATION, ack.type(),
-                    "ACK for packet " + ack.largestAcknowledged() + " which was never sent");
-        }
-        long ackDelay = space == PacketSpace.APPLICATION ? (ack.ackDelay() << peerAckDelayExponent) * 1000L : 0;
         if (isClient && space == PacketSpace.HANDSHAKE) {
             // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
             peerValidatedOurAddress = true;
         }
-        LossDetector.AckResult r = recovery.onAck(space, ack.ranges(), ackDelay, handshakeStatus(), now);
-        for (SentPacket p : r.newlyAcked()) {
-            frameFate.onAcked(p);
-        }
-        if (!r.newlyAcked().isEmpty()) {
-            // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
-            ecn.onAck(space, r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
-        }
-        handleLost(r.lost(), now);
-        if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
-            keys.onAcked(ack.largestAcknowledged());
-        }
-        streams.reportWritable();
-    }
-
-    private void handleLost(List<SentPacket> lost, long now) {
-        for (SentPacket p : lost) {
-            packetsLost++;
-            frameFate.onLost(p);
-            ecn.onLost(p.space, List.of(p.packetNumber));
-            if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
-                // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
-                // such a probe: a full window of 1-RTT data the peer cannot acknowledge before the handshake
-                // completes must not hold back the CRYPTO data it needs to complete it.
-                spaces[p.space.ordinal()].requestProbes(1);
-            }
-        }
+        fate.onAckFrame(space, ack, peerAckDelayExponent, handshakeStatus(), now);
     }
 
     /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
@@ -662,11 +628,11 @@ public final class QuicConnection implements StreamTransport {
         retryScidSeen = p.scid().clone();
         // everything sent in Initial packets is sent again with the new keys (RFC 9002 §6.3)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
-            frameFate.onLost(sp);
+            fate.sendAgain(sp);
         }
         // RFC 9000 §17.2.5.3: 0-RTT packets sent before the Retry are sent again (the server dropped them)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
-            frameFate.onLost(sp);
+            fate.sendAgain(sp);
         }
         // RFC 9002 §6.3: a Retry resets loss recovery's timers, the PTO backoff too: the server answered, so the
         // Initials sent before were not lost to a dead path. Kept, the backoff of a client that waited for a busy
@@ -793,7 +759,7 @@ public final class QuicConnection implements StreamTransport {
         if (!tls.earlyDataAccepted()) {
             earlyDataRejected = true;
             for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
-                frameFate.onLost(sp);
+                fate.sendAgain(sp);
             }
         }
     }
@@ -1225,9 +1191,9 @@ public final class QuicConnection implements StreamTransport {
         Recovery.HandshakeStatus hs = handshakeStatus();
         if (now >= recovery.lossDetectionTimer(hs)) {
             Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
-            handleLost(timeout.lost(), now);
+            fate.onLost(timeout.lost());
             for (SentPacket p : timeout.resend()) {
-                frameFate.onLost(p);
+                fate.sendAgain(p);
             }
         }
         dispatchAppEvents();
@@ -1404,7 +1370,7 @@ public final class QuicConnection implements StreamTransport {
         m.put("packets_sent", packetsSent);
         m.put("packets_received", packetsReceived);
         m.put("packets_dropped", packetsDropped);
-        m.put("packets_lost", packetsLost);
+        m.put("packets_lost", fate.packetsLost());
         m.put("bytes_sent", amplification.sent());
         m.put("key_updates", keys.generation());
         m.put("path_validations_started", path.started());
