@@ -16,31 +16,11 @@ import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.frame.AckFrame;
-import org.pacelab.quic.frame.AckFrequencyFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
-import org.pacelab.quic.frame.DataBlockedFrame;
-import org.pacelab.quic.frame.Frame;
-import org.pacelab.quic.frame.FrameCodec;
-import org.pacelab.quic.frame.FrameRules;
-import org.pacelab.quic.frame.FrameType;
-import org.pacelab.quic.frame.HandshakeDoneFrame;
-import org.pacelab.quic.frame.ImmediateAckFrame;
-import org.pacelab.quic.frame.MaxDataFrame;
-import org.pacelab.quic.frame.MaxStreamDataFrame;
-import org.pacelab.quic.frame.MaxStreamsFrame;
 import org.pacelab.quic.frame.NewConnectionIdFrame;
-import org.pacelab.quic.frame.NewTokenFrame;
-import org.pacelab.quic.frame.PaddingFrame;
 import org.pacelab.quic.frame.PathChallengeFrame;
-import org.pacelab.quic.frame.PathResponseFrame;
-import org.pacelab.quic.frame.PingFrame;
-import org.pacelab.quic.frame.ResetStreamFrame;
 import org.pacelab.quic.frame.RetireConnectionIdFrame;
-import org.pacelab.quic.frame.StopSendingFrame;
-import org.pacelab.quic.frame.StreamDataBlockedFrame;
-import org.pacelab.quic.frame.StreamFrame;
-import org.pacelab.quic.frame.StreamsBlockedFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.MalformedPacketException;
 import org.pacelab.quic.packet.PacketParser;
@@ -74,8 +54,6 @@ public final class QuicConnection implements StreamTransport {
     private static final byte[] EMPTY = new byte[0];
     /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
     private static final int MIN_PACKET_ROOM = 64;
-    /** Requested ACK delays are capped below 2^14 ms, the max_ack_delay limit of RFC 9000 §18.2. */
-    private static final long MAX_REQUESTED_ACK_DELAY_MICROS = ((1L << 14) - 1) * 1000;
     /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
     private static final int MAX_BUFFERED_PACKETS = 16;
 
@@ -138,6 +116,8 @@ public final class QuicConnection implements StreamTransport {
     private final SentPacketFate fate;
     /** What goes into each packet (quinn's populate_packet). */
     private final PacketPopulator populator;
+    /** The frames of each decrypted packet, to their handlers. */
+    private final FrameReceiver frames;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
@@ -189,6 +169,8 @@ public final class QuicConnection implements StreamTransport {
         this.fate = new SentPacketFate(streams, tls, keys, spaces, pending, ackFrequency, recovery, ecn);
         this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
                 localCids, ackFrequency, recovery, fate);
+        this.frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
+                spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
             qlog.parametersSet(now, true, local.qlogFields());
@@ -430,9 +412,9 @@ public final class QuicConnection implements StreamTransport {
         ByteBuffer payload = dg.duplicate();
         payload.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
         long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
-        boolean ackEliciting = processFrames(payload, type, level, pn, p.dcid(), now);
+        boolean ackEliciting = frames.receive(payload, type, level, pn, p.dcid(), now);
         tracker.onPacketReceived(pn, ackEliciting, now);
-        if (type == PacketType.ONE_RTT && pn > largestBefore && nonProbing) {
+        if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
             datagramMovesPath = true;
         }
         if (rxEcn >= 0) {
@@ -447,110 +429,48 @@ public final class QuicConnection implements StreamTransport {
         idleTimer.onPacketReceived(now, recovery.rtt().ptoBase());
     }
 
-    /** Whether the packet being processed held a frame other than a probing one (RFC 9000 §9.1). */
-    private boolean nonProbing;
+    /** The frames of a packet that only the connection can act on. */
+    private final class ConnectionFrames implements FrameReceiver.Handler {
+        @Override
+        public void onAck(EncryptionLevel level, AckFrame ack, long now) throws QuicException {
+            PacketSpace space = level.space();
+            if (isClient && space == PacketSpace.HANDSHAKE) {
+                // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
+                peerValidatedOurAddress = true;
+            }
+            fate.onAckFrame(space, ack, peerAckDelayExponent, handshakeStatus(), now);
+        }
 
-    private boolean processFrames(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
-            throws QuicException {
-        if (!payload.hasRemaining()) {
-            // RFC 9000 §12.4: a packet with no frames is a protocol violation
-            throw new QuicException(TransportError.PROTOCOL_VIOLATION, "packet without frames");
+        @Override
+        public void onCrypto(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
+            tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
+            processBufferedPackets(now);
         }
-        boolean ackEliciting = false;
-        nonProbing = false;
-        List<Frame> logged = qlog.enabled() ? new ArrayList<>() : null;
-        int length = payload.remaining();
-        while (payload.hasRemaining()) {
-            Frame f = FrameCodec.decode(payload);
-            if (!FrameRules.allowedIn(f, type)) {
-                throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(),
-                        FrameType.name(f.type()) + " frame not allowed in a " + type + " packet");
-            }
-            if (f.ackEliciting()) {
-                ackEliciting = true;
-            }
-            // RFC 9000 §9.1: PATH_CHALLENGE, PATH_RESPONSE, NEW_CONNECTION_ID and PADDING are probing frames
-            nonProbing |= !(f instanceof PathChallengeFrame || f instanceof PathResponseFrame
-                    || f instanceof NewConnectionIdFrame || f instanceof PaddingFrame);
-            if (logged != null) {
-                logged.add(f);
-            }
-            onFrame(f, level, dcid, now);
-            if (state == State.DRAINING || state == State.CLOSED) {
-                break;
-            }
-        }
-        if (logged != null) {
-            qlog.packetReceived(now, type, pn, length, logged);
-        }
-        return ackEliciting;
-    }
 
-    private void onFrame(Frame f, EncryptionLevel level, byte[] dcid, long now) throws QuicException {
-        switch (f) {
-            case PaddingFrame ignored -> { }
-            case PingFrame ignored -> { }
-            case AckFrame ack -> onAckFrame(level.space(), ack, now);
-            case CryptoFrame c -> {
-                tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
-                processBufferedPackets(now);
-            }
-            case StreamFrame _, ResetStreamFrame _, StopSendingFrame _, MaxDataFrame _, MaxStreamDataFrame _, MaxStreamsFrame _,
-                 DataBlockedFrame _, StreamDataBlockedFrame _, StreamsBlockedFrame _ -> streams.onFrame(f);
-            case NewTokenFrame ignored -> {
-                if (!isClient) {
-                    throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent NEW_TOKEN");
-                }
-            }
-            case NewConnectionIdFrame n -> pending.retireConnectionIds.addAll(
-                    peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0));
-            case RetireConnectionIdFrame r -> pending.newConnectionIds.addAll(
-                    localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit()));
-            case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
-            case PathResponseFrame r -> path.onResponse(r.data());
-            case ConnectionCloseFrame c -> onPeerClose(c, now);
-            case AckFrequencyFrame a -> onAckFrequency(a);
-            case ImmediateAckFrame ignored -> {
-                requireAckFrequencySupport(f);
-                spaces[PacketSpace.APPLICATION.ordinal()].received.requestImmediateAck();
-            }
-            case HandshakeDoneFrame ignored -> {
-                if (!isClient) {
-                    throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(), "a client sent HANDSHAKE_DONE");
-                }
-                confirmHandshake(now);
-            }
-            default -> throw new QuicException(TransportError.FRAME_ENCODING_ERROR, f.type(), "unexpected frame " + f);
+        @Override
+        public void onNewConnectionId(NewConnectionIdFrame n) throws QuicException {
+            pending.retireConnectionIds.addAll(peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0));
         }
-    }
 
-    /** The peer's ACK_FREQUENCY (draft-ietf-quic-ack-frequency §4): acknowledge as it asks from now on. */
-    private void onAckFrequency(AckFrequencyFrame a) throws QuicException {
-        requireAckFrequencySupport(a);
-        // a max_ack_delay of 2^14 ms or more is invalid as a transport parameter (RFC 9000 §18.2): requests cap there
-        long delay = Math.min(a.requestMaxAckDelay(), MAX_REQUESTED_ACK_DELAY_MICROS) * 1000;
-        if (delay < config.minAckDelay()) {
-            throw new QuicException(TransportError.PROTOCOL_VIOLATION, a.type(), "ACK_FREQUENCY requests a max ack delay of "
-                    + a.requestMaxAckDelay() + " us, below our min_ack_delay (draft-ietf-quic-ack-frequency §4)");
+        @Override
+        public void onRetireConnectionId(RetireConnectionIdFrame r, byte[] packetDcid) throws QuicException {
+            pending.newConnectionIds.addAll(localCids.onRetire(r.sequenceNumber(), packetDcid, peerActiveCidLimit()));
         }
-        spaces[PacketSpace.APPLICATION.ordinal()].received.onAckFrequency(a.sequenceNumber(), a.ackElicitingThreshold(),
-                delay, a.reorderingThreshold());
-    }
 
-    /** ACK frequency frames from a peer we did not announce min_ack_delay to are frames we do not know. */
-    private void requireAckFrequencySupport(Frame f) throws QuicException {
-        if (config.minAckDelay() < 0) {
-            throw new QuicException(TransportError.FRAME_ENCODING_ERROR, f.type(), FrameType.name(f.type())
-                    + " frame, but we did not announce min_ack_delay (draft-ietf-quic-ack-frequency §3)");
+        @Override
+        public void onConnectionClose(ConnectionCloseFrame c, long now) {
+            onPeerClose(c, now);
         }
-    }
 
-    private void onAckFrame(PacketSpace space, AckFrame ack, long now) throws QuicException {
-        if (isClient && space == PacketSpace.HANDSHAKE) {
-            // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
-            peerValidatedOurAddress = true;
+        @Override
+        public void onHandshakeDone(long now) {
+            confirmHandshake(now);
         }
-        fate.onAckFrame(space, ack, peerAckDelayExponent, handshakeStatus(), now);
+
+        @Override
+        public boolean stopped() {
+            return state == State.DRAINING || state == State.CLOSED;
+        }
     }
 
     /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
