@@ -79,10 +79,8 @@ public final class QuicConnection implements StreamTransport {
     private final byte[] retryScid;
     /** A server's stateless reset token for its first connection ID (RFC 9000 §10.3), announced in its transport parameters. */
     private final byte[] resetTokenAnnounced;
-    private byte[] token = EMPTY;
-    private boolean retryReceived;
-    private boolean firstServerPacketSeen;
-    private byte[] peerInitialScid;
+    /** The handshake's connection IDs, a Retry's token, their authentication (RFC 9000 §7.3). */
+    private final HandshakeConnectionIds handshakeIds;
 
     /** Initial, Handshake and application data, indexed by {@link PacketSpace#ordinal()}. */
     private final PacketNumberSpace[] spaces;
@@ -143,6 +141,7 @@ public final class QuicConnection implements StreamTransport {
         this.originalDcid = originalDcid.clone();
         this.initialScid = localCid.clone();
         this.retryScid = retryScid;
+        this.handshakeIds = new HandshakeConnectionIds(isClient, this.originalDcid, isClient ? null : peerCid.clone());
         this.qlog = config.qlog().apply(originalDcid);
         this.keys = new KeySchedule(isClient);
         this.versions = new VersionNegotiation(isClient, config.versions(), version, keys);
@@ -217,7 +216,6 @@ public final class QuicConnection implements StreamTransport {
                                         int version, long now) {
         QuicConnection c = new QuicConnection(false, config, app, random, resetTokens, cidListener, localCid, clientScid,
                 originalDcid, retryScid, version, now);
-        c.peerInitialScid = clientScid.clone();
         return c;
     }
 
@@ -327,7 +325,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         if (type.isLongHeader() && p.version() != versions.current()
-                && !versions.accept(type, p.version(), firstServerPacketSeen)) {
+                && !versions.accept(type, p.version(), handshakeIds.firstServerPacketSeen())) {
             drop(now, type, p.packetEnd() - p.headerStart(), "version_mismatch");
             return;
         }
@@ -402,10 +400,9 @@ public final class QuicConnection implements StreamTransport {
                 keys.discard(EncryptionLevel.ZERO_RTT);
             }
         }
-        if (isClient && !firstServerPacketSeen && (type == PacketType.INITIAL || type == PacketType.HANDSHAKE)) {
+        if (isClient && !handshakeIds.firstServerPacketSeen() && (type == PacketType.INITIAL || type == PacketType.HANDSHAKE)) {
             // RFC 9000 §7.2: the client switches to the server's chosen connection ID
-            firstServerPacketSeen = true;
-            peerInitialScid = p.scid().clone();
+            handshakeIds.onFirstServerPacket(p.scid());
             peerCids.replaceInitial(p.scid());
         }
         packetsReceived++;
@@ -449,7 +446,7 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onNewConnectionId(NewConnectionIdFrame n) throws QuicException {
-            pending.retireConnectionIds.addAll(peerCids.onNewConnectionId(n, peerInitialScid != null && peerInitialScid.length == 0));
+            pending.retireConnectionIds.addAll(peerCids.onNewConnectionId(n, handshakeIds.peerUsesZeroLengthCid()));
         }
 
         @Override
@@ -521,7 +518,7 @@ public final class QuicConnection implements StreamTransport {
 
     private void onVersionNegotiation(ParsedPacket p, long now) {
         // RFC 9000 §6.2: a client abandons the attempt when no version it supports is offered
-        if (!isClient || firstServerPacketSeen || packetsReceived > 0) {
+        if (!isClient || handshakeIds.firstServerPacketSeen() || packetsReceived > 0) {
             return;
         }
         if (versions.listsCurrent(p.versions())) {
@@ -532,20 +529,16 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void onRetry(ByteBuffer dg, ParsedPacket p, long now) {
-        // RFC 9000 §17.2.5.2: a client accepts one Retry, before any other server packet
-        if (!isClient || retryReceived || firstServerPacketSeen) {
+        if (!handshakeIds.mayAcceptRetry()) {
             return;
         }
         if (!Retry.verify(dg, p, originalDcid) || p.token().length == 0) {
             drop(now, PacketType.RETRY, p.packetEnd() - p.headerStart(), "retry_integrity");
             return;
         }
-        retryReceived = true;
-        token = p.token().clone();
+        handshakeIds.onRetry(p.scid(), p.token());
         peerCids.replaceInitial(p.scid());
-        peerInitialScid = null;
         keys.resetInitial(p.scid());
-        retryScidSeen = p.scid().clone();
         // everything sent in Initial packets is sent again with the new keys (RFC 9002 §6.3)
         for (SentPacket sp : recovery.loss().removeAll(PacketSpace.INITIAL)) {
             fate.sendAgain(sp);
@@ -559,8 +552,6 @@ public final class QuicConnection implements StreamTransport {
         // server would space its Initials with the token tens of seconds apart, past the token's lifetime.
         recovery.loss().keepPtoBackoff(0);
     }
-
-    private byte[] retryScidSeen;
 
     private void onStatelessReset(long now) {
         // RFC 9000 §10.3.1: the connection is over; no further packets are sent
@@ -714,21 +705,7 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private void applyPeerTransportParameters(TransportParameters tp) throws QuicException {
-        // RFC 9000 §7.3: authenticate the connection IDs used during the handshake
-        if (isClient) {
-            if (!Arrays.equals(tp.originalDestinationConnectionId(), originalDcid)) {
-                throw new QuicException(TransportError.TRANSPORT_PARAMETER_ERROR, "original_destination_connection_id mismatch");
-            }
-            if (retryReceived ? !Arrays.equals(tp.retrySourceConnectionId(), retryScidSeen) : tp.retrySourceConnectionId() != null) {
-                throw new QuicException(TransportError.TRANSPORT_PARAMETER_ERROR, "retry_source_connection_id mismatch");
-            }
-        }
-        if (peerInitialScid != null && !Arrays.equals(tp.initialSourceConnectionId(), peerInitialScid)) {
-            throw new QuicException(TransportError.TRANSPORT_PARAMETER_ERROR, "initial_source_connection_id mismatch");
-        }
-        if (tp.initialSourceConnectionId() == null) {
-            throw new QuicException(TransportError.TRANSPORT_PARAMETER_ERROR, "initial_source_connection_id missing");
-        }
+        handshakeIds.authenticate(tp);
         peerParams = tp;
         streams.onPeerTransportParameters(tp);
         recovery.setPeerMaxAckDelay(tp.maxAckDelay() * 1_000_000L);
@@ -911,7 +888,7 @@ public final class QuicConnection implements StreamTransport {
     private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
         PacketNumberSpace pns = spaces[level.space().ordinal()];
         PacketBuilder.Header header = new PacketBuilder.Header(versions.current(), peerCids.current(), initialScid,
-                isClient ? token : EMPTY, keys.keyPhase() == 1);
+                isClient ? handshakeIds.token() : EMPTY, keys.keyPhase() == 1);
         return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
     }
 
