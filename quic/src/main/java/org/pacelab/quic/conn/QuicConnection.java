@@ -116,6 +116,8 @@ public final class QuicConnection implements StreamTransport {
     private final PacketPopulator populator;
     /** The frames of each decrypted packet, to their handlers. */
     private final FrameReceiver frames;
+    /** A client's 0-RTT (RFC 9001 §4.6). */
+    private final EarlyData earlyData;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
@@ -168,6 +170,7 @@ public final class QuicConnection implements StreamTransport {
         this.fate = new SentPacketFate(streams, tls, keys, spaces, pending, ackFrequency, recovery, ecn);
         this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
                 localCids, ackFrequency, recovery, fate);
+        this.earlyData = new EarlyData(config, keys, tls, streams, recovery, fate);
         this.frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
                 spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
         if (qlog.enabled()) {
@@ -599,7 +602,7 @@ public final class QuicConnection implements StreamTransport {
             }
             keys.install(level, suite, clientSecret, serverSecret);
             if (level == EncryptionLevel.ONE_RTT && isClient && keys.hasTx(EncryptionLevel.ZERO_RTT)) {
-                endEarlyData();
+                earlyData.end();
             }
         }
 
@@ -647,44 +650,21 @@ public final class QuicConnection implements StreamTransport {
      * §7.4.1).
      */
     private void startEarlyData() {
-        TransportParameters remembered;
-        try {
-            remembered = TransportParameters.decode(config.tls().resumption().serverTransportParameters(), true);
-        } catch (QuicException e) {
-            keys.discard(EncryptionLevel.ZERO_RTT); // a ticket from elsewhere: no 0-RTT without its limits
-            return;
-        }
-        streams.onPeerTransportParameters(remembered);
-        connectedReported = true;
-        appEvents.add(() -> app.onConnected(QuicConnection.this));
-        dispatchAppEvents();
-    }
-
-    /**
-     * Client: 1-RTT keys are here, so 0-RTT ends (RFC 9001 §4.9.3). When the server rejected it, every 0-RTT packet is
-     * lost to it: their stream data goes again in 1-RTT packets (RFC 9001 §4.6.2; the streams are kept, not reset —
-     * the server accepted the same ALPN and its new transport parameters now apply).
-     */
-    private void endEarlyData() {
-        keys.discard(EncryptionLevel.ZERO_RTT);
-        if (!tls.earlyDataAccepted()) {
-            earlyDataRejected = true;
-            for (SentPacket sp : recovery.loss().removeAll(PacketSpace.APPLICATION)) {
-                fate.sendAgain(sp);
-            }
+        if (earlyData.start()) {
+            connectedReported = true;
+            appEvents.add(() -> app.onConnected(QuicConnection.this));
+            dispatchAppEvents();
         }
     }
-
-    private boolean earlyDataRejected;
 
     /** Client: whether this connection offered 0-RTT data and the server accepted it. */
     public boolean earlyDataAccepted() {
-        return tls.offersEarlyData() && tls.earlyDataAccepted();
+        return earlyData.accepted();
     }
 
     /** Client: whether the server rejected the 0-RTT data this connection sent (it was sent again in 1-RTT). */
     public boolean earlyDataRejected() {
-        return earlyDataRejected;
+        return earlyData.rejected();
     }
 
     /** The QUIC version this connection sends in (RFC 9000 §15, RFC 9369). */
