@@ -41,8 +41,8 @@ import org.pacelab.quic.recovery.AckTracker;
  * The frames of one decrypted packet: decoded, checked against the packet type (RFC 9000 §12.4), logged, and handed
  * to what handles each kind — stream and flow-control frames to {@link ConnectionStreams}, path frames to
  * {@link PathValidator} and {@link PendingFrames}, ACK frequency frames to the application space's {@link AckTracker}
- * (draft-ietf-quic-ack-frequency §4–5), and ACK, CRYPTO, connection ID, CONNECTION_CLOSE and HANDSHAKE_DONE frames to
- * the connection ({@link Handler}).
+ * (draft-ietf-quic-ack-frequency §4–5), and ACK, CRYPTO, connection ID, CONNECTION_CLOSE and HANDSHAKE_DONE frames and a
+ * completed path validation to the connection ({@link Handler}).
  */
 final class FrameReceiver {
     /** Requested ACK delays are capped below 2^14 ms, the max_ack_delay limit of RFC 9000 §18.2. */
@@ -57,6 +57,9 @@ final class FrameReceiver {
         void onNewConnectionId(NewConnectionIdFrame frame) throws QuicException;
 
         void onRetireConnectionId(RetireConnectionIdFrame frame, byte[] packetDcid) throws QuicException;
+
+        /** A PATH_RESPONSE completed the validation of the path the peer moved to (RFC 9000 §8.2.3). */
+        void onPathValidated(long now);
 
         void onConnectionClose(ConnectionCloseFrame frame, long now);
 
@@ -153,7 +156,11 @@ final class FrameReceiver {
             case NewConnectionIdFrame n -> handler.onNewConnectionId(n);
             case RetireConnectionIdFrame r -> handler.onRetireConnectionId(r, dcid);
             case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
-            case PathResponseFrame r -> path.onResponse(r.data());
+            case PathResponseFrame r -> {
+                if (path.onResponse(r.data())) {
+                    handler.onPathValidated(now);
+                }
+            }
             case ConnectionCloseFrame c -> handler.onConnectionClose(c, now);
             case AckFrequencyFrame a -> onAckFrequency(a);
             case ImmediateAckFrame ignored -> {

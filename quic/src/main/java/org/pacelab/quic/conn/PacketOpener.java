@@ -25,10 +25,12 @@ final class PacketOpener {
     sealed interface Result permits Opened, Failed {}
 
     /**
-     * The payload is decrypted in place at {@code payloadOffset}; {@code nextGeneration}: a 1-RTT packet of the peer's
-     * next key generation (a key update, RFC 9001 §6.2).
+     * The payload is decrypted in place at {@code payloadOffset}; {@code keyPhase}: a 1-RTT packet's key phase bit (0
+     * for other packets); {@code nextGeneration}: a 1-RTT packet of the peer's next key generation (a key update, RFC
+     * 9001 §6.2).
      */
-    record Opened(long packetNumber, int payloadOffset, int payloadLength, boolean nextGeneration) implements Result {}
+    record Opened(long packetNumber, int payloadOffset, int payloadLength, int keyPhase, boolean nextGeneration)
+            implements Result {}
 
     /**
      * The packet is dropped for {@code trigger} (qlog's packet_dropped trigger). {@code resetTail}: for a 1-RTT packet
@@ -71,8 +73,9 @@ final class PacketOpener {
         int firstByte = dg.get(headerStart) & 0xff;
         PacketKeys rxKeys = hpKeys;
         boolean nextGeneration = false;
+        int phase = 0;
         if (type == PacketType.ONE_RTT) {
-            int phase = (firstByte >> 2) & 1;
+            phase = (firstByte >> 2) & 1;
             rxKeys = keys.rxFor(phase, pn);
             nextGeneration = keys.isNextGeneration(phase, pn);
             if (rxKeys == null) {
@@ -91,6 +94,6 @@ final class PacketOpener {
         if ((firstByte & reservedMask) != 0) {
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "reserved header bits set in a " + type + " packet");
         }
-        return new Opened(pn, payloadOffset, plainLength, nextGeneration);
+        return new Opened(pn, payloadOffset, plainLength, phase, nextGeneration);
     }
 }

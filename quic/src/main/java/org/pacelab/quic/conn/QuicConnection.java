@@ -118,6 +118,9 @@ public final class QuicConnection implements StreamTransport {
     private final FrameReceiver frames;
     /** A client's 0-RTT (RFC 9001 §4.6). */
     private final EarlyData earlyData;
+    /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
+    private boolean newPathNeedsFreshState;
+    private long pathResets;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
@@ -397,7 +400,7 @@ public final class QuicConnection implements StreamTransport {
                 }
                 updateKeys(now, "remote_update");
             }
-            keys.onReceivedInPhase(pn);
+            keys.onReceived(opened.keyPhase(), pn);
             if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
                 // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
                 keys.discard(EncryptionLevel.ZERO_RTT);
@@ -455,6 +458,13 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onRetireConnectionId(RetireConnectionIdFrame r, byte[] packetDcid) throws QuicException {
             pending.newConnectionIds.addAll(localCids.onRetire(r.sequenceNumber(), packetDcid, peerActiveCidLimit()));
+        }
+
+        @Override
+        public void onPathValidated(long now) {
+            if (newPathNeedsFreshState) {
+                resetForNewPath(now);
+            }
         }
 
         @Override
@@ -962,9 +972,14 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, now, 0);
     }
 
-    /** RFC 9001 §6: a key update every {@link ConnectionConfig#keyUpdateInterval()} 1-RTT packets, if configured. */
+    /**
+     * RFC 9001 §6: a key update every {@link ConnectionConfig#keyUpdateInterval()} 1-RTT packets sent and received in
+     * the phase (as quic-go counts): a downloading client sends few packets, ACKs only, so an interval in packets sent
+     * may never come.
+     */
     private void maybeInitiateKeyUpdate(long now) {
-        if (config.keyUpdateInterval() > 0 && handshakeConfirmed && keys.packetsSentInPhase() >= config.keyUpdateInterval()
+        if (config.keyUpdateInterval() > 0 && handshakeConfirmed
+                && keys.packetsSentInPhase() + keys.packetsReceivedInPhase() >= config.keyUpdateInterval()
                 && keys.canInitiateUpdate()) {
             updateKeys(now, "local_update");
         }
@@ -1025,17 +1040,27 @@ public final class QuicConnection implements StreamTransport {
      * it on completion, so a client rebound during the handshake is followed from the datagram that completes it). Then the new
      * path is validated (§8.2): the next packet carries a PATH_CHALLENGE, and until a PATH_RESPONSE answers it at most
      * three times what arrived on the path is sent on it. The connection ID stays (§9.5 allows it for a rebinding).
+     * Once validated, a new address (not only a new port, {@code onlyPortChanged}) gets a fresh congestion controller
+     * and RTT estimator (§9.4); a NAT that changed only the port keeps the path's state, as §9.4 allows.
      */
-    public boolean onPeerAddressChanged(long now) {
+    public boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
         // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
         boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
         if (!datagramMovesPath || !confirmed || state != State.ESTABLISHED) {
             return false;
         }
+        newPathNeedsFreshState = !onlyPortChanged;
         path.start(now, recovery.rtt().ptoBase());
         // the datagram that moved the path counts toward what may be sent on it
         path.onReceived(lastDatagramSize);
         return true;
+    }
+
+    /** RFC 9000 §9.4: the validated new path starts with the initial congestion and RTT state. */
+    private void resetForNewPath(long now) {
+        newPathNeedsFreshState = false;
+        pathResets++;
+        recovery.resetForNewPath(CongestionControllers.create(config.congestion(), maxDatagramSize(), random), now);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
@@ -1254,6 +1279,7 @@ public final class QuicConnection implements StreamTransport {
         m.put("path_validations_succeeded", path.validated());
         m.put("path_validations_failed", path.failed());
         m.put("path_challenges_sent", path.challengesSent());
+        m.put("path_congestion_resets", pathResets);
         return m;
     }
 
