@@ -72,6 +72,9 @@ public final class QueueOnset implements SlowStartExit {
 
     public long minRtt() { return minRtt; }
 
+    /** The consecutive samples above the threshold so far (0 after a sample below it). */
+    public int run() { return run; }
+
     /** The queueing delay (sample minus minimum) that ended slow start, ns; -1 before. */
     public long exitDelay() { return exitDelay; }
 
