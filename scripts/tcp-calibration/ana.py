@@ -3,7 +3,7 @@
 import subprocess
 import sys
 tap=sys.argv[1]
-out=subprocess.run(['tshark','-r',tap,'-Y','tcp','-T','fields','-e','frame.time_relative','-e','ip.src','-e','tcp.len',
+out=subprocess.run(['tshark','-r',tap,'-Y','tcp.port==5201','-T','fields','-e','frame.time_relative','-e','ip.src','-e','tcp.len',
     '-e','tcp.analysis.out_of_order','-e','tcp.analysis.retransmission','-e','tcp.analysis.fast_retransmission'],capture_output=True,text=True).stdout
 t0=None; data=0; acks=0; retx=[]; ss_data=0; ss_acks=0
 for l in out.splitlines():

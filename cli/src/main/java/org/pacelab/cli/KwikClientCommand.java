@@ -24,12 +24,8 @@ public final class KwikClientCommand implements Callable<Integer> {
     @Option(names = "--keylog", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
     Path keylog;
 
-    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
-            description = "Idle timeout (default: 30s).")
-    long idleTimeout = 30_000_000_000L;
-
-    @Option(names = "--log-packets", description = "Print Kwik's packet log on stdout.")
-    boolean logPackets;
+    @Mixin
+    KwikTransportOptions kwik = new KwikTransportOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -38,9 +34,7 @@ public final class KwikClientCommand implements Callable<Integer> {
         KwikOptions options;
         try {
             t = client.targets();
-            KwikOptions d = KwikOptions.defaults();
-            options = new KwikOptions(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE"),
-                    d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets);
+            options = kwik.options(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE"));
         } catch (IllegalArgumentException e) {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 2;

@@ -9,7 +9,6 @@ import org.pacelab.peers.kwik.KwikServer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code pacelab peer kwik-server}: Kwik with Flupke's HTTP/3 server (and hq-interop). */
 @Command(name = "kwik-server", mixinStandardHelpOptions = true,
@@ -20,12 +19,8 @@ public final class KwikServerCommand implements Callable<Integer> {
     @Mixin
     PeerServerOptions server = new PeerServerOptions();
 
-    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
-            description = "Idle timeout (default: 30s).")
-    long idleTimeout = 30_000_000_000L;
-
-    @Option(names = "--log-packets", description = "Print Kwik's packet log on stdout.")
-    boolean logPackets;
+    @Mixin
+    KwikTransportOptions kwik = new KwikTransportOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -36,8 +31,7 @@ public final class KwikServerCommand implements Callable<Integer> {
             if (bad != null) {
                 throw new IllegalArgumentException(bad);
             }
-            KwikOptions d = KwikOptions.defaults();
-            options = new KwikOptions(null, d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets);
+            options = kwik.options(null);
             id = server.identity();
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("pacelab peer kwik-server: " + e.getMessage());

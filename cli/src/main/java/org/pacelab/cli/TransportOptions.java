@@ -67,7 +67,7 @@ final class TransportOptions {
     Path keylog;
 
     @Option(names = "--key-update", paramLabel = "PACKETS",
-            description = "Initiate a 1-RTT key update after this many packets (default: 0, never).")
+            description = "Initiate a 1-RTT key update after this many 1-RTT packets sent and received (default: 0, never).")
     long keyUpdate;
 
     @Option(names = "--ecn", description = "ECN (RFC 9000 §13.4): mark packets ECT(0), validate the path, report the peer's "

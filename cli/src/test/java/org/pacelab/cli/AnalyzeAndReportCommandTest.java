@@ -3,12 +3,9 @@ package org.pacelab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,24 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AnalyzeAndReportCommandTest {
     @TempDir
     Path dir;
-
-    private record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
 
     /** A raw-IPv4 pcap: a server at 10.0.0.1:9000 sends UDP datagrams to 10.0.0.2:40000 at the given µs. */
     private Path capture(String name, long... micros) throws IOException {
@@ -55,7 +34,7 @@ class AnalyzeAndReportCommandTest {
     @Test
     void badThresholdIsOneSentenceAndExitCode2() throws IOException {
         Path cap = capture("a.pcap", 0, 10);
-        Result r = run("analyze", cap.toString(), "--threshold", "5parsecs");
+        CliRun r = CliRun.of("analyze", cap.toString(), "--threshold", "5parsecs");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--threshold") && r.err().contains("ms"), r.err());
         assertEquals(1, r.err().strip().split("\n").length, r.err());
@@ -63,7 +42,7 @@ class AnalyzeAndReportCommandTest {
 
     @Test
     void missingCaptureIsNamed() {
-        Result r = run("analyze", dir.resolve("nope.pcap").toString());
+        CliRun r = CliRun.of("analyze", dir.resolve("nope.pcap").toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("nope.pcap") && r.err().contains("no such file"), r.err());
     }
@@ -72,28 +51,28 @@ class AnalyzeAndReportCommandTest {
     void analyzeWritesTheRunDirectoryAndReportReadsIt() throws IOException {
         Path a = capture("a.pcap", 0, 50, 100, 1000, 1050);   // trains {0,50,100} {1000,1050}
         Path b = capture("b.pcap", 0, 500, 1000, 1500);       // four packets alone
-        Result ra = run("analyze", a.toString(), "--server-port", "9000", "--bytes", "1kb", "--out",
+        CliRun ra = CliRun.of("analyze", a.toString(), "--server-port", "9000", "--bytes", "1kb", "--out",
                 dir.resolve("results/bursty/1").toString());
         assertEquals(0, ra.code(), ra.err());
         assertTrue(ra.out().contains("protocol                 udp") && ra.out().contains("trains                   2"), ra.out());
         assertTrue(Files.isRegularFile(dir.resolve("results/bursty/1/summary.json")));
         assertTrue(Files.isRegularFile(dir.resolve("results/bursty/1/packets.csv")));
         Files.createDirectories(dir.resolve("results/paced/1"));
-        Result rb = run("analyze", b.toString(), "--server-port", "9000", "--json", "-", "--packets-csv",
+        CliRun rb = CliRun.of("analyze", b.toString(), "--server-port", "9000", "--json", "-", "--packets-csv",
                 dir.resolve("results/paced/1/packets.csv").toString());
         assertEquals(0, rb.code(), rb.err());
         assertTrue(rb.out().contains("\"ptl1_share\" : 1.0"), rb.out());
         Files.writeString(dir.resolve("results/paced/1/summary.json"), rb.out());
 
-        Result rep = run("report", "--out", dir.resolve("report").toString(), "--results", dir.resolve("results").toString());
+        CliRun rep = CliRun.of("report", "--out", dir.resolve("report").toString(), "--results", dir.resolve("results").toString());
         assertEquals(0, rep.code(), rep.err());
         assertTrue(rep.out().contains("bursty") && rep.out().contains("paced"), rep.out());
         assertTrue(Files.readString(dir.resolve("report/index.html")).contains("<svg"));
 
-        Result bad = run("report", "--out", dir.resolve("r2").toString(), "justaname");
+        CliRun bad = CliRun.of("report", "--out", dir.resolve("r2").toString(), "justaname");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("NAME=RUN_DIR"), bad.err());
-        Result none = run("report", "--out", dir.resolve("r3").toString());
+        CliRun none = CliRun.of("report", "--out", dir.resolve("r3").toString());
         assertEquals(2, none.code());
     }
 }

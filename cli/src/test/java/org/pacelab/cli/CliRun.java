@@ -6,6 +6,11 @@ import java.nio.charset.StandardCharsets;
 
 /** Runs the CLI in this JVM and captures what it prints. */
 record CliRun(int code, String out, String err) {
+    /** The first line the command printed on standard error ("" when none). */
+    String firstErrorLine() {
+        return err.lines().findFirst().orElse("");
+    }
+
     static CliRun of(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;

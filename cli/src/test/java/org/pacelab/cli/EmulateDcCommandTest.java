@@ -3,9 +3,6 @@ package org.pacelab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -13,38 +10,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code pacelab emulate --dc}: the resolved spec, and one sentence with exit code 2 for each kind of bad input. */
 class EmulateDcCommandTest {
-    private record Run(int code, String out, String err) { }
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out, oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
-    private static Run dc(String... more) {
+    private static CliRun dc(String... more) {
         String[] base = {"emulate", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:9"};
         String[] all = new String[base.length + more.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(more, 0, all, base.length, more.length);
-        return run(all);
+        return CliRun.of(all);
     }
 
-    private static void assertOneSentence(Run r, String expected) {
+    private static void assertOneSentence(CliRun r, String expected) {
         assertEquals(2, r.code(), r.err());
         assertEquals("pacelab emulate: " + expected, r.err().strip());
     }
 
     @Test
     void printsTheResolvedDualConnectivityLink() {
-        Run r = dc("--dc", "batch=150 ratio=9:1", "--path-b", "rate=8mbit delay=30ms", "--up", "delay=20ms", "--print-spec");
+        CliRun r = dc("--dc", "batch=150 ratio=9:1", "--path-b", "rate=8mbit delay=30ms", "--up", "delay=20ms", "--print-spec");
         assertEquals(0, r.code(), r.err());
         assertEquals("""
                 dc:        split=batch batch=150 ratio=9:1 t-reordering=200ms sn=18 wire=1gbit
@@ -70,7 +51,7 @@ class EmulateDcCommandTest {
     @Test
     void missingTraceFileLeavesNothingBehind(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("missing.down");
-        Run r = dc("--dc", "ratio=1:1", "--path-b", "trace=" + trace, "--log", dir.resolve("e.bin").toString());
+        CliRun r = dc("--dc", "ratio=1:1", "--path-b", "trace=" + trace, "--log", dir.resolve("e.bin").toString());
         assertOneSentence(r, "path b: trace file " + trace + " does not exist");
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "no partial event log is left");
@@ -90,7 +71,7 @@ class EmulateDcCommandTest {
 
     @Test
     void badRouteIsExitTwo() {
-        Run r = dc("--dc", "", "--route", "127.0.0.1:0=127.0.0.1:10@c");
+        CliRun r = dc("--dc", "", "--route", "127.0.0.1:0=127.0.0.1:10@c");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("'c' is not a flow mode; use dc"), r.err());
     }

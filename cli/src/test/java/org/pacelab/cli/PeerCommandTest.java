@@ -3,9 +3,6 @@ package org.pacelab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,50 +11,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code pacelab peer ...}: the four peers are listed, and bad options are one sentence with exit code 2. */
 class PeerCommandTest {
-    private record Run(int code, String out, String err) { }
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out, oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
     @Test
     void listsTheFourPeersAndSaysTheyDoNotPace() {
-        Run r = run("peer", "--help");
+        CliRun r = CliRun.of("peer", "--help");
         assertEquals(0, r.code());
         for (String name : new String[] {"quiche-server", "quiche-client", "kwik-server", "kwik-client"}) {
             assertTrue(r.out().contains(name), r.out());
         }
         assertTrue(r.out().contains("None of them paces"), r.out());
-        assertTrue(run("peer", "quiche-server", "--help").out().contains("does NOT pace"));
+        assertTrue(CliRun.of("peer", "quiche-server", "--help").out().contains("does NOT pace"));
     }
 
     @Test
     void unknownCongestionControllerNamesTheValidOnes() {
-        Run r = run("peer", "quiche-server", "--listen", "127.0.0.1:0", "--cc", "vegas");
+        CliRun r = CliRun.of("peer", "quiche-server", "--listen", "127.0.0.1:0", "--cc", "vegas");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("'vegas' is not one of quiche's congestion controllers; valid: reno, cubic, bbr"), r.err());
     }
 
     @Test
     void hystartTakesOnOrOff() {
-        Run r = run("peer", "quiche-client", "--hystart", "maybe", "https://127.0.0.1:4433/x");
+        CliRun r = CliRun.of("peer", "quiche-client", "--hystart", "maybe", "https://127.0.0.1:4433/x");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("'maybe' is not on or off"), r.err());
     }
 
     @Test
     void gsoSegmentsOutOfRangeIsOneSentence() {
-        Run r = run("peer", "quiche-client", "--gso", "100", "https://127.0.0.1:4433/x");
+        CliRun r = CliRun.of("peer", "quiche-client", "--gso", "100", "https://127.0.0.1:4433/x");
         assertEquals(2, r.code());
         assertEquals("pacelab peer quiche-client: GSO segments must be 0..64, not 100", r.err().strip());
     }
@@ -66,7 +47,7 @@ class PeerCommandTest {
     void certWithoutKeyIsRefused(@TempDir Path dir) throws Exception {
         Path cert = Files.writeString(dir.resolve("cert.pem"), "x");
         for (String peer : new String[] {"quiche-server", "kwik-server"}) {
-            Run r = run("peer", peer, "--listen", "127.0.0.1:0", "--cert", cert.toString());
+            CliRun r = CliRun.of("peer", peer, "--listen", "127.0.0.1:0", "--cert", cert.toString());
             assertEquals(2, r.code(), r.err());
             assertTrue(r.err().startsWith("pacelab peer " + peer + ": --cert and --key go together"), r.err());
         }
@@ -74,13 +55,13 @@ class PeerCommandTest {
 
     @Test
     void clientsRefuseBadUrlsAndProtocols() {
-        Run r = run("peer", "kwik-client", "http://127.0.0.1:4433/x");
+        CliRun r = CliRun.of("peer", "kwik-client", "http://127.0.0.1:4433/x");
         assertEquals(2, r.code());
         assertEquals("pacelab peer kwik-client: 'http://127.0.0.1:4433/x' is not an https://host:port/path URL.", r.err().strip());
-        r = run("peer", "quiche-client", "--alpn", "h2", "https://127.0.0.1:4433/x");
+        r = CliRun.of("peer", "quiche-client", "--alpn", "h2", "https://127.0.0.1:4433/x");
         assertEquals(2, r.code());
         assertEquals("pacelab peer quiche-client: --alpn 'h2' is not supported; valid: h3, hq-interop.", r.err().strip());
-        r = run("peer", "quiche-client", "https://127.0.0.1:4433/a", "https://127.0.0.1:4434/b");
+        r = CliRun.of("peer", "quiche-client", "https://127.0.0.1:4433/a", "https://127.0.0.1:4434/b");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("all URLs must name the same server"), r.err());
     }

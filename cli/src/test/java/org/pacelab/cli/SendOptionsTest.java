@@ -3,10 +3,7 @@ package org.pacelab.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -20,24 +17,6 @@ import org.pacelab.io.send.TxTimeClock;
  * the option and the valid values with exit code 2; a strategy the host cannot honour stops with its explanation.
  */
 class SendOptionsTest {
-    private record Run(int code, String out, String err) {
-        String firstErrorLine() { return err.lines().findFirst().orElse(""); }
-    }
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out, oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "--send=foo|--send: 'foo' is not a send strategy; valid values are park, park-tight, hybrid, spin.",
@@ -50,8 +29,8 @@ class SendOptionsTest {
             "--max-ack-ratio=-1|--max-ack-ratio -1 is negative; valid: 0 (do not ask the peer for fewer ACKs) or a number of packets per ACK"})
     void badValuesAreOneSentenceAndExitTwo(String option, String message) {
         for (String command : new String[] {"server", "client"}) {
-            Run r = command.equals("server") ? run("server", "--listen", "127.0.0.1:0", option)
-                    : run("client", option, "https://127.0.0.1:9/x");
+            CliRun r = command.equals("server") ? CliRun.of("server", "--listen", "127.0.0.1:0", option)
+                    : CliRun.of("client", option, "https://127.0.0.1:9/x");
             assertEquals(2, r.code(), r.err());
             assertEquals("pacelab " + command + ": " + message, r.firstErrorLine());
         }
@@ -67,10 +46,10 @@ class SendOptionsTest {
             "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp."})
     void slowStartErrorsAreOneSentenceAndExitTwo(String rule, String option, String message) {
         for (String command : new String[] {"server", "client", "sim"}) {
-            Run r = switch (command) {
-                case "server" -> run("server", "--listen", "127.0.0.1:0", rule, option);
-                case "client" -> run("client", rule, option, "https://127.0.0.1:9/x");
-                default -> run("sim", "--out", System.getProperty("java.io.tmpdir") + "/pacelab-never-written", rule, option);
+            CliRun r = switch (command) {
+                case "server" -> CliRun.of("server", "--listen", "127.0.0.1:0", rule, option);
+                case "client" -> CliRun.of("client", rule, option, "https://127.0.0.1:9/x");
+                default -> CliRun.of("sim", "--out", System.getProperty("java.io.tmpdir") + "/pacelab-never-written", rule, option);
             };
             assertEquals(2, r.code(), r.err());
             assertEquals("pacelab " + command + ": " + message, r.firstErrorLine());
@@ -82,11 +61,11 @@ class SendOptionsTest {
     void txtimeWithoutFqOrEtfStopsWithTheExplanation() throws Exception {
         Assumptions.assumeTrue(KernelSupport.whyTxTimeIgnored(InetAddress.getByName("127.0.0.1"), TxTimeClock.MONOTONIC) != null,
                 "lo has an fq or etf qdisc on this host");
-        Run server = run("server", "--listen", "127.0.0.1:0", "--txtime");
+        CliRun server = CliRun.of("server", "--listen", "127.0.0.1:0", "--txtime");
         assertEquals(2, server.code());
         assertTrue(server.firstErrorLine().startsWith("pacelab server: --txtime: send times would be ignored: device lo"),
                 server.err());
-        Run client = run("client", "--txtime", "--pacer", "interval", "https://127.0.0.1:9/x");
+        CliRun client = CliRun.of("client", "--txtime", "--pacer", "interval", "https://127.0.0.1:9/x");
         assertEquals(2, client.code());
         assertTrue(client.firstErrorLine().startsWith("pacelab client: --txtime: send times toward 127.0.0.1:9 would be "
                 + "ignored: device lo"), client.err());
@@ -97,7 +76,7 @@ class SendOptionsTest {
     @Test
     void pacedGsoWithoutThePatchStopsWithTheExplanation() {
         Assumptions.assumeTrue(KernelSupport.whyNoPacedGsoPatch() != null, "this kernel carries the paced-GSO patch");
-        Run r = run("server", "--listen", "127.0.0.1:0", "--gso", "16", "--txtime", "--paced-gso");
+        CliRun r = CliRun.of("server", "--listen", "127.0.0.1:0", "--gso", "16", "--txtime", "--paced-gso");
         assertEquals(2, r.code());
         assertTrue(r.firstErrorLine().startsWith("pacelab server: --paced-gso: this kernel"), r.err());
         assertTrue(r.err().contains("UDP_SEGMENT_PACING_RATE"), r.err());

@@ -1,6 +1,5 @@
 package org.pacelab.net.sys;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
@@ -14,39 +13,19 @@ import java.net.InetSocketAddress;
  * receive drops so far. Single-threaded.
  */
 public final class IncomingMessages implements AutoCloseable {
-    private static final int MMSGHDR = 64;
-    private static final int IOVEC = 16;
-    private static final int NAME = 32;
     /** Room for IP_TOS (24 bytes), UDP_GRO (24), SCM_TIMESTAMPNS (32) and SO_RXQ_OVFL (24) control messages. */
     private static final int CONTROL = 128;
-    private static final int DATA = 65536;
 
     private final int capacity;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment headers;
-    private final MemorySegment iovecs;
-    private final MemorySegment names;
+    private final MessageHeaders messages;
     private final MemorySegment controls;
-    private final MemorySegment data;
     private int count;
-    private boolean closed;
 
     /** @param capacity datagrams (or GRO buffers) per call */
     public IncomingMessages(int capacity) {
-        if (capacity < 1 || capacity > 1024) {
-            throw new IllegalArgumentException("messages per call must be 1..1024, not " + capacity);
-        }
+        messages = new MessageHeaders(capacity, CONTROL);
         this.capacity = capacity;
-        headers = arena.allocate((long) MMSGHDR * capacity, 8);
-        iovecs = arena.allocate((long) IOVEC * capacity, 8);
-        names = arena.allocate((long) NAME * capacity, 8);
-        controls = arena.allocate((long) CONTROL * capacity, 8);
-        data = arena.allocate((long) DATA * capacity, 16);
-        for (int i = 0; i < capacity; i++) {
-            MemorySegment iov = iovecs.asSlice((long) IOVEC * i, IOVEC);
-            iov.set(ValueLayout.ADDRESS, 0, data.asSlice((long) DATA * i, DATA));
-            iov.set(ValueLayout.JAVA_LONG, 8, DATA);
-        }
+        controls = messages.controls;
     }
 
     public int capacity() { return capacity; }
@@ -57,17 +36,17 @@ public final class IncomingMessages implements AutoCloseable {
     /** Bytes received in message {@code i}. */
     public int length(int i) {
         check(i);
-        return headers.get(ValueLayout.JAVA_INT, (long) MMSGHDR * i + 56);
+        return messages.receivedLength(i);
     }
 
     /** Message {@code i}'s bytes (valid until the next receive). */
     public MemorySegment data(int i) {
-        return data.asSlice((long) DATA * i, length(i));
+        return messages.data(i, length(i));
     }
 
     public InetSocketAddress source(int i) {
         check(i);
-        return SocketAddresses.decode(names.asSlice((long) NAME * i, NAME));
+        return SocketAddresses.decode(messages.name(i));
     }
 
     /**
@@ -117,9 +96,8 @@ public final class IncomingMessages implements AutoCloseable {
     /** The offset in {@code controls} of the data of message {@code i}'s control message (level, type), or -1. */
     private long controlData(int i, int wantLevel, int wantType, int minData) {
         check(i);
-        long h = (long) MMSGHDR * i;
-        long controlLen = headers.get(ValueLayout.JAVA_LONG, h + 40);
-        long base = (long) CONTROL * i;
+        long controlLen = messages.controlLength(i);
+        long base = messages.controlOffset(i);
         long off = 0;
         while (off + 16 <= controlLen) {
             long cmsgLen = controls.get(ValueLayout.JAVA_LONG, base + off);
@@ -140,17 +118,9 @@ public final class IncomingMessages implements AutoCloseable {
     MemorySegment prepare() {
         count = 0;
         for (int i = 0; i < capacity; i++) {
-            long h = (long) MMSGHDR * i;
-            headers.set(ValueLayout.ADDRESS, h, names.asSlice((long) NAME * i, NAME));
-            headers.set(ValueLayout.JAVA_INT, h + 8, NAME);
-            headers.set(ValueLayout.ADDRESS, h + 16, iovecs.asSlice((long) IOVEC * i, IOVEC));
-            headers.set(ValueLayout.JAVA_LONG, h + 24, 1);
-            headers.set(ValueLayout.ADDRESS, h + 32, controls.asSlice((long) CONTROL * i, CONTROL));
-            headers.set(ValueLayout.JAVA_LONG, h + 40, CONTROL);
-            headers.set(ValueLayout.JAVA_INT, h + 48, 0);
-            headers.set(ValueLayout.JAVA_INT, h + 56, 0);
+            messages.set(i, MessageHeaders.NAME, MessageHeaders.DATA, CONTROL);
         }
-        return headers;
+        return messages.headers;
     }
 
     void received(int n) {
@@ -165,9 +135,6 @@ public final class IncomingMessages implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            arena.close();
-        }
+        messages.close();
     }
 }

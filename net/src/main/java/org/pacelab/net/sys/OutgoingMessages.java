@@ -1,6 +1,5 @@
 package org.pacelab.net.sys;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
@@ -17,39 +16,28 @@ public final class OutgoingMessages implements AutoCloseable {
     /** Largest payload of one message: a GSO buffer's IPv4 limit (65535 − 20 − 8). */
     public static final int MAX_MESSAGE_BYTES = 65507;
 
-    private static final int MMSGHDR = 64;
-    private static final int IOVEC = 16;
-    private static final int NAME = 32;
     private static final int CMSG_HEADER = 16;
     /** CMSG_SPACE of a u16 and of a u64 on LP64: 16 + 8. */
     private static final int CMSG_SPACE_SMALL = 24;
     private static final int CONTROL = 4 * CMSG_SPACE_SMALL;
-    private static final int DATA = 65536;
 
     private final int capacity;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment headers;
-    private final MemorySegment iovecs;
-    private final MemorySegment names;
+    private final MessageHeaders messages;
     private final MemorySegment controls;
     private final MemorySegment data;
+    private final int[] nameLengths;
     private final int[] lengths;
     private final int[] controlLengths;
     private final int[] families;
     private int count;
-    private boolean closed;
 
     /** @param capacity messages per call (1 for sendmsg) */
     public OutgoingMessages(int capacity) {
-        if (capacity < 1 || capacity > 1024) {
-            throw new IllegalArgumentException("messages per call must be 1..1024, not " + capacity);
-        }
+        messages = new MessageHeaders(capacity, CONTROL);
         this.capacity = capacity;
-        headers = arena.allocate((long) MMSGHDR * capacity, 8);
-        iovecs = arena.allocate((long) IOVEC * capacity, 8);
-        names = arena.allocate((long) NAME * capacity, 8);
-        controls = arena.allocate((long) CONTROL * capacity, 8);
-        data = arena.allocate((long) DATA * capacity, 16);
+        controls = messages.controls;
+        data = messages.data;
+        nameLengths = new int[capacity];
         lengths = new int[capacity];
         controlLengths = new int[capacity];
         families = new int[capacity];
@@ -78,8 +66,7 @@ public final class OutgoingMessages implements AutoCloseable {
             throw new IllegalStateException("all " + capacity + " messages are in use; send them first");
         }
         int i = count++;
-        int nameLen = SocketAddresses.encode(to, names.asSlice((long) NAME * i, NAME), family);
-        headers.set(ValueLayout.JAVA_INT, (long) MMSGHDR * i + 8, nameLen);
+        nameLengths[i] = SocketAddresses.encode(to, messages.name(i), family);
         lengths[i] = 0;
         controlLengths[i] = 0;
         families[i] = family;
@@ -94,7 +81,7 @@ public final class OutgoingMessages implements AutoCloseable {
             throw new IllegalArgumentException("message " + i + " would hold " + (lengths[i] + n) + " bytes; at most "
                     + MAX_MESSAGE_BYTES);
         }
-        MemorySegment.copy(MemorySegment.ofBuffer(src), 0, data, (long) DATA * i + lengths[i], n);
+        MemorySegment.copy(MemorySegment.ofBuffer(src), 0, data, MessageHeaders.dataOffset(i) + lengths[i], n);
         lengths[i] += n;
         src.position(src.limit());
     }
@@ -108,7 +95,7 @@ public final class OutgoingMessages implements AutoCloseable {
     /** Message {@code i}'s bytes (a view valid until the message is reused). */
     public MemorySegment data(int i) {
         check(i);
-        return data.asSlice((long) DATA * i, lengths[i]);
+        return messages.data(i, lengths[i]);
     }
 
     /** The kernel splits message {@code i} into segments of {@code size} bytes (UDP GSO; the last may be shorter). */
@@ -163,7 +150,7 @@ public final class OutgoingMessages implements AutoCloseable {
         if (controlLengths[i] + space > CONTROL) {
             throw new IllegalStateException("message " + i + " has no room for another control message");
         }
-        MemorySegment c = controls.asSlice((long) CONTROL * i + controlLengths[i], space);
+        MemorySegment c = controls.asSlice(messages.controlOffset(i) + controlLengths[i], space);
         c.fill((byte) 0);
         c.set(ValueLayout.JAVA_LONG, 0, CMSG_HEADER + dataBytes);
         controlLengths[i] += space;
@@ -173,23 +160,9 @@ public final class OutgoingMessages implements AutoCloseable {
     /** Fills the mmsghdr array for messages [from, count) and returns its start. */
     MemorySegment headersFrom(int from) {
         for (int i = from; i < count; i++) {
-            long h = (long) MMSGHDR * i;
-            MemorySegment iov = iovecs.asSlice((long) IOVEC * i, IOVEC);
-            iov.set(ValueLayout.ADDRESS, 0, data.asSlice((long) DATA * i, DATA));
-            iov.set(ValueLayout.JAVA_LONG, 8, lengths[i]);
-            headers.set(ValueLayout.ADDRESS, h, names.asSlice((long) NAME * i, NAME));
-            headers.set(ValueLayout.ADDRESS, h + 16, iov);
-            headers.set(ValueLayout.JAVA_LONG, h + 24, 1);
-            if (controlLengths[i] > 0) {
-                headers.set(ValueLayout.ADDRESS, h + 32, controls.asSlice((long) CONTROL * i, CONTROL));
-            } else {
-                headers.set(ValueLayout.ADDRESS, h + 32, MemorySegment.NULL);
-            }
-            headers.set(ValueLayout.JAVA_LONG, h + 40, controlLengths[i]);
-            headers.set(ValueLayout.JAVA_INT, h + 48, 0);
-            headers.set(ValueLayout.JAVA_INT, h + 56, 0);
+            messages.set(i, nameLengths[i], lengths[i], controlLengths[i]);
         }
-        return headers.asSlice((long) MMSGHDR * from);
+        return messages.headersFrom(from);
     }
 
     private void check(int i) {
@@ -200,9 +173,6 @@ public final class OutgoingMessages implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            arena.close();
-        }
+        messages.close();
     }
 }

@@ -23,7 +23,7 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param activeConnectionIdLimit how many connection IDs we accept from the peer
  * @param localCidLength          length of the connection IDs we issue
  * @param initialRtt              RTT assumed before the first sample (RFC 9002 §6.2.2)
- * @param keyUpdateInterval       initiate a key update after this many 1-RTT packets sent (0 = never)
+ * @param keyUpdateInterval       initiate a key update after this many 1-RTT packets sent and received (0 = never)
  * @param pacingLookahead         how far ahead of {@code now} a packet may be released with a future intended
  *                                send time (for SO_TXTIME-style strategies; 0 = never ahead)
  * @param congestion              congestion controller and pacer settings

@@ -36,6 +36,8 @@ public final class KeySchedule {
     private boolean currentPhaseAcked = true;
     /** Lowest packet number received with the current phase (to tell old-phase reordering from updates). */
     private long lowestPnReceivedInPhase = Long.MAX_VALUE;
+    /** 1-RTT packets decrypted since the last update (for an update interval that counts both directions). */
+    private long packetsReceivedInPhase;
 
     public KeySchedule(boolean isClient) {
         this.isClient = isClient;
@@ -144,9 +146,25 @@ public final class KeySchedule {
         return phaseBit != keyPhase && !(previousRx != null && packetNumber < lowestPnReceivedInPhase);
     }
 
-    /** A packet in the current phase decrypted; tracks the lowest number seen in the phase. */
-    public void onReceivedInPhase(long packetNumber) {
+    /**
+     * A 1-RTT packet with this phase bit decrypted (after {@link #update} if it started the next generation). Only a
+     * packet of the current phase sets the lowest number received in it and counts toward the update interval: one
+     * of the previous phase, reordered or sent before the peer followed our update and opened with the previous keys,
+     * would otherwise lower it, and the peer's next old-phase packets (numbers above it) would be tried with the next
+     * keys and dropped (RFC 9001 §6.5 tells the phases apart by the lowest number of the current phase). Under loss
+     * with frequent updates that left a client dropping every server packet after its own update, both idling out.
+     */
+    public void onReceived(int phaseBit, long packetNumber) {
+        if (phaseBit != keyPhase) {
+            return;
+        }
         lowestPnReceivedInPhase = Math.min(lowestPnReceivedInPhase, packetNumber);
+        packetsReceivedInPhase++;
+    }
+
+    /** 1-RTT packets decrypted since the last key update (or since 1-RTT keys were installed). */
+    public long packetsReceivedInPhase() {
+        return packetsReceivedInPhase;
     }
 
     /** Whether we may initiate a key update now (RFC 9001 §6.1, §6.2). */
@@ -173,6 +191,7 @@ public final class KeySchedule {
         firstPnSentInPhase = -1;
         currentPhaseAcked = false;
         lowestPnReceivedInPhase = Long.MAX_VALUE;
+        packetsReceivedInPhase = 0;
     }
 
     /** A 1-RTT packet was sent with the current keys. */

@@ -163,6 +163,9 @@ public final class QuicConnection implements StreamTransport {
     private int packetsSinceClose;
     private boolean closedReported;
     private long packetsSentInKeyPhase;
+    /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
+    private boolean newPathNeedsFreshState;
+    private long pathResets;
 
     private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final LinkedHashSet<Long> readable = new LinkedHashSet<>();
@@ -507,7 +510,7 @@ public final class QuicConnection implements StreamTransport {
                     qlog.keyUpdated(now, "1RTT", keys.generation(), "remote_update");
                 }
             }
-            keys.onReceivedInPhase(pn);
+            keys.onReceived((firstByte >> 2) & 1, pn);
             if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
                 // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
                 keys.discard(EncryptionLevel.ZERO_RTT);
@@ -629,7 +632,11 @@ public final class QuicConnection implements StreamTransport {
             case RetireConnectionIdFrame r -> pending.newConnectionIds.addAll(
                     localCids.onRetire(r.sequenceNumber(), dcid, peerActiveCidLimit()));
             case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
-            case PathResponseFrame r -> path.onResponse(r.data());
+            case PathResponseFrame r -> {
+                if (path.onResponse(r.data()) && newPathNeedsFreshState) {
+                    resetForNewPath(now);
+                }
+            }
             case ConnectionCloseFrame c -> onPeerClose(c, now);
             case AckFrequencyFrame a -> onAckFrequency(a);
             case ImmediateAckFrame ignored -> {
@@ -1746,8 +1753,13 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(length, now, 0);
     }
 
+    /**
+     * A key update every {@link ConnectionConfig#keyUpdateInterval()} 1-RTT packets sent and received in the phase (as
+     * quic-go counts): a downloading client sends few packets, ACKs only, so an interval in packets sent may never come.
+     */
     private void maybeInitiateKeyUpdate(long now) {
-        if (config.keyUpdateInterval() > 0 && handshakeConfirmed && packetsSentInKeyPhase >= config.keyUpdateInterval()
+        if (config.keyUpdateInterval() > 0 && handshakeConfirmed
+                && packetsSentInKeyPhase + keys.packetsReceivedInPhase() >= config.keyUpdateInterval()
                 && keys.canInitiateUpdate()) {
             keys.update(now + 3 * recovery.rtt().ptoBase());
             packetsSentInKeyPhase = 0;
@@ -1808,17 +1820,27 @@ public final class QuicConnection implements StreamTransport {
      * it on completion, so a client rebound during the handshake is followed from the datagram that completes it). Then the new
      * path is validated (§8.2): the next packet carries a PATH_CHALLENGE, and until a PATH_RESPONSE answers it at most
      * three times what arrived on the path is sent on it. The connection ID stays (§9.5 allows it for a rebinding).
+     * Once validated, a new address (not only a new port, {@code onlyPortChanged}) gets a fresh congestion controller
+     * and RTT estimator (§9.4); a NAT that changed only the port keeps the path's state, as §9.4 allows.
      */
-    public boolean onPeerAddressChanged(long now) {
+    public boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
         // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
         boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
         if (!datagramMovesPath || !confirmed || state != State.ESTABLISHED) {
             return false;
         }
+        newPathNeedsFreshState = !onlyPortChanged;
         path.start(now, recovery.rtt().ptoBase());
         // the datagram that moved the path counts toward what may be sent on it
         path.onReceived(lastDatagramSize);
         return true;
+    }
+
+    /** RFC 9000 §9.4: the validated new path starts with the initial congestion and RTT state. */
+    private void resetForNewPath(long now) {
+        newPathNeedsFreshState = false;
+        pathResets++;
+        recovery.resetForNewPath(CongestionControllers.create(config.congestion(), maxDatagramSize(), random), now);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
@@ -2152,6 +2174,7 @@ public final class QuicConnection implements StreamTransport {
         m.put("path_validations_succeeded", path.validated());
         m.put("path_validations_failed", path.failed());
         m.put("path_challenges_sent", path.challengesSent());
+        m.put("path_congestion_resets", pathResets);
         return m;
     }
 

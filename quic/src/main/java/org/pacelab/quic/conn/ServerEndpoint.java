@@ -222,7 +222,8 @@ public final class ServerEndpoint {
                 e.unvalidated = false;
                 unvalidated.remove(e.firstPeer.getAddress());
             }
-            if (!from.equals(e.peer) && e.connection.onPeerAddressChanged(now)) {
+            if (!from.equals(e.peer) && e.connection.onPeerAddressChanged(now,
+                    from.getAddress().equals(e.peer.getAddress()))) {
                 // RFC 9000 §9.3: the client's largest non-probing packet came from a new address (a NAT rebinding or
                 // its migration): send there, while the connection validates the new path
                 e.peer = from;

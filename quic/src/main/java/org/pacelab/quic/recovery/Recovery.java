@@ -23,10 +23,16 @@ import org.pacelab.quic.qlog.QlogSink;
 public final class Recovery {
     private final RttEstimator rtt;
     private final LossDetector loss;
-    private final CongestionSetup setup;
-    private final CongestionController cc;
-    private final Pacer pacer;
-    private final DeliveryRateEstimator rateEstimator;
+    private CongestionSetup setup;
+    private CongestionController cc;
+    private Pacer pacer;
+    private DeliveryRateEstimator rateEstimator;
+    /**
+     * When the connection last moved to a new path and started its congestion state afresh (RFC 9000 §9.4), or
+     * MIN_VALUE: packets sent before then are the old path's, and neither their acknowledgment nor their loss
+     * reaches the new controller.
+     */
+    private long pathStart = Long.MIN_VALUE;
     private final QlogSink qlog;
     private String lastState = "";
     private long lastCwnd = -1;
@@ -95,6 +101,30 @@ public final class Recovery {
 
     /** The pacing rate last given to the pacer, bytes per second (0 when not pacing). */
     public long pacingRate() { return currentPacingRate; }
+
+    /**
+     * RFC 9000 §9.4: the peer's new address (not only a new port) is validated, so the congestion controller, the
+     * pacer and the RTT estimator start again from their initial values (RFC 9002 §A.3, §B.3) with {@code fresh} (made
+     * for the current datagram size).
+     * Packets still in flight from the old path keep counting in flight until acknowledged or lost, but tell the new
+     * controller nothing about the new path.
+     */
+    public void resetForNewPath(CongestionSetup fresh, long now) {
+        rtt.reset();
+        setup = fresh;
+        cc = fresh.controller();
+        pacer = fresh.pacer();
+        rateEstimator = fresh.estimator();
+        pathStart = now;
+        appLimited = false;
+        updatePacer(now);
+        logMetrics(now);
+    }
+
+    /** Whether {@code p} was sent on the current path (after the last reset for a new path). */
+    private boolean onCurrentPath(SentPacket p) {
+        return p.timeSent >= pathStart;
+    }
 
     public void onPacketSent(SentPacket p, long now) {
         if (p.inFlight) {
@@ -212,7 +242,9 @@ public final class Recovery {
             loss.keepPtoBackoff(ptoCountBefore);
         }
         for (SentPacket p : r.spuriouslyLost()) {
-            cc.onSpuriousLoss(now, PacketInfo.of(p));
+            if (onCurrentPath(p)) {
+                cc.onSpuriousLoss(now, PacketInfo.of(p));
+            }
         }
         if (r.newlyAcked().isEmpty()) {
             return r;
@@ -223,7 +255,7 @@ public final class Recovery {
         }
         List<PacketInfo> acked = new ArrayList<>(r.newlyAcked().size());
         for (SentPacket p : r.newlyAcked()) {
-            if (p.inFlight) {
+            if (p.inFlight && onCurrentPath(p)) {
                 acked.add(PacketInfo.of(p));
                 rateEstimator.onPacketAcked(p, now);
             }
@@ -244,7 +276,7 @@ public final class Recovery {
             if (qlog.enabled()) {
                 qlog.packetLost(now, typeOf(p.space), p.packetNumber, trigger);
             }
-            if (p.inFlight) {
+            if (p.inFlight && onCurrentPath(p)) {
                 infos.add(PacketInfo.of(p));
                 rateEstimator.onPacketLost(p);
             }

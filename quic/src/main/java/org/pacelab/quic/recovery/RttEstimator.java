@@ -9,6 +9,7 @@ public final class RttEstimator {
     /** RFC 9002 §6.1.2: kGranularity = 1 ms. */
     public static final long GRANULARITY = 1_000_000L;
 
+    private final long initialRtt;
     private long latestRtt;
     private long smoothedRtt = INITIAL_RTT;
     private long rttVar = INITIAL_RTT / 2;
@@ -16,11 +17,24 @@ public final class RttEstimator {
     private long firstSampleTime = -1;
     private boolean hasSample;
 
-    public RttEstimator() {}
+    public RttEstimator() {
+        this(INITIAL_RTT);
+    }
 
     public RttEstimator(long initialRtt) {
+        this.initialRtt = initialRtt;
         this.smoothedRtt = initialRtt;
         this.rttVar = initialRtt / 2;
+    }
+
+    /** Back to the initial values, as before the first sample (RFC 9002 §A.3; RFC 9000 §9.4 on a new path). */
+    public void reset() {
+        latestRtt = 0;
+        smoothedRtt = initialRtt;
+        rttVar = initialRtt / 2;
+        minRtt = Long.MAX_VALUE;
+        firstSampleTime = -1;
+        hasSample = false;
     }
 
     /**

@@ -223,6 +223,14 @@ public final class TlsHandshake {
     }
 
     private void handle(EncryptionLevel level, ByteBuffer msg) throws QuicException {
+        int type = msg.get(0) & 0xff;
+        if (!HandshakeMessageLevels.allowed(type, level, isClient)) {
+            if (type == HandshakeMessageLevels.END_OF_EARLY_DATA && !isClient) {
+                throw new QuicException(TransportError.PROTOCOL_VIOLATION, 0x06, "EndOfEarlyData in QUIC (RFC 9001 §8.3)");
+            }
+            throw new QuicException(TransportError.cryptoError(TlsConstants.AlertDescription.unexpected_message.value), 0x06,
+                    "TLS handshake message of type " + type + " at " + level + " (RFC 9001 §4)");
+        }
         try {
             HandshakeMessage parsed = parser.parseHandshakeMessage(msg);
             if (parsed instanceof ClientHello ch) {

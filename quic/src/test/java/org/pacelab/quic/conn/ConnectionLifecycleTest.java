@@ -10,6 +10,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.TransportError;
+import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.tls.TlsConfig;
 
 /** Retry, key update, version negotiation, stateless reset, idle timeout and the amplification limit. */
@@ -45,6 +47,68 @@ class ConnectionLifecycleTest {
         assertArrayEquals(msg, client.replies[0]);
         assertTrue(pair.client.counters().get("key_updates") >= 3, "client key updates: " + pair.client.counters());
         assertTrue(pair.server.counters().get("key_updates") >= 3, "server key updates: " + pair.server.counters());
+    }
+
+    /** Answers each request stream, once its FIN arrived, with {@code size} bytes of a pattern (a download). */
+    static final class DownloadServer implements ApplicationHandler {
+        private final byte[] body;
+        private final java.util.Map<Long, ByteBuffer> pending = new java.util.HashMap<>();
+        private StreamTransport t;
+
+        DownloadServer(byte[] body) {
+            this.body = body;
+        }
+
+        @Override
+        public void onConnected(StreamTransport transport) {
+            t = transport;
+        }
+
+        @Override
+        public void onStreamReadable(long id) {
+            ByteBuffer b = ByteBuffer.allocate(4096);
+            int n;
+            while ((n = t.read(id, b.clear())) > 0) {
+                // the request's content does not matter
+            }
+            if (n < 0 && !pending.containsKey(id)) {
+                pending.put(id, ByteBuffer.wrap(body));
+                onStreamWritable(id);
+            }
+        }
+
+        @Override
+        public void onStreamWritable(long id) {
+            ByteBuffer rest = pending.get(id);
+            if (rest != null && rest.hasRemaining()) {
+                t.write(id, rest, true);
+            }
+        }
+    }
+
+    /**
+     * The keyupdate case with quic-go's server: pacelab's downloading client sent 69 packets (ACKs, one per receive
+     * burst on a loaded host) while receiving 2,338, so an interval counted in packets sent never came and it never
+     * updated its keys. The interval counts packets sent and received in the key phase, as quic-go's does.
+     */
+    @Test
+    void aDownloadingClientUpdatesItsKeysAfterTheIntervalInPacketsReceived() throws Exception {
+        byte[] body = bytes(1_000_000, 7);
+        EchoApps.Client client = new EchoApps.Client("GET /".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        ConnectionConfig s = ConnectionPair.baseConfig(List.of("hq-interop"), TlsConfig.ALL_SUITES, false);
+        ConnectionConfig c = ConnectionPair.baseConfig(List.of("hq-interop"), TlsConfig.ALL_SUITES, true).withKeyUpdateInterval(200);
+        ConnectionPair pair = new ConnectionPair(client, new DownloadServer(body), s, c, 5_000_000L, 36);
+        // the unpaced server's flights arrive as bursts, each acknowledged once, as a runtime reading many at a time
+        pair.bursts = true;
+        pair.start();
+        assertTrue(pair.runUntil(client::done, 30_000_000_000L));
+        assertArrayEquals(body, client.replies[0]);
+        assertTrue(pair.datagramsToServer < 200, "the client sent " + pair.datagramsToServer + " datagrams");
+        assertTrue(pair.datagramsToClient > 600, "the client received " + pair.datagramsToClient + " datagrams");
+        // the server never initiates (no interval), so the update is the client's; only one: the client's packets after
+        // it are ACKs, which the server does not acknowledge, and RFC 9001 §6.1 allows no second update before that
+        assertEquals(1L, pair.client.counters().get("key_updates"), "client: " + pair.client.counters());
+        assertEquals(pair.client.counters().get("key_updates"), pair.server.counters().get("key_updates"));
     }
 
     @Test

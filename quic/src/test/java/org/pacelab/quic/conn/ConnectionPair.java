@@ -26,7 +26,8 @@ final class ConnectionPair {
     EcnLink ecnLink = EcnLink.HIDDEN;
 
     long now = 1_000_000_000L;
-    final long oneWayDelay;
+    /** One-way delay of datagrams sent from now on (a test changes it to move the connection to a path of another length). */
+    long oneWayDelay;
     double lossRate;
     /**
      * Datagrams that arrive at the same instant reach each endpoint as one burst (receiveInBurst, then

@@ -65,7 +65,8 @@ class LossRecoveryTest {
         ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), s, c, 5_000_000L, 403);
         pair.lossRate = 0.05;
         pair.start();
-        assertTrue(pair.runUntil(client::done, 60_000_000_000L));
+        assertTrue(pair.runUntil(client::done, 60_000_000_000L), "client " + pair.client.counters() + " "
+                + pair.client.closeReason() + ", server " + pair.server.counters() + " " + pair.server.closeReason());
         assertArrayEquals(msg, client.replies[0]);
         assertTrue(pair.server.counters().get("key_updates") >= 2, pair.server.counters().toString());
     }

@@ -43,6 +43,43 @@ class PathValidationTest {
         assertFalse(pair.server.isPathValidating());
     }
 
+    /**
+     * RFC 9000 §9.4: halfway through a download the client moves to a path four times as long (5 ms one way, then
+     * 20 ms). With a new address the server, once the path is validated, starts its congestion controller and RTT
+     * estimator again, so its min RTT is the new path's; with only a new port (a NAT rebinding) it keeps both, and its
+     * min RTT stays the old path's.
+     */
+    @Test
+    void aNewAddressResetsCongestionAndRttStateButANewPortKeepsThem() throws Exception {
+        QuicConnection moved = moveMidTransfer(new InetSocketAddress("192.0.2.7", 5000));
+        assertEquals(1L, moved.counters().get("path_congestion_resets"), moved.counters().toString());
+        assertTrue(moved.recovery().rtt().minRtt() >= 40_000_000L, "min RTT " + moved.recovery().rtt().minRtt());
+
+        QuicConnection rebound = moveMidTransfer(new InetSocketAddress("192.0.2.1", 6000));
+        assertEquals(0L, rebound.counters().get("path_congestion_resets"), rebound.counters().toString());
+        assertTrue(rebound.recovery().rtt().minRtt() < 11_000_000L, "min RTT " + rebound.recovery().rtt().minRtt());
+    }
+
+    /** A 3 MB echo; after 300 packets the client's datagrams come from {@code to} over a 20 ms one-way path. */
+    private static QuicConnection moveMidTransfer(InetSocketAddress to) throws Exception {
+        byte[] msg = new byte[3_000_000];
+        new Random(9).nextBytes(msg);
+        EchoApps.Client client = new EchoApps.Client(msg);
+        ConnectionPair pair = new ConnectionPair(client, new EchoApps.Server(), List.of("hq-interop"), TlsConfig.ALL_SUITES,
+                5_000_000L, 43);
+        pair.useEndpoint(false);
+        pair.start();
+        assertTrue(pair.runUntil(() -> pair.server != null && pair.server.isHandshakeConfirmed()
+                && pair.server.counters().get("packets_received") > 300, 20_000_000_000L));
+        assertTrue(pair.server.recovery().rtt().minRtt() < 11_000_000L);
+        pair.clientAddress = to;
+        pair.oneWayDelay = 20_000_000L;
+        assertTrue(pair.runUntil(client::done, 60_000_000_000L));
+        assertArrayEquals(msg, client.replies[0]);
+        assertEquals(1L, pair.server.counters().get("path_validations_succeeded"), pair.server.counters().toString());
+        return pair.server;
+    }
+
     @Test
     void anUnchangedAddressStartsNoValidation() throws Exception {
         byte[] msg = new byte[200_000];

@@ -57,11 +57,13 @@ final class PrefixedInteger {
                 throw new QpackException(error, what + " starting at byte " + (at - start)
                         + " is longer than 62 bits");
             }
-            value += (long) (b & 0x7f) << shift;
-            if (value > MAX) {
+            long add = (long) (b & 0x7f) << shift;
+            // compared before adding: at shift 56 the sum can pass Long.MAX_VALUE and wrap negative
+            if (add > MAX - value) {
                 throw new QpackException(error, what + " starting at byte " + (at - start)
                         + " exceeds 2^62-1");
             }
+            value += add;
             if ((b & 0x80) == 0) {
                 return value;
             }

@@ -68,6 +68,7 @@ class FieldSectionCodecTest {
             "truncated integer|0000ff|truncated",
             "empty section|''|missing",
             "integer longer than 62 bits|0000ffffffffffffffffffff01|62",
+            "integer whose last 7 bits would wrap past 2^63 (found by fuzzing)|0000ffffffffffffffffff7f|2^62-1",
     })
     void refusesWithDecompressionFailed(String what, String hex, String messagePart) {
         QpackException e = assertThrows(QpackException.class, () -> decode(hex.replace(" ", "")));
