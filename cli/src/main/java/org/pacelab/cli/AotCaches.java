@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * The JVM's ahead-of-time caches (JDK 25: JEP 483 class loading and linking, JEP 514 one-step training, JEP 515
- * method profiles) for {@code pacelab server} and {@code pacelab client}: trained by {@code pacelab jvm-cache} on a
- * loopback transfer and kept beside the jar in {@code aot/SUBCOMMAND.aot}. A JVM started with a cache loads the
+ * method profiles) for {@code pacelab server}, {@code pacelab client} and {@code pacelab sim}: trained by
+ * {@code pacelab jvm-cache} (server and client on a loopback transfer, sim on a short simulated one) and kept beside
+ * the jar in {@code aot/SUBCOMMAND.aot}. A JVM started with a cache loads the
  * classes it holds already parsed and linked, and compiles with the training's profiles from the start, so a short
  * transfer spends less of its time starting and in slow code (measured in docs/benchmarks.md). A cache is used only
  * when it is newer than the jar (a cache of another build is refused by the JVM anyway); its log lines are switched off
@@ -19,7 +20,7 @@ import java.util.Map;
  */
 final class AotCaches {
     /** The subcommands that get a cache. */
-    static final List<String> SUBCOMMANDS = List.of("server", "client");
+    static final List<String> SUBCOMMANDS = List.of("server", "client", "sim");
     /** Keep the JVM's cache messages out of pacelab's output. */
     static final List<String> QUIET = List.of("-Xlog:aot*=off", "-Xlog:cds*=off");
 

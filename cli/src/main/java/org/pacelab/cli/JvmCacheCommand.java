@@ -27,13 +27,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pacelab jvm-cache}: trains the ahead-of-time caches of {@code pacelab server} and {@code pacelab client}
- * ({@link AotCaches}) with a loopback download of a file to disk, each JVM writing its cache when it exits
+ * ({@link AotCaches}) with a loopback download of a file to disk, and that of {@code pacelab sim} with a short
+ * simulated download (quic-steps, analyzer included), each JVM writing its cache when it exits
  * ({@code -XX:AOTCacheOutput}). The {@code ./pacelab} launcher runs it after each build.
  */
 @Command(name = "jvm-cache", mixinStandardHelpOptions = true,
         description = {"Trains the JVM's ahead-of-time caches (JDK 25 AOT cache: classes loaded and linked, method profiles)",
-                "of 'pacelab server' and 'pacelab client' with a loopback download, and stores them beside the jar in aot/.",
-                "The ./pacelab launcher runs it after each build and starts servers and clients with them."})
+                "of 'pacelab server' and 'pacelab client' with a loopback download, and of 'pacelab sim' with a simulated one,",
+                "and stores them beside the jar in aot/. The ./pacelab launcher runs it after each build and starts servers,",
+                "clients and simulations with them."})
 public final class JvmCacheCommand implements Callable<Integer> {
     private static final long SERVER_READY_LIMIT_NS = 120_000_000_000L;
 
@@ -42,6 +44,10 @@ public final class JvmCacheCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "Size of the training download (default: 128MiB).")
     long size = 128L << 20;
+
+    @Option(names = "--sim-size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
+            description = "Size of the simulated training download (default: 20MiB).")
+    long simSize = 20L << 20;
 
     @Override
     public Integer call() throws Exception {
@@ -56,6 +62,10 @@ public final class JvmCacheCommand implements Callable<Integer> {
             err.println("pacelab jvm-cache: --size must be 1MiB to 4GiB, got " + size + " bytes.");
             return 2;
         }
+        if (simSize < (1L << 20) || simSize > (1L << 30)) {
+            err.println("pacelab jvm-cache: --sim-size must be 1MiB to 1GiB, got " + simSize + " bytes.");
+            return 2;
+        }
         Path work = Files.createTempDirectory("pacelab-jvm-cache-");
         Path dir = Files.createDirectories(AotCaches.directory(jar));
         try {
@@ -64,10 +74,17 @@ public final class JvmCacheCommand implements Callable<Integer> {
                 err.println("pacelab jvm-cache: no cache made: " + why + " (pacelab runs without one).");
                 return 1;
             }
-            for (String s : AotCaches.SUBCOMMANDS) {
+            for (String s : List.of("server", "client")) {
                 Files.move(fresh(dir, s), AotCaches.file(jar, s), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             }
-            err.println("pacelab jvm-cache: caches for " + String.join(" and ", AotCaches.SUBCOMMANDS) + " in " + dir);
+            String simWhy = trainSim(jar, work, dir);
+            if (simWhy != null) {
+                err.println("pacelab jvm-cache: caches for server and client in " + dir + "; none for sim: " + simWhy
+                        + " (pacelab sim runs without one).");
+                return 1;
+            }
+            Files.move(fresh(dir, "sim"), AotCaches.file(jar, "sim"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            err.println("pacelab jvm-cache: caches for " + String.join(", ", AotCaches.SUBCOMMANDS) + " in " + dir);
             return 0;
         } finally {
             for (String s : AotCaches.SUBCOMMANDS) {
@@ -119,10 +136,33 @@ public final class JvmCacheCommand implements Callable<Integer> {
                 server.destroyForcibly();
             }
         }
-        for (String s : AotCaches.SUBCOMMANDS) {
+        for (String s : List.of("server", "client")) {
             if (!Files.isRegularFile(fresh(dir, s))) {
                 return "the " + s + " JVM wrote no cache: " + lastLine(work.resolve(s + ".log"));
             }
+        }
+        return null;
+    }
+
+    /**
+     * Runs the simulated training download ({@code pacelab sim} with its defaults, the quic-steps link and the
+     * analyzer, as users run it); null when its cache was written, else why not. The cache holds the classes and
+     * method profiles of the simulator, the QUIC stack and the analyzer (docs/benchmarks.md, "Simulator").
+     */
+    private String trainSim(Path jar, Path work, Path dir) throws IOException, InterruptedException {
+        PacelabLauncher recording = Launchers.forClassPath(jar.toString()).withJvmOptionsFor(Map.of(
+                "sim", List.of("-XX:AOTCacheOutput=" + fresh(dir, "sim"))));
+        Process sim = start(recording.command(List.of("sim", "--preset", "quic-steps", "--size", Long.toString(simSize),
+                "--seed", "1", "--out", work.resolve("sim").toString())), work, "sim");
+        if (!sim.waitFor(600, TimeUnit.SECONDS)) {
+            sim.destroyForcibly();
+            return "the simulated training download did not finish within 600 s";
+        }
+        if (sim.exitValue() != 0) {
+            return "the simulated training download failed: " + lastLine(work.resolve("sim.log"));
+        }
+        if (!Files.isRegularFile(fresh(dir, "sim"))) {
+            return "the sim JVM wrote no cache: " + lastLine(work.resolve("sim.log"));
         }
         return null;
     }

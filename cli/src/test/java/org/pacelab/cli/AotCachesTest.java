@@ -33,6 +33,12 @@ class AotCachesTest {
         assertEquals(List.of("-XX:AOTCache=" + server, "-Xlog:aot*=off", "-Xlog:cds*=off"), options.get("server"));
 
         assertTrue(AotCaches.jvmOptions(null).isEmpty(), "not run from a jar");
+
+        Path sim = Files.writeString(AotCaches.file(jar, "sim"), "cache");
+        Files.setLastModifiedTime(sim, FileTime.fromMillis(2_000_000));
+        assertEquals(List.of("server", "sim"), List.copyOf(AotCaches.jvmOptions(jar).keySet()));
+        assertEquals("-XX:AOTCache=" + sim, Launchers.forClassPath(jar.toString())
+                .command(List.of("sim", "--out", "x")).get(1));
     }
 
     @Test

@@ -220,12 +220,25 @@ public final class Recovery {
         PacketNumberSpace probed = loss.space(space);
         probed.requestProbes(2);
         List<SentPacket> unacked = probed.unackedAckEliciting();
-        List<SentPacket> resend = List.copyOf(unacked.subList(0, Math.min(2, unacked.size())));
+        List<SentPacket> resend = new ArrayList<>(unacked.subList(0, Math.min(2, unacked.size())));
         if (space == PacketSpace.INITIAL && hs.hasHandshakeKeys() && !hs.isClient()) {
             loss.space(PacketSpace.HANDSHAKE).requestProbes(1);
         }
+        if (space != PacketSpace.APPLICATION) {
+            // §6.2.4: the sender SHOULD also send ack-eliciting packets from other spaces with data in flight, coalesced.
+            // A client whose HANDSHAKE_DONE was lost probes the Handshake space, which a server that completed the
+            // handshake can no longer read; its 1-RTT request, lost too, went again only this way (aioquic's server
+            // probes with bare PINGs, which the client acknowledged in 1-RTT packets that were lost as well, and the
+            // connection idled out in the runner's handshakeloss case)
+            PacketNumberSpace app = loss.space(PacketSpace.APPLICATION);
+            List<SentPacket> appUnacked = app.unackedAckEliciting();
+            if (!appUnacked.isEmpty()) {
+                app.requestProbes(1);
+                resend.add(appUnacked.getFirst());
+            }
+        }
         logMetrics(now);
-        return new Timeout(List.of(), resend);
+        return new Timeout(List.of(), List.copyOf(resend));
     }
 
     /**

@@ -3,11 +3,14 @@ package org.pacelab.quic.conn;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -55,5 +58,61 @@ class HandshakeLossTest {
                         + (pair.server == null ? "none" : pair.server.state() + " " + pair.server.counters()));
         assertArrayEquals(msg, client.replies[0]);
         assertTrue(pair.server.isHandshakeConfirmed());
+    }
+    /** Whether the datagram holds a 1-RTT (short header) packet, alone or coalesced after long-header ones. */
+    private static boolean holdsOneRtt(byte[] d) {
+        ByteBuffer b = ByteBuffer.wrap(d);
+        int at = 0;
+        try {
+            while (at < d.length) {
+                if ((d[at] & 0x80) == 0) {
+                    return true;
+                }
+                at = org.pacelab.quic.packet.PacketParser.parse(b, at, 8).packetEnd();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("a client datagram that does not parse", e);
+        }
+        return false;
+    }
+
+    /**
+     * handshakeloss, aioquic's server and pacelab's client (issue 16): the client's first 1-RTT datagram (its request,
+     * with its Finished) is lost, and every server datagram is lost from when the server completes the handshake
+     * until it has the request, HANDSHAKE_DONE included, as aioquic's was, which then probed with bare PINGs. Without
+     * HANDSHAKE_DONE the client has no 1-RTT PTO (RFC 9002 §6.2.1), and its Handshake probes reach a server that
+     * dropped those keys. Its Handshake probes carry a 1-RTT probe with the request coalesced (§6.2.4), so the
+     * server gets it.
+     */
+    @Test
+    void aClientWithoutHandshakeDoneProbesItsRequestInOneRttToo() throws Exception {
+        byte[] msg = new byte[5_000];
+        new Random(5).nextBytes(msg);
+        EchoApps.Client client = new EchoApps.Client(msg);
+        EchoApps.Server server = new EchoApps.Server();
+        ConnectionPair pair = new ConnectionPair(client, server, List.of("hq-interop"), TlsConfig.ALL_SUITES, 5_000_000L, 150);
+        boolean[] requestLost = {false};
+        int[] probesWithRequest = {0};
+        pair.toServerFilter = d -> {
+            if (!holdsOneRtt(d)) {
+                return d;
+            }
+            if (!requestLost[0]) {
+                requestLost[0] = true;
+                return null;
+            }
+            if (!pair.client.isHandshakeConfirmed()) {
+                probesWithRequest[0]++;
+            }
+            return d;
+        };
+        pair.toClientFilter = d -> pair.server != null && pair.server.isHandshakeConfirmed() && server.received.isEmpty()
+                ? null : d;
+        pair.start();
+        assertTrue(pair.runUntil(client::done, 20_000_000_000L), "client " + pair.client.counters() + " "
+                + pair.client.closeReason() + ", server " + (pair.server == null ? "none" : pair.server.counters()));
+        assertArrayEquals(msg, client.replies[0]);
+        assertTrue(requestLost[0]);
+        assertTrue(probesWithRequest[0] > 0, "1-RTT datagrams before HANDSHAKE_DONE: " + probesWithRequest[0]);
     }
 }
