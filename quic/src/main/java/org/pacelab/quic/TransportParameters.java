@@ -3,6 +3,8 @@ package org.pacelab.quic;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.pacelab.quic.wire.Bytes;
@@ -542,6 +544,33 @@ public record TransportParameters(
                 initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                 disableActiveMigration, preferredAddress, activeConnectionIdLimit, Arrays.hashCode(initialSourceConnectionId),
                 Arrays.hashCode(retrySourceConnectionId), versionInformation, minAckDelay);
+    }
+
+    /** The parameters as qlog's {@code parameters_set} event names them (draft-ietf-quic-qlog-quic-events §8.2.3). */
+    public Map<String, Object> qlogFields() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("max_idle_timeout", maxIdleTimeout);
+        m.put("max_udp_payload_size", maxUdpPayloadSize);
+        m.put("initial_max_data", initialMaxData);
+        m.put("initial_max_stream_data_bidi_local", initialMaxStreamDataBidiLocal);
+        m.put("initial_max_stream_data_bidi_remote", initialMaxStreamDataBidiRemote);
+        m.put("initial_max_stream_data_uni", initialMaxStreamDataUni);
+        m.put("initial_max_streams_bidi", initialMaxStreamsBidi);
+        m.put("initial_max_streams_uni", initialMaxStreamsUni);
+        m.put("ack_delay_exponent", ackDelayExponent);
+        m.put("max_ack_delay", maxAckDelay);
+        m.put("active_connection_id_limit", activeConnectionIdLimit);
+        m.put("disable_active_migration", disableActiveMigration);
+        if (minAckDelay >= 0) {
+            m.put("min_ack_delay", minAckDelay);
+        }
+        if (initialSourceConnectionId != null) {
+            m.put("initial_source_connection_id", initialSourceConnectionId);
+        }
+        if (originalDestinationConnectionId != null) {
+            m.put("original_destination_connection_id", originalDestinationConnectionId);
+        }
+        return m;
     }
 
     @Override

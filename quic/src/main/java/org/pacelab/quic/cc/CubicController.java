@@ -140,6 +140,8 @@ public final class CubicController implements CongestionController {
         if (ackAppLimited) {
             if (slowStart.onAppLimitedAck(ack, inSlowStart(), (long) cwnd, maxDatagramSize)) {
                 leaveSlowStart();
+            } else {
+                cutInSlowStart(ack.now());
             }
             return;
         }
@@ -159,6 +161,16 @@ public final class CubicController implements CongestionController {
         }
         if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
             leaveSlowStart();
+        } else {
+            cutInSlowStart(ack.now());
+        }
+    }
+
+    /** The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}). */
+    private void cutInSlowStart(long now) {
+        long w = slowStart.takeWindowCut(now, (long) cwnd);
+        if (w >= 0) {
+            cwnd = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
         }
     }
 

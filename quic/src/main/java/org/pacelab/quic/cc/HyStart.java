@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * bottleneck — when the window already exceeds the path's BDP. That is why Linux uses the full {@code delay_min}
  * when it paces, and why the halved threshold would end slow start early for a paced sender.
  */
-public final class HyStart implements SlowStartExit {
+public final class HyStart extends RunningRule {
     /** Linux {@code hystart_low_window}: no detection below 16 packets of window. */
     public static final int LOW_WINDOW = 16;
     /** Linux {@code hystart_ack_delta_us}: ACKs further apart than this break the train. */
@@ -80,7 +80,6 @@ public final class HyStart implements SlowStartExit {
 
     private final Detect detect;
     private final boolean paced;
-    private boolean active = true;
     private Found found = Found.NONE;
 
     private long delayMin = Long.MAX_VALUE;
@@ -111,7 +110,7 @@ public final class HyStart implements SlowStartExit {
 
     @Override
     public void onPacketSent(PacketInfo packet) {
-        if (active && roundRunning && !roundEndSet) {
+        if (active() && roundRunning && !roundEndSet) {
             roundEnd = packet;
             roundEndSet = true;
         }
@@ -119,7 +118,7 @@ public final class HyStart implements SlowStartExit {
 
     @Override
     public boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
-        if (!active) {
+        if (!active()) {
             return false;
         }
         long delay = ack.rtt().latestRtt();
@@ -156,7 +155,7 @@ public final class HyStart implements SlowStartExit {
 
     private boolean exit(Found why) {
         found = why;
-        active = false;
+        stop();
         return true;
     }
 
@@ -188,16 +187,6 @@ public final class HyStart implements SlowStartExit {
         }
         double rate = 2.0 * congestionWindow * 1e9 / smoothedRtt;
         return Math.min(CUSHION_MAX, (long) (4 * GSO_MAX_SIZE * 1e9 / rate));
-    }
-
-    @Override
-    public void stop() {
-        active = false;
-    }
-
-    @Override
-    public boolean active() {
-        return active;
     }
 
     @Override

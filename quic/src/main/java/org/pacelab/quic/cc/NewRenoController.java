@@ -78,6 +78,8 @@ public final class NewRenoController implements CongestionController {
         if (appLimited) {
             if (slowStart.onAppLimitedAck(ack, inSlowStart(), congestionWindow, maxDatagramSize)) {
                 leaveSlowStart();
+            } else {
+                cutInSlowStart(ack.now());
             }
             return;
         }
@@ -94,6 +96,16 @@ public final class NewRenoController implements CongestionController {
         }
         if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
             leaveSlowStart();
+        } else {
+            cutInSlowStart(ack.now());
+        }
+    }
+
+    /** The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}). */
+    private void cutInSlowStart(long now) {
+        long w = slowStart.takeWindowCut(now, congestionWindow);
+        if (w >= 0) {
+            congestionWindow = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
         }
     }
 

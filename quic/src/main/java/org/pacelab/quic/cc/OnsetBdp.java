@@ -20,12 +20,52 @@ import org.pacelab.quic.recovery.RateSample;
  * losses are the congestion this exit responded to, so they start no congestion event (one reduction per round, the
  * reason of RFC 9002 §7.3.2's recovery period). Delivery-rate samples taken while application-limited count only when
  * they raise the maximum (they underestimate, never overestimate, the path; BBR's rule).
+ *
+ * <p>The rate of the run's ACKs is taken only between ACKs that show the bottleneck busy: an ACK whose packet waited
+ * in the queue ({@code sample − minRTT}) at least as long as the time since the previous ACK arrived behind the
+ * previous ACK's packet, so the bottleneck sent without pause in between and the ACKs' spacing is its rate (a pair
+ * further apart says how fast the sender sent, not what the path carries, and the bottleneck idled: the count starts
+ * again). A run that does not end in {@value #MIN_BUSY_ACKS} such ACKs in a row is no standing queue but the sender's
+ * own bursts (a pacing quantum of two packets waits one packet's time at a slow bottleneck, above the threshold at
+ * 10 Mbit/s; the initial window's burst, whose queue drains before the next round): slow start goes on and the onset
+ * detector starts a new run.
+ *
+ * <p>A check before leaving (after RFC 9406 §4.3's Conservative Slow Start): at the first onset the window goes down to
+ * the estimate (not below {@link HyStart#LOW_WINDOW} packets) but slow start goes on. The ACKs of packets sent before
+ * the cut are not looked at and grow nothing (they met the queue the larger window built); from the next round on
+ * the window grows by a quarter of the bytes acknowledged ({@link #CSS_GROWTH_DIVISOR}) and the onset detector runs
+ * again. If it confirms a standing queue within {@value #CSS_ROUNDS} rounds,
+ * slow start ends there, with the estimate that run measured; if it does not, the first onset was false — the path's
+ * rate rose (an LTE cell), or the queue came from a burst — and full slow start resumes with a fresh detector. On a
+ * path whose BDP the estimate hit, the pacer (still at gain 2 in slow start) outruns the bottleneck in the first round
+ * after the cut, so the check costs one round of quarter growth.
  */
 public final class OnsetBdp implements SlowStartExit {
+    /** ACKs of a run that must show the bottleneck busy before the onset counts. */
+    public static final int MIN_BUSY_ACKS = 4;
+    /** Rounds after the cut in which a second onset must come, or slow start resumes. */
+    public static final int CSS_ROUNDS = 3;
+    /** Growth after the cut: the bytes acknowledged divided by this (RFC 9406 §4.3's CSS_GROWTH_DIVISOR). */
+    public static final int CSS_GROWTH_DIVISOR = HyStartPlusPlus.CSS_GROWTH_DIVISOR;
+
+    /** Where the rule is. */
+    public enum Phase { SLOW_START, CHECK, DONE }
+
     private final QueueOnset onset;
-    private boolean active = true;
+    private Phase phase = Phase.SLOW_START;
     private long maxDeliveryRate;
+    private long lastAckTime = -1;
+    private int busyAcks;
+    private long busyBytes;
+    private long busyTime;
+    private long busyRate = -1;
+    private int rejectedOnsets;
+    private int resumes;
     private long bdpEstimate = -1;
+    private long pendingCut = -1;
+    private long roundStart;
+    private int checkRounds;
+    private long cssCarry;
     private boolean coveredLossSeen;
     private long minWindow;
 
@@ -37,33 +77,143 @@ public final class OnsetBdp implements SlowStartExit {
     /** The highest delivery rate seen in slow start, bytes per second. */
     public long maxDeliveryRate() { return maxDeliveryRate; }
 
-    /** The BDP estimate (max delivery rate × min RTT) at the exit, bytes; -1 before. */
+    /** The BDP estimate (max delivery rate, busy ACK rate) × min RTT of the last onset taken, bytes; -1 before. */
     public long bdpEstimate() { return bdpEstimate; }
 
     /** The onset detector (its minimum RTT and the delay that ended slow start). */
     public QueueOnset onset() { return onset; }
 
+    public Phase phase() { return phase; }
+
+    /** Times the check after a cut saw no second onset and full slow start resumed. */
+    public int resumes() { return resumes; }
+
+    /**
+     * The rate of the last taken run's ACKs that showed the bottleneck busy, bytes per second (their bytes over the time
+     * since each one's previous ACK); -1 before.
+     */
+    public long busyAckRate() { return busyRate; }
+
+    /** Onsets confirmed by the delay but not taken: the run did not end in ACKs that showed the bottleneck busy. */
+    public int rejectedOnsets() { return rejectedOnsets; }
+
     @Override
     public void onPacketSent(PacketInfo packet) {}
 
     @Override
+    public boolean conservative() { return phase == Phase.CHECK; }
+
+    @Override
+    public long increase(long ackedBytes) {
+        if (phase != Phase.CHECK) {
+            return ackedBytes;
+        }
+        if (checkRounds == 0) {
+            return 0;
+        }
+        long total = cssCarry + ackedBytes;
+        cssCarry = total % CSS_GROWTH_DIVISOR;
+        return total / CSS_GROWTH_DIVISOR;
+    }
+
+    @Override
     public boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
-        if (!active) {
+        if (phase == Phase.DONE) {
             return false;
         }
         RateSample rs = ack.rateSample();
         if (rs != null && rs.deliveryRate() > maxDeliveryRate) {
             maxDeliveryRate = rs.deliveryRate();
         }
-        if (!onset.onAck(ack, congestionWindow, maxDatagramSize)) {
+        if (phase == Phase.CHECK && !checkRound(ack)) {
+            return false;
+        }
+        if (!onsetTaken(ack, congestionWindow, maxDatagramSize)) {
             return false;
         }
         minWindow = (long) HyStart.LOW_WINDOW * maxDatagramSize;
-        long minRtt = onset.minRtt();
-        long rate = Math.max(maxDeliveryRate, onset.exitAckRate());
-        bdpEstimate = (long) ((double) rate * minRtt / 1e9);
-        active = false;
+        busyRate = (long) (busyBytes * 1e9 / busyTime);
+        bdpEstimate = (long) ((double) Math.max(maxDeliveryRate, busyRate) * onset.minRtt() / 1e9);
+        if (phase == Phase.CHECK) {
+            phase = Phase.DONE;
+            return true;
+        }
+        pendingCut = Math.min(congestionWindow, Math.max(bdpEstimate, minWindow));
+        phase = Phase.CHECK;
+        roundStart = ack.now();
+        checkRounds = 0;
+        cssCarry = 0;
+        restartDetector();
+        return false;
+    }
+
+    /**
+     * Counts the rounds of the check (a round ends with the ACK of a packet sent after it began; the first, the
+     * packets sent before the cut, is not looked at) and resumes slow start after {@value #CSS_ROUNDS}; true when this
+     * ACK goes to the detector.
+     */
+    private boolean checkRound(AckEvent ack) {
+        PacketInfo largest = ack.largestAcked();
+        if (largest != null && largest.timeSent() > roundStart) {
+            roundStart = ack.now();
+            if (++checkRounds > CSS_ROUNDS) {
+                phase = Phase.SLOW_START;
+                resumes++;
+                restartDetector();
+                return true;
+            }
+        }
+        return checkRounds > 0;
+    }
+
+    /** Feeds the detector; true when it confirms an onset whose run ended in ACKs that showed the bottleneck busy. */
+    private boolean onsetTaken(AckEvent ack, long congestionWindow, int maxDatagramSize) {
+        long previousAck = lastAckTime;
+        boolean confirmed = onset.onAck(ack, congestionWindow, maxDatagramSize);
+        long sample = ack.rtt().latestRtt();
+        if (sample <= 0) {
+            return false;
+        }
+        lastAckTime = ack.now();
+        if (onset.run() <= 1 && !confirmed) {
+            resetBusy();
+        } else if (previousAck >= 0) {
+            long gap = ack.now() - previousAck;
+            if (sample - onset.minRtt() >= gap) {
+                busyAcks++;
+                busyBytes += ack.ackedBytes();
+                busyTime += gap;
+            } else {
+                resetBusy();
+            }
+        }
+        if (!confirmed) {
+            return false;
+        }
+        if (busyAcks < MIN_BUSY_ACKS || busyTime <= 0) {
+            rejectedOnsets++;
+            restartDetector();
+            return false;
+        }
         return true;
+    }
+
+    private void restartDetector() {
+        onset.rearm();
+        resetBusy();
+    }
+
+    private void resetBusy() {
+        busyAcks = 0;
+        busyBytes = 0;
+        busyTime = 0;
+    }
+
+    @Override
+    public long windowCut() {
+        long w = phase == Phase.DONE ? -1 : pendingCut;
+        pendingCut = -1;
+        return w;
     }
 
     @Override
@@ -88,23 +238,30 @@ public final class OnsetBdp implements SlowStartExit {
 
     @Override
     public void stop() {
-        active = false;
+        phase = Phase.DONE;
         onset.stop();
     }
 
     @Override
     public boolean active() {
-        return active;
+        return phase != Phase.DONE;
     }
 
     @Override
     public void putQlogState(Map<String, Object> m) {
         m.put("slow_start_rule", SlowStartRule.ONSET_BDP.optionValue());
+        m.put("onset_bdp_phase", phase.name().toLowerCase(java.util.Locale.ROOT));
         if (onset.exitDelay() >= 0) {
             m.put("onset_delay_ms", onset.exitDelay() / 1e6);
         }
         if (bdpEstimate >= 0) {
             m.put("onset_bdp_bytes", bdpEstimate);
+        }
+        if (rejectedOnsets > 0) {
+            m.put("onset_rejected", rejectedOnsets);
+        }
+        if (resumes > 0) {
+            m.put("onset_resumes", resumes);
         }
     }
 }

@@ -24,7 +24,7 @@ import java.util.Map;
  * The threshold's floor covers the ACK-processing lateness of a pacing sender, which waits up to its pacing gap
  * before it reads arrived ACKs.
  */
-public final class QueueOnset implements SlowStartExit {
+public final class QueueOnset extends RunningRule {
     /** Consecutive samples above the threshold. */
     public static final int SAMPLES = 8;
     /** The time those samples must span, ns. */
@@ -36,7 +36,6 @@ public final class QueueOnset implements SlowStartExit {
 
     private final long minDelay;
     private final boolean paced;
-    private boolean active = true;
     private long minRtt = Long.MAX_VALUE;
     private int run;
     private long runStart;
@@ -72,6 +71,9 @@ public final class QueueOnset implements SlowStartExit {
 
     public long minRtt() { return minRtt; }
 
+    /** The consecutive samples above the threshold so far (0 after a sample below it). */
+    public int run() { return run; }
+
     /** The queueing delay (sample minus minimum) that ended slow start, ns; -1 before. */
     public long exitDelay() { return exitDelay; }
 
@@ -88,7 +90,7 @@ public final class QueueOnset implements SlowStartExit {
     @Override
     public boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
         long sample = ack.rtt().latestRtt();
-        if (!active || sample <= 0) {
+        if (!active() || sample <= 0) {
             return false;
         }
         minRtt = Math.min(minRtt, sample);
@@ -108,7 +110,7 @@ public final class QueueOnset implements SlowStartExit {
             exitDelay = sample - minRtt;
             exitAckRate = (long) (runAckedBytes * 1e9 / (ack.now() - runStart));
             exitWindow = Math.max(runStartWindow, (long) HyStart.LOW_WINDOW * maxDatagramSize);
-            active = false;
+            stop();
             return true;
         }
         return false;
@@ -121,19 +123,9 @@ public final class QueueOnset implements SlowStartExit {
 
     /** Runs again from a new run of samples, keeping the minimum RTT (BBR re-arms it for each ProbeBW_UP). */
     public void rearm() {
-        active = true;
+        resume();
         run = 0;
         exitWindow = -1;
-    }
-
-    @Override
-    public void stop() {
-        active = false;
-    }
-
-    @Override
-    public boolean active() {
-        return active;
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.Map;
  * the window toward the delivered bytes of one initial RTT is not applied (neqo does not either: with CUBIC it
  * undershoots the window CUBIC then probes from).
  */
-public final class Search implements SlowStartExit {
+public final class Search extends RunningRule {
     /** WINDOW_SIZE = 3.5 × the initial RTT. */
     public static final double WINDOW_SIZE_FACTOR = 3.5;
     /** Bins per window. */
@@ -33,7 +33,6 @@ public final class Search implements SlowStartExit {
     private final double threshold;
     private final long[] ackedBins = new long[ACKED_BINS];
     private final long[] sentBins = new long[SENT_BINS];
-    private boolean active = true;
     private boolean initialized;
     private long currIdx;
     private long binEnd;
@@ -62,14 +61,14 @@ public final class Search implements SlowStartExit {
 
     @Override
     public void onPacketSent(PacketInfo packet) {
-        if (active) {
+        if (active()) {
             sentBytes += packet.size();
         }
     }
 
     @Override
     public boolean onAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
-        if (!active) {
+        if (!active()) {
             return false;
         }
         ackedBytes += ack.ackedBytes();
@@ -107,7 +106,7 @@ public final class Search implements SlowStartExit {
         ackedBins[(int) (currIdx % ACKED_BINS)] = ackedBytes;
         sentBins[(int) (currIdx % SENT_BINS)] = sentBytes;
         if (evaluate(rtt)) {
-            active = false;
+            stop();
             return true;
         }
         return false;
@@ -136,16 +135,6 @@ public final class Search implements SlowStartExit {
 
     private long sent(long idx) {
         return sentBins[(int) (idx % SENT_BINS)];
-    }
-
-    @Override
-    public void stop() {
-        active = false;
-    }
-
-    @Override
-    public boolean active() {
-        return active;
     }
 
     @Override

@@ -86,6 +86,22 @@ public final class SlowStart {
         return true;
     }
 
+    /**
+     * After an ACK that did not end slow start ({@link #endAck} or {@link #onAppLimitedAck} false): the window the rule
+     * lowers to while slow start goes on ({@link SlowStartExit#windowCut}), or -1; the packets in flight then are
+     * covered as by an exit when the rule covers those.
+     */
+    public long takeWindowCut(long now, long congestionWindow) {
+        long w = rule.windowCut();
+        if (w < 0 || w >= congestionWindow) {
+            return -1;
+        }
+        if (rule.exitCoversInFlight()) {
+            coveredUntil = now;
+        }
+        return w;
+    }
+
     private void exited(long now) {
         if (rule.exitCoversInFlight()) {
             coveredUntil = now;

@@ -40,6 +40,14 @@ public interface SlowStartExit {
     }
 
     /**
+     * A window to lower to without ending slow start, asked once after each ACK that did not end it; -1 for none (the
+     * default). The packets in flight then are covered as by an exit ({@link #exitCoversInFlight}).
+     */
+    default long windowCut() {
+        return -1;
+    }
+
+    /**
      * Whether the packets in flight when {@link #onAck} ended slow start are covered by that exit: their losses start
      * no congestion event (as if the exit had started RFC 9002 §7.3.2's recovery period, without its no-growth phase).
      */

@@ -19,7 +19,7 @@ public enum SlowStartRule {
     SEARCH("search"),
     /** {@link QueueOnset}: the RTT rising above its minimum for a run of consecutive ACKs, within the round. */
     QUEUE_ONSET("onset"),
-    /** {@link OnsetBdp}: the queue's onset, leaving with the delivery rate measured in slow start × the minimum RTT. */
+    /** {@link OnsetBdp}: the queue's onset, cut to the busy ACK rate × the minimum RTT, left at a second onset within 3 rounds. */
     ONSET_BDP("onset-bdp");
 
     private final String optionValue;

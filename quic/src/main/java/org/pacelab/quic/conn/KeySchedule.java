@@ -32,6 +32,8 @@ public final class KeySchedule {
     private long previousRxDiscardTime = Long.MAX_VALUE;
     /** Packet number of the first packet sent with the current keys, or -1 before one was sent. */
     private long firstPnSentInPhase = -1;
+    /** 1-RTT packets sent in the current key phase (for updates every N packets). */
+    private long packetsSentInPhase;
     /** Whether a packet sent in the current phase was acknowledged (RFC 9001 §6.2: needed before updating again). */
     private boolean currentPhaseAcked = true;
     /** Lowest packet number received with the current phase (to tell old-phase reordering from updates). */
@@ -189,6 +191,7 @@ public final class KeySchedule {
         generation++;
         previousRxDiscardTime = discardPreviousAt;
         firstPnSentInPhase = -1;
+        packetsSentInPhase = 0;
         currentPhaseAcked = false;
         lowestPnReceivedInPhase = Long.MAX_VALUE;
         packetsReceivedInPhase = 0;
@@ -199,7 +202,11 @@ public final class KeySchedule {
         if (firstPnSentInPhase < 0) {
             firstPnSentInPhase = packetNumber;
         }
+        packetsSentInPhase++;
     }
+
+    /** 1-RTT packets sent with the current keys. */
+    public long packetsSentInPhase() { return packetsSentInPhase; }
 
     /** The peer acknowledged 1-RTT packets up to {@code largestAcked}. */
     public void onAcked(long largestAcked) {

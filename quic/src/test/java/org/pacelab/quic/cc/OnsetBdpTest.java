@@ -42,55 +42,152 @@ class OnsetBdpTest {
         return new RateSample(bytesPerSecond, 40 * MS, 0, 0, 0, false, 40 * MS, MDS, 0, 0, 0);
     }
 
-    @Test
-    void theExitWindowIsTheRunsAckRateTimesTheMinimumRttWithinTheOnsetWindowAndTheWindowThen() {
-        Script s = new Script();
-        for (int i = 0; i < 20; i++) {
-            assertFalse(s.ack(MS / 2, 40 * MS, 50_000, rate(1_000_000)));
+    /** Drives the script to the first onset taken: returns the window cut it asks for. */
+    private static long firstOnset(Script s, long gap, long sample, long window, RateSample rs) {
+        for (int guard = 0; guard < 1000; guard++) {
+            assertFalse(s.ack(gap, sample, window, rs), "the first onset cuts, it does not end slow start");
+            long cut = s.rule.windowCut();
+            if (cut >= 0) {
+                return cut;
+            }
         }
-        // the queue stands: one 1200-byte packet acknowledged every 0.5 ms = 2.4 MB/s, above the threshold
-        long window = 50_000;
-        boolean exit = false;
-        while (!exit) {
-            exit = s.ack(MS / 2, 43 * MS, window, rate(1_000_000));
-            window += 20 * MDS;
-        }
-        window -= 20 * MDS;
-        assertEquals(2_400_000, s.rule.onset().exitAckRate(), "7 ACKs of 1200 bytes after the first, over 3.5 ms");
-        assertEquals(96_000, s.rule.bdpEstimate(), "2.4 MB/s x 40 ms");
-        assertEquals(96_000, s.rule.exitWindow(window), "above the onset's window (50 kB), below the window then");
-        assertEquals(80_000, s.rule.exitWindow(80_000), "at most the window at the exit");
-        assertFalse(s.rule.active());
-        assertTrue(s.rule.exitCoversInFlight());
+        throw new AssertionError("no onset taken: " + s.rule.phase() + ", rejected " + s.rule.rejectedOnsets());
     }
 
     @Test
-    void aHigherDeliveryRateSampleCountsAndTheOnsetsWindowIsTheFloor() {
+    void theFirstOnsetCutsToTheBusyAckRateTimesTheMinimumRttAndSlowStartGoesOnConservatively() {
         Script s = new Script();
-        s.ack(MS, 40 * MS, 200_000, rate(10_000_000));
-        while (!s.ack(MS, 43 * MS, 200_000, rate(1_000_000))) {
-            // a slow ACK rate (1.2 MB/s): the delivery-rate sample of 10 MB/s is the larger
+        for (int i = 0; i < 20; i++) {
+            assertFalse(s.ack(MS / 2, 40 * MS, 300_000, rate(1_000_000)));
         }
+        // the queue stands: one 1200-byte packet acknowledged every 0.5 ms = 2.4 MB/s, each having waited 3 ms
+        assertEquals(96_000, firstOnset(s, MS / 2, 43 * MS, 300_000, rate(1_000_000)), "2.4 MB/s x 40 ms");
+        assertEquals(2_400_000, s.rule.busyAckRate());
+        assertEquals(96_000, s.rule.bdpEstimate());
+        assertEquals(-1, s.rule.windowCut(), "once");
+        assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase());
+        assertTrue(s.rule.active() && s.rule.conservative() && s.rule.exitCoversInFlight());
+        // the packets sent before the cut: their ACKs grow nothing and are not looked at
+        assertEquals(0, s.rule.increase(1200));
+        assertFalse(s.ack(MS / 2, 43 * MS, 96_000, null));
+        assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase());
+    }
+
+    @Test
+    void aSecondOnsetAfterTheCutEndsSlowStartWithItsEstimate() {
+        Script s = new Script();
+        s.ack(MS, 40 * MS, 200_000, null);
+        firstOnset(s, MS / 2, 43 * MS, 200_000, null);
+        long cutAt = s.now;
+        // packets sent after the cut, acknowledged every 0.6 ms (2 MB/s) after a 3 ms wait: a queue again
+        boolean exit = false;
+        for (int i = 0; i < 100 && !exit; i++) {
+            s.now += 3 * MS / 5;
+            s.rtt.onSample(s.now, 43 * MS, 0, 0, true);
+            exit = s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, cutAt + MS, MDS)), s.rtt, 0, 0, null, false),
+                    96_000, MDS);
+            if (i == 0) {
+                assertEquals(300, s.rule.increase(1200), "a quarter of the bytes once a packet sent after the cut is acknowledged");
+            }
+        }
+        assertTrue(exit, s.rule.phase().toString());
+        assertEquals(OnsetBdp.Phase.DONE, s.rule.phase());
+        assertEquals(2_000_000, s.rule.busyAckRate());
+        assertEquals(80_000, s.rule.bdpEstimate(), "2 MB/s x 40 ms");
+        assertFalse(s.rule.active());
+    }
+
+    @Test
+    void withoutASecondOnsetWithinTheCheckSlowStartResumes() {
+        // the rate rose after the onset (an LTE cell): after the cut the samples stay at the base RTT
+        Script s = new Script();
+        s.ack(MS, 40 * MS, 200_000, null);
+        firstOnset(s, MS / 2, 43 * MS, 200_000, null);
+        long roundBegan = s.now;
+        int rounds = 0;
+        while (s.rule.phase() == OnsetBdp.Phase.CHECK && rounds < 10) {
+            // a round: 10 ACKs of packets sent just after the previous round began, at the base RTT
+            long sent = roundBegan + 1;
+            for (int i = 0; i < 10; i++) {
+                s.now += MS;
+                if (i == 0) {
+                    roundBegan = s.now;
+                }
+                s.rtt.onSample(s.now, 40 * MS, 0, 0, true);
+                assertFalse(s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, sent, MDS)), s.rtt, 0, 0, null,
+                        false), 96_000, MDS));
+            }
+            rounds++;
+        }
+        assertEquals(OnsetBdp.Phase.SLOW_START, s.rule.phase());
+        assertEquals(1, s.rule.resumes());
+        assertEquals(OnsetBdp.CSS_ROUNDS + 1, rounds, "the round of the packets sent before the cut, then CSS_ROUNDS");
+        assertEquals(1200, s.rule.increase(1200), "full slow start again");
+        assertFalse(s.rule.conservative());
+        // and a later onset is taken again (a new detector)
+        assertEquals(96_000, firstOnset(s, MS / 2, 43 * MS, 300_000, null));
+    }
+
+    @Test
+    void aPacingQuantumsWaitAtASlowBottleneckIsNoOnset() {
+        // a slow bottleneck: a pacing quantum of two packets every 2.4 ms, the ACK of each pair reporting the second,
+        // which waited behind the first: 31.4 ms against a 30 ms minimum, above the threshold (max(1 ms, 30 ms / 32));
+        // the bottleneck idles between the pairs
+        Script s = new Script();
+        s.ack(MS, 30 * MS, 40_000, null);
+        for (int i = 0; i < 200; i++) {
+            assertFalse(s.ack(2_400_000, 31_400_000, 40_000, null));
+            assertEquals(-1, s.rule.windowCut());
+        }
+        assertTrue(s.rule.rejectedOnsets() > 0, "the delay alone confirmed runs");
+        assertEquals(OnsetBdp.Phase.SLOW_START, s.rule.phase());
+        assertEquals(-1, s.rule.bdpEstimate());
+    }
+
+    @Test
+    void aRunWhoseBusyAcksCameBeforeAnIdleGapIsNoOnset() {
+        // the initial window's burst queues (waits 5 to 10 ms, ACKs 1 ms apart), then the next round's ACKs come
+        // 30 ms later, each having waited only 1.4 ms: the run of samples above the threshold spans both, but the
+        // bottleneck idled in between; not taken
+        Script s = new Script();
+        s.ack(MS, 40 * MS, 40_000, null);
+        for (int i = 0; i < 5; i++) {
+            assertFalse(s.ack(MS, 45 * MS + i * MS, 40_000, null));
+        }
+        assertFalse(s.ack(30 * MS, 41_400_000, 40_000, null));
+        for (int i = 0; i < 4; i++) {
+            assertFalse(s.ack(2_500_000, 41_400_000, 40_000, null));
+        }
+        assertEquals(-1, s.rule.windowCut());
+        assertEquals(1, s.rule.rejectedOnsets());
+        assertEquals(OnsetBdp.Phase.SLOW_START, s.rule.phase());
+    }
+
+    @Test
+    void aHigherDeliveryRateSampleCounts() {
+        Script s = new Script();
+        s.ack(MS, 40 * MS, 600_000, rate(10_000_000));
+        // a slow busy ACK rate (1.2 MB/s): the delivery-rate sample of 10 MB/s is the larger
+        assertEquals(400_000, firstOnset(s, MS, 43 * MS, 600_000, rate(1_000_000)));
         assertEquals(10_000_000, s.rule.maxDeliveryRate());
         assertEquals(400_000, s.rule.bdpEstimate());
-        assertEquals(200_000, s.rule.exitWindow(200_000));
+    }
 
+    @Test
+    void theCutIsAtMostTheWindowAndAtLeastSixteenPackets() {
+        Script s = new Script();
+        s.ack(MS, 40 * MS, 80_000, null);
+        assertEquals(80_000, firstOnset(s, MS / 2, 43 * MS, 80_000, null), "96 kB estimated, 80 kB of window");
         Script low = new Script();
         low.ack(MS, 40 * MS, 100_000, null);
-        while (!low.ack(MS, 43 * MS, 100_000, null)) {
-            // 1.2 MB/s x 40 ms = 48 kB, below the window when the run began
-        }
-        assertEquals(48_000, low.rule.bdpEstimate());
-        assertEquals(100_000, low.rule.exitWindow(100_000), "the onset's window is the floor");
+        assertEquals(16 * MDS, firstOnset(low, 2_800_000, 43 * MS, 100_000, null), "0.43 MB/s x 40 ms = 17 kB, the floor is 16 packets");
     }
 
     @Test
     void aCoveredLossLowersTheWindowOnceToTheEstimate() {
         Script s = new Script();
         s.ack(MS, 40 * MS, 300_000, null);
-        while (!s.ack(MS / 2, 43 * MS, 300_000, null)) {
-            // 2.4 MB/s: 96 kB
-        }
+        firstOnset(s, MS / 2, 43 * MS, 300_000, null);
         assertEquals(96_000, s.rule.windowAfterCoveredLoss(300_000));
         assertEquals(96_000, s.rule.windowAfterCoveredLoss(96_000), "then no change");
         assertEquals(120_000, s.rule.windowAfterCoveredLoss(120_000), "once only");
@@ -117,23 +214,16 @@ class OnsetBdpTest {
         long exitTime = now;
         long exitWindow = cc.congestionWindow();
         assertEquals("onset-bdp", cc.qlogState().get("slow_start_rule"));
+        assertEquals("done", cc.qlogState().get("onset_bdp_phase"), "cut at the first onset, left at the second");
         assertTrue(exitWindow >= rule.bdpEstimate(), cc.qlogState().toString());
         // a packet sent before the exit is lost: no congestion event, the window becomes the estimate (96 kB)
         cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, exitTime - 10 * MS, MDS)), rtt, 0, 0, false));
         assertEquals(96_000, cc.congestionWindow());
         assertEquals("congestion_avoidance", cc.state(), "no recovery period");
-        // a packet sent after the exit, before that loss: covered too (it left with the exit's window)
+        // the window was cut to the estimate at the first onset and the second onset confirmed it, so that loss
+        // lowered nothing and the cover ends at the exit: the loss of a packet sent after it is CUBIC's β
         cc.onLoss(new LossEvent(now + 2 * MS, List.of(packet(pn++, exitTime + MS / 2, MDS)), rtt, 0, 0, false));
-        assertEquals(96_000, cc.congestionWindow());
-        // a packet sent after the lower window was taken, lost before any such packet is acknowledged: the queue the
-        // exit's window left, covered
-        cc.onLoss(new LossEvent(now + 3 * MS, List.of(packet(pn++, now + 2 * MS, MDS)), rtt, 0, 0, false));
-        assertEquals(96_000, cc.congestionWindow());
-        // the first ACK of a packet sent after the lowering ends the cover; a later packet's loss: CUBIC's β
-        rtt.onSample(now + 45 * MS, 40 * MS, 0, 0, true);
-        cc.onAck(new AckEvent(now + 45 * MS, List.of(packet(pn++, now + 5 * MS, MDS)), rtt, 0, 0, null, false));
-        cc.onLoss(new LossEvent(now + 50 * MS, List.of(packet(pn++, now + 46 * MS, MDS)), rtt, 0, 0, false));
-        assertEquals(67_200, cc.congestionWindow(), 10, "96 kB (and one ACK's growth) x 0.7");
+        assertEquals(67_200, cc.congestionWindow(), 10, "96 kB x 0.7");
         assertEquals("recovery", cc.state());
     }
 
@@ -177,10 +267,12 @@ class OnsetBdpTest {
         SlowStartPath bdp = new SlowStartPath(true, new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true), 5_000_000,
                 40 * MS, 20, true, Noise.NONE).run(320 * MS);
         String d = "onset: " + describe(onset) + "; onset-bdp: " + describe(bdp);
-        assertTrue(onset.exitSsthresh > onset.capacity() && bdp.exitSsthresh > bdp.capacity(), d);
-        assertEquals(bdp.bdp(), ((OnsetBdp) bdp.rule).bdpEstimate(), 0.02 * bdp.bdp(), d);
+        assertTrue(onset.exitSsthresh > onset.capacity(), d);
+        assertEquals(bdp.bdp(), ((OnsetBdp) bdp.rule).bdpEstimate(), 0.03 * bdp.bdp(), d);
         assertEquals(bdp.bdp(), bdp.cc.congestionWindow(), 0.05 * bdp.bdp(), d);
         assertTrue(onset.cc.congestionWindow() < 0.95 * onset.bdp(), d);
-        assertTrue(bdp.drops <= onset.drops + 5, "the round after the exit meets the standing queue: " + d);
+        // the check's round after the cut is paced at slow start's gain 2 from a window at the BDP: it overflows the
+        // 20-packet buffer once more, by at most about that buffer again
+        assertTrue(bdp.drops <= onset.drops + 2 * 20, d);
     }
 }
