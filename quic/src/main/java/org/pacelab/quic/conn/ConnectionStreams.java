@@ -327,6 +327,16 @@ final class ConnectionStreams {
         return s != null && s.isReadable();
     }
 
+    /** Whether a stream we opened still expects data from the peer (a request whose response has not fully arrived). */
+    boolean awaitingPeerData() {
+        for (QuicStream s : streams.all()) {
+            if (StreamId.isLocal(s.id, isClient) && StreamId.isBidirectional(s.id) && s.peerMaySend()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Frames sent
     // ---------------------------------------------------------------------------------------------
