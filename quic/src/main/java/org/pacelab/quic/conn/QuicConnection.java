@@ -29,9 +29,9 @@ import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.packet.Retry;
 import org.pacelab.quic.packet.StatelessReset;
-import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.CongestionSetup;
 import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
@@ -156,7 +156,7 @@ public final class QuicConnection implements StreamTransport {
         this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, CongestionSetup.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.appEvents = new ApplicationEvents(app);
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
@@ -1054,7 +1054,7 @@ public final class QuicConnection implements StreamTransport {
     private void resetForNewPath(long now) {
         newPathNeedsFreshState = false;
         pathResets++;
-        recovery.resetForNewPath(CongestionControllers.create(config.congestion(), maxDatagramSize(), random), now);
+        recovery.resetForNewPath(CongestionSetup.create(config.congestion(), maxDatagramSize(), random), now);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
