@@ -61,6 +61,21 @@ class ReproduceCommandTest {
         assertFalse(Files.exists(tmp.resolve("out")), "nothing is created");
     }
 
+    /** Every shipped study resolves each claim to one configuration in its quick and its full variant. */
+    @Test
+    void everyShippedStudyChecksInBothVariants() {
+        for (String study : List.of("quic-steps", "dual-connectivity", "highway")) {
+            for (List<String> variant : List.of(List.<String>of(), List.of("--quick"))) {
+                List<String> args = new ArrayList<>(List.of("reproduce", study, "--check", "--no-install",
+                        "--out", tmp.resolve(study).toString()));
+                args.addAll(variant);
+                CliRun r = CliRun.of(args.toArray(String[]::new));
+                assertEquals(0, r.code(), study + " " + variant + ": " + r.out() + r.err());
+                assertTrue(r.out().contains(study + ": "), r.out());
+            }
+        }
+    }
+
     @Test
     void theCiVariantReportsEveryClaimWithAMeasuredValueOrTheReason() throws Exception {
         Path out = tmp.resolve("quic-steps");

@@ -156,7 +156,13 @@ public final class NewRenoController implements CongestionController {
 
     @Override
     public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        boolean smaller = maxDatagramSize < this.maxDatagramSize;
         this.maxDatagramSize = maxDatagramSize;
+        if (smaller) {
+            // RFC 9002 §7.2: a size decreased during the handshake (the peer's max_udp_payload_size) sets the window
+            // to the initial window recalculated with it
+            congestionWindow = WindowBounds.initialWindow(maxDatagramSize);
+        }
         congestionWindow = Math.max(congestionWindow, WindowBounds.minimumWindow(maxDatagramSize));
     }
 

@@ -2,8 +2,6 @@ package org.pacelab.quic.cc;
 
 import java.util.Map;
 
-import org.pacelab.quic.recovery.RateSample;
-
 /**
  * Leaves slow start at the queue's onset ({@link QueueOnset}: the RTT above its minimum for a run of consecutive ACKs
  * within the round) but continues with a window from the delivery rate measured in slow start instead of the window at

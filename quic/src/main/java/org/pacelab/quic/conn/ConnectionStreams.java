@@ -327,6 +327,16 @@ final class ConnectionStreams {
         return s != null && s.isReadable();
     }
 
+    /** Whether a stream we opened still expects data from the peer (a request whose response has not fully arrived). */
+    boolean awaitingPeerData() {
+        for (QuicStream s : streams.all()) {
+            if (StreamId.isLocal(s.id, isClient) && StreamId.isBidirectional(s.id) && s.peerMaySend()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Frames sent
     // ---------------------------------------------------------------------------------------------
@@ -349,6 +359,11 @@ final class ConnectionStreams {
 
     /** The credit we give the peer (RFC 9000 §4.1, §4.6): MAX_DATA, MAX_STREAM_DATA, MAX_STREAMS, STREAMS_BLOCKED. */
     void writeCreditFrames(PacketBuilder b, long now, long smoothedRtt) {
+        // asked for every packet: return before creating iterators when nothing waits (3 % of a bulk sender's loop)
+        if (!pending.maxData && pending.maxStreamData.isEmpty() && !pending.maxStreamsBidi && !pending.maxStreamsUni
+                && !pending.streamsBlockedBidi && !pending.streamsBlockedUni) {
+            return;
+        }
         if (pending.maxData && b.remaining() >= 9) {
             b.write(new MaxDataFrame(flow.maxDataUpdate(now, smoothedRtt)));
             pending.maxData = false;
@@ -379,6 +394,10 @@ final class ConnectionStreams {
 
     /** DATA_BLOCKED, RESET_STREAM, STOP_SENDING and STREAM_DATA_BLOCKED waiting to be sent. */
     void writeSignalFrames(PacketBuilder b) {
+        if (!pending.dataBlocked && pending.resetStream.isEmpty() && pending.stopSending.isEmpty()
+                && pending.streamDataBlocked.isEmpty()) {
+            return;
+        }
         if (pending.dataBlocked && b.remaining() >= 9) {
             b.write(new DataBlockedFrame(flow.peerMaxData()));
             pending.dataBlocked = false;

@@ -150,4 +150,13 @@ final class PacketBuilder {
         HeaderProtection.apply(out, headerStart, pnOffset, keys);
         return payloadStart + cipherLength - headerStart;
     }
+
+    /** RFC 9000 §14.1: a datagram carrying an Initial packet is at least 1200 bytes; its last packet is padded. */
+    static void padInitialDatagram(ByteBuffer out, int start, int room, List<PacketBuilder> built) {
+        int size = out.position() - start;
+        int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
+        if (size < target) {
+            built.get(built.size() - 1).padFinished(out, target - size);
+        }
+    }
 }

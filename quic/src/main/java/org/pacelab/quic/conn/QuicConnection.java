@@ -29,9 +29,9 @@ import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.packet.Retry;
 import org.pacelab.quic.packet.StatelessReset;
-import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.CongestionSetup;
 import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
@@ -109,6 +109,7 @@ public final class QuicConnection implements StreamTransport {
     /** RFC 9000 §8.1: what a server may send before the client's address is validated; the bytes sent. */
     private final AmplificationLimit amplification;
     private final IdleTimer idleTimer;
+    private final ResponseKeepAlive keepAlive;
     private final ConnectionClose close = new ConnectionClose();
     /** What becomes of a sent packet once acknowledged or lost (RFC 9000 §13.3, §13.4.2). */
     private final SentPacketFate fate;
@@ -155,7 +156,7 @@ public final class QuicConnection implements StreamTransport {
         this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, CongestionSetup.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.appEvents = new ApplicationEvents(app);
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
@@ -173,6 +174,7 @@ public final class QuicConnection implements StreamTransport {
         this.fate = new SentPacketFate(streams, tls, keys, spaces, pending, ackFrequency, recovery, ecn);
         this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
                 localCids, ackFrequency, recovery, fate);
+        this.keepAlive = new ResponseKeepAlive(isClient, streams, recovery, spaces[PacketSpace.APPLICATION.ordinal()], now);
         this.earlyData = new EarlyData(config, keys, tls, streams, recovery, fate);
         this.frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
                 spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
@@ -430,6 +432,7 @@ public final class QuicConnection implements StreamTransport {
             discardLevel(EncryptionLevel.INITIAL, now);
         }
         idleTimer.onPacketReceived(now, recovery.rtt().ptoBase());
+        keepAlive.onPacketReceived(now, ackEliciting);
     }
 
     /** The frames of a packet that only the connection can act on. */
@@ -844,7 +847,7 @@ public final class QuicConnection implements StreamTransport {
             return SendResult.NOTHING;
         }
         if (needsPadding) {
-            padInitialDatagram(out, start, room, built);
+            PacketBuilder.padInitialDatagram(out, start, room, built);
         }
         boolean anyEliciting = false;
         for (PacketBuilder b : built) {
@@ -864,15 +867,6 @@ public final class QuicConnection implements StreamTransport {
     /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
     private static final EncryptionLevel[] SEND_ORDER = {EncryptionLevel.INITIAL, EncryptionLevel.ZERO_RTT,
             EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
-
-    /** RFC 9000 §14.1: a datagram carrying an Initial packet is at least 1200 bytes; its last packet is padded. */
-    private static void padInitialDatagram(ByteBuffer out, int start, int room, List<PacketBuilder> built) {
-        int size = out.position() - start;
-        int target = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room);
-        if (size < target) {
-            built.get(built.size() - 1).padFinished(out, target - size);
-        }
-    }
 
     /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
     private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
@@ -956,7 +950,7 @@ public final class QuicConnection implements StreamTransport {
             return SendResult.NOTHING;
         }
         if (isClient && built.get(0).level == EncryptionLevel.INITIAL) {
-            padInitialDatagram(out, start, room, built);
+            PacketBuilder.padInitialDatagram(out, start, room, built);
         }
         for (PacketBuilder b : built) {
             int size = b.seal(out, keys.tx(b.level));
@@ -1022,7 +1016,7 @@ public final class QuicConnection implements StreamTransport {
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
         t = Math.min(t, path.timer());
-        return t;
+        return Math.min(t, keepAlive.deadline(handshakeConfirmed));
     }
 
     /** What recovery needs to know of the handshake to arm its timer (RFC 9002 §A.6, §A.8). */
@@ -1060,7 +1054,7 @@ public final class QuicConnection implements StreamTransport {
     private void resetForNewPath(long now) {
         newPathNeedsFreshState = false;
         pathResets++;
-        recovery.resetForNewPath(CongestionControllers.create(config.congestion(), maxDatagramSize(), random), now);
+        recovery.resetForNewPath(CongestionSetup.create(config.congestion(), maxDatagramSize(), random), now);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
@@ -1090,6 +1084,7 @@ public final class QuicConnection implements StreamTransport {
         if (now >= path.timer()) {
             path.onTimeout(now, recovery.rtt().ptoBase());
         }
+        keepAlive.onTimeout(now, handshakeConfirmed && state == State.ESTABLISHED);
         Recovery.HandshakeStatus hs = handshakeStatus();
         if (now >= recovery.lossDetectionTimer(hs)) {
             Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
@@ -1280,6 +1275,7 @@ public final class QuicConnection implements StreamTransport {
         m.put("path_validations_failed", path.failed());
         m.put("path_challenges_sent", path.challengesSent());
         m.put("path_congestion_resets", pathResets);
+        m.put("keep_alive_probes", keepAlive.probesSent());
         return m;
     }
 

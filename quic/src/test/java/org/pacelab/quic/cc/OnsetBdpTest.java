@@ -14,7 +14,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pacelab.quic.cc.SlowStartPath.Noise;
-import org.pacelab.quic.recovery.RateSample;
 import org.pacelab.quic.recovery.RttEstimator;
 
 /**
@@ -34,7 +33,7 @@ class OnsetBdpTest {
         boolean ack(long gap, long sample, long cwnd, RateSample rs) {
             now += gap;
             rtt.onSample(now, sample, 0, 0, true);
-            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt, 0, 0, rs, false), cwnd, MDS);
+            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt.estimates(), 0, 0, rs, false, 0), cwnd, MDS);
         }
     }
 
@@ -86,7 +85,7 @@ class OnsetBdpTest {
         for (int i = 0; i < 100 && !exit; i++) {
             s.now += 3 * MS / 5;
             s.rtt.onSample(s.now, 43 * MS, 0, 0, true);
-            exit = s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, cutAt + MS, MDS)), s.rtt, 0, 0, null, false),
+            exit = s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, cutAt + MS, MDS)), s.rtt.estimates(), 0, 0, null, false, 0),
                     96_000, MDS);
             if (i == 0) {
                 assertEquals(300, s.rule.increase(1200), "a quarter of the bytes once a packet sent after the cut is acknowledged");
@@ -116,8 +115,8 @@ class OnsetBdpTest {
                     roundBegan = s.now;
                 }
                 s.rtt.onSample(s.now, 40 * MS, 0, 0, true);
-                assertFalse(s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, sent, MDS)), s.rtt, 0, 0, null,
-                        false), 96_000, MDS));
+                assertFalse(s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, sent, MDS)), s.rtt.estimates(), 0, 0, null,
+                        false, 0), 96_000, MDS));
             }
             rounds++;
         }
@@ -206,12 +205,12 @@ class OnsetBdpTest {
         while (cc.congestionWindow() < 200_000) {
             now += MS / 2;
             rtt.onSample(now, 40 * MS, 0, 0, true);
-            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt, 0, 0, null, false));
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
         }
         while (cc.inSlowStart()) {
             now += MS / 2;
             rtt.onSample(now, 43 * MS, 0, 0, true);
-            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt, 0, 0, null, false));
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
         }
         long exitTime = now;
         long exitWindow = cc.congestionWindow();
@@ -219,12 +218,12 @@ class OnsetBdpTest {
         assertEquals("done", cc.qlogState().get("onset_bdp_phase"), "cut at the first onset, left at the second");
         assertTrue(exitWindow >= rule.bdpEstimate(), cc.qlogState().toString());
         // a packet sent before the exit is lost: no congestion event, the window becomes the estimate (96 kB)
-        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, exitTime - 10 * MS, MDS)), rtt, 0, 0, false));
+        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, exitTime - 10 * MS, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
         assertEquals(96_000, cc.congestionWindow());
         assertEquals("congestion_avoidance", cc.state(), "no recovery period");
         // the window was cut to the estimate at the first onset and the second onset confirmed it, so that loss
         // lowered nothing and the cover ends at the exit: the loss of a packet sent after it is CUBIC's β
-        cc.onLoss(new LossEvent(now + 2 * MS, List.of(packet(pn++, exitTime + MS / 2, MDS)), rtt, 0, 0, false));
+        cc.onLoss(new LossEvent(now + 2 * MS, List.of(packet(pn++, exitTime + MS / 2, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
         assertEquals(67_200, cc.congestionWindow(), 10, "96 kB x 0.7");
         assertEquals("recovery", cc.state());
     }

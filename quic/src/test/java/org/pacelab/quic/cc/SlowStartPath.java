@@ -8,7 +8,6 @@ import java.util.SplittableRandom;
 
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.recovery.DeliveryRateEstimator;
-import org.pacelab.quic.recovery.RateSample;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
 
@@ -153,7 +152,7 @@ final class SlowStartPath {
         SentPacket p = new SentPacket(PacketSpace.APPLICATION, pn++, now, now, MDS, true, true, List.of());
         estimator.onPacketSent(p, inflight, now);
         inflight += MDS;
-        cc.onPacketSent(now, PacketInfo.of(p), inflight);
+        cc.onPacketSent(now, p.info(), inflight);
         unacked.add(p);
         if (paced && pn > 10 && rtt.hasSample()) {
             double gain = cc.inSlowStart() ? 2.0 : 1.25;
@@ -227,7 +226,7 @@ final class SlowStartPath {
                 inflight -= MDS;
                 delivered += MDS;
                 estimator.onPacketAcked(p, now);
-                acked.add(PacketInfo.of(p));
+                acked.add(p.info());
             }
         }
         List<PacketInfo> lost = new ArrayList<>();
@@ -238,15 +237,15 @@ final class SlowStartPath {
                 unacked.remove(d);
                 inflight -= MDS;
                 estimator.onPacketLost(d);
-                lost.add(PacketInfo.of(d));
+                lost.add(d.info());
             }
         }
         RateSample rs = estimator.generateRateSample(rtt.minRtt());
         if (!lost.isEmpty()) {
-            cc.onLoss(new LossEvent(now, lost, rtt, prior, inflight, false));
+            cc.onLoss(new LossEvent(now, lost, rtt.estimates(), prior, inflight, false, estimator.delivered(), estimator.lost()));
         }
         if (!acked.isEmpty()) {
-            cc.onAck(new AckEvent(now, acked, rtt, prior, inflight, rs, false));
+            cc.onAck(new AckEvent(now, acked, rtt.estimates(), prior, inflight, rs, false, estimator.delivered()));
         }
     }
 }

@@ -18,7 +18,8 @@ import org.pacelab.quic.tls.TlsConfig;
  * optional random loss, driven by a virtual clock. Deterministic for a given seed.
  */
 final class ConnectionPair {
-    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn) {}
+    /** A datagram on the link; {@code to} is the client address a server datagram was sent to (null toward the server). */
+    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn, java.net.InetSocketAddress to) {}
 
     /** What the virtual link does with the ECN field: hide it (the runtime cannot read it), keep it, clear it, mark CE. */
     enum EcnLink { HIDDEN, KEPT, BLEACHED, CE }
@@ -148,6 +149,28 @@ final class ConnectionPair {
     static final java.net.InetSocketAddress CLIENT_ADDRESS = new java.net.InetSocketAddress("192.0.2.1", 5000);
     /** The address the client's datagrams come from (a test changes it to model a NAT rebinding). */
     java.net.InetSocketAddress clientAddress = CLIENT_ADDRESS;
+    /**
+     * When set, the NAT forgets a binding it changed: a server datagram sent to another address than the client's
+     * current one is lost (also one already on its way when the address changes), as after a real NAT rebinding.
+     */
+    boolean natForgetsOldAddress;
+    /** Server datagrams lost to a forgotten address. */
+    int datagramsToOldAddress;
+    /** When the client last sent a datagram and last received one (virtual time). */
+    long clientLastSent = Long.MIN_VALUE;
+    long clientLastReceived = Long.MIN_VALUE;
+
+    /** Where the server's datagrams go: the address its endpoint follows, else the client's. */
+    private java.net.InetSocketAddress serverSendsTo(QuicConnection c) {
+        if (endpoint != null) {
+            for (ServerEndpoint.Entry e : endpoint.connections()) {
+                if (e.connection == c) {
+                    return e.peer();
+                }
+            }
+        }
+        return clientAddress;
+    }
 
     void useEndpoint(boolean retry) {
         byte[] key = new byte[32];
@@ -160,7 +183,7 @@ final class ConnectionPair {
             ServerEndpoint.Replies replies = (datagram, to) -> {
                 byte[] copy = new byte[datagram.remaining()];
                 datagram.get(copy);
-                link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0));
+                link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0, to));
             };
             ServerEndpoint.Entry e = bursts
                     ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies)
@@ -184,7 +207,10 @@ final class ConnectionPair {
                         new StatelessResetTokens(new byte[32]), noCids(), cid, p.scid(), p.dcid(), null, p.version(), now);
             }
             receive(server, d.data, ecnSeen(d));
+        } else if (natForgetsOldAddress && d.to != null && !d.to.equals(clientAddress)) {
+            datagramsToOldAddress++;
         } else {
+            clientLastReceived = now;
             receive(client, d.data, ecnSeen(d));
         }
     }
@@ -252,6 +278,7 @@ final class ConnectionPair {
                 datagramsToClient++;
             } else {
                 datagramsToServer++;
+                clientLastSent = now;
             }
             long departure = fromServer && serverHonoursIntendedTimes ? Math.max(now, r.intendedSendTime()) : now;
             if (rateBytesPerSecond > 0) {
@@ -264,7 +291,8 @@ final class ConnectionPair {
                 }
             }
             long extra = jitter > 0 ? random.nextLong(jitter) : 0;
-            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint()));
+            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint(),
+                    fromServer ? serverSendsTo(c) : null));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }
