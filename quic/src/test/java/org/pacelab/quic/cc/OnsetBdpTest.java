@@ -240,13 +240,13 @@ class OnsetBdpTest {
             while (cc.congestionWindow() < 200_000) {
                 now += MS / 2;
                 rtt.onSample(now, 40 * MS, 0, 0, true);
-                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt, 0, 0, null, false));
+                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
                 assertEquals(0, cc.pacingRate(), cc.name());
             }
             while (rule.phase() == OnsetBdp.Phase.SLOW_START) {
                 now += MS / 2;
                 rtt.onSample(now, 43 * MS, 0, 0, true);
-                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt, 0, 0, null, false));
+                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
             }
             assertEquals(OnsetBdp.Phase.CHECK, rule.phase(), cc.name());
             assertTrue(cc.inSlowStart(), cc.name());
@@ -262,7 +262,7 @@ class OnsetBdpTest {
                         roundBegan = now;
                     }
                     rtt.onSample(now, 40 * MS, 0, 0, true);
-                    cc.onAck(new AckEvent(now, List.of(packet(pn++, sent, MDS)), rtt, 0, 0, null, false));
+                    cc.onAck(new AckEvent(now, List.of(packet(pn++, sent, MDS)), rtt.estimates(), 0, 0, null, false, 0));
                 }
             }
             assertEquals(OnsetBdp.Phase.SLOW_START, rule.phase(), cc.name());
