@@ -100,6 +100,10 @@ public final class CubicController implements CongestionController {
     @Override
     public boolean inSlowStart() { return cwnd < ssthresh; }
 
+    /** 0 (the pacer's gain × cwnd / srtt) but while the slow-start rule paces at a rate of its own. */
+    @Override
+    public long pacingRate() { return slowStart.pacingRate(inSlowStart()); }
+
     @Override
     public String state() {
         return slowStart.state(recovery.inRecovery(), ackAppLimited || appLimitedPhase, inSlowStart());

@@ -14,7 +14,8 @@ import org.pacelab.quic.recovery.SentPacket;
 /**
  * A scripted path for the slow-start exit rules, in virtual time: a bulk sender whose loss-based controller
  * (NewReno or CUBIC with a {@link SlowStartExit}) is paced at gain × cwnd / srtt (2 in slow start, 1.25 after, as
- * pacelab's defaults; the first 10 packets unpaced) or not paced at all; a bottleneck of fixed rate with a
+ * pacelab's defaults; the controller's own rate when it gives one, {@link CongestionController#pacingRate}; the first
+ * 10 packets unpaced) or not paced at all; a bottleneck of fixed rate with a
  * drop-tail buffer of {@code bufferPackets}; one-way delays; a receiver that acknowledges every second packet at
  * once and an odd one after 25 ms. Optional disturbances, each seeded: random extra delay on every ACK (RTT noise,
  * order kept), ACKs released only at multiples of a period (ACK compression), and a slow start of the sender's own
@@ -72,6 +73,9 @@ final class SlowStartPath {
      * packets sent before it ended.
      */
     long exitTime = -1;
+    /** When the rule's reduced-growth phase first began (onset-bdp's check; -1: never), and the drops of packets sent since. */
+    long checkTime = -1;
+    long dropsSinceCheck;
     long exitCwnd = -1;
     long exitSsthresh = -1;
     long dropsBeforeExit;
@@ -125,6 +129,9 @@ final class SlowStartPath {
             } else {
                 send();
             }
+            if (checkTime < 0 && cc.state().equals("conservative_slow_start")) {
+                checkTime = now;
+            }
             if (exitTime < 0) {
                 if (cc.inSlowStart()) {
                     exitCwnd = Math.max(exitCwnd, cc.congestionWindow());
@@ -149,7 +156,7 @@ final class SlowStartPath {
         unacked.add(p);
         if (paced && pn > 10 && rtt.hasSample()) {
             double gain = cc.inSlowStart() ? 2.0 : 1.25;
-            long r = (long) (gain * cc.congestionWindow() * 1e9 / rtt.smoothedRtt());
+            long r = cc.pacingRate() > 0 ? cc.pacingRate() : (long) (gain * cc.congestionWindow() * 1e9 / rtt.smoothedRtt());
             nextSend = Math.max(now, nextSend) + MDS * 1_000_000_000L / Math.max(1, r);
         }
         while (!queueDepartures.isEmpty() && queueDepartures.peekFirst() <= now) {
@@ -160,6 +167,9 @@ final class SlowStartPath {
             drops++;
             if (exitTime < 0) {
                 dropsBeforeExit++;
+            }
+            if (checkTime >= 0) {
+                dropsSinceCheck++;
             }
             return;
         }
