@@ -3,20 +3,18 @@ package org.pacelab.quic.cc;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import java.util.random.RandomGenerator;
-
-import org.pacelab.quic.recovery.DeliveryRateEstimator;
-import org.pacelab.quic.recovery.RateSample;
-import org.pacelab.quic.recovery.RttEstimator;
-import org.pacelab.quic.recovery.SentPacket;
 
 /**
  * BBRv3 as specified by draft-ietf-ccwg-bbr (the editor's copy of 2026; section names below are the
  * draft's). Method names follow the draft's pseudocode (UpdateModelAndState, SetCwnd, ...), in Java case.
  *
- * <p>Inputs: the connection's {@link DeliveryRateEstimator} (the draft's delivery rate sampling; this
- * controller reads C.delivered and C.lost from it and marks it application-limited in ProbeRTT) and the
- * {@link RateSample} of each ACK ({@link AckEvent#rateSample()}). Outputs: {@link #congestionWindow()},
+ * <p>Inputs, as plain values: the {@link RateSample} of each ACK ({@link AckEvent#rateSample()}), the connection's
+ * C.delivered and C.lost as each event reports them ({@link AckEvent#delivered()}, {@link LossEvent#delivered()},
+ * {@link LossEvent#totalLost()}, {@link PacketInfo#delivered()}) and each sent packet's delivery state
+ * ({@link PacketInfo}). The one thing it asks of the connection's delivery-rate estimation is MarkConnectionAppLimited
+ * in ProbeRTT, through the callback it is given. Outputs: {@link #congestionWindow()},
  * {@link #pacingRate()} (pacing_gain * bw * (1 - 1%)) and {@link #sendQuantum()} (pacing_rate * 1 ms,
  * bounded by 2*mds and 64 KiB). Randomness (the ProbeBW wait, §"Time Scale for Bandwidth Probing") is
  * injected.
@@ -64,10 +62,13 @@ public final class BbrV3Controller implements CongestionController {
 
     private enum AckPhase { INIT, REFILLING, PROBE_STARTING, PROBE_FEEDBACK, PROBE_STOPPING }
 
-    private final DeliveryRateEstimator estimator;
+    /** MarkConnectionAppLimited(): C.app_limited from the connection's C.delivered and the bytes in flight given. */
+    private final LongConsumer markConnectionAppLimited;
+    /** C.delivered as the latest event reported it (it changes only with an ACK, which reports it). */
+    private long delivered;
     private final RandomGenerator random;
     private int mds;
-    private final long initialCwnd;
+    private long initialCwnd;
     private final RecoveryPeriod recovery = new RecoveryPeriod();
     private final LossEpisode episode = new LossEpisode();
 
@@ -158,24 +159,25 @@ public final class BbrV3Controller implements CongestionController {
     private final QueueOnset queueOnset;
     private boolean onsetArmedForUp;
 
-    /** As {@link #BbrV3Controller(int, DeliveryRateEstimator, RandomGenerator, QueueOnset)} with the draft's probing. */
-    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random) {
-        this(maxDatagramSize, estimator, random, null);
+    /** As {@link #BbrV3Controller(int, LongConsumer, RandomGenerator, QueueOnset)} with the draft's probing. */
+    public BbrV3Controller(int maxDatagramSize, LongConsumer markConnectionAppLimited, RandomGenerator random) {
+        this(maxDatagramSize, markConnectionAppLimited, random, null);
     }
 
     /**
      * @param maxDatagramSize C.SMSS, bytes
-     * @param estimator       the connection's delivery-rate estimator
+     * @param markConnectionAppLimited the connection's MarkConnectionAppLimited (draft §"Delivery Rate Samples"),
+     *                        given the bytes in flight; BBR calls it in ProbeRTT to ignore that phase's low-rate samples
      * @param random          source for the randomised ProbeBW wait
      * @param queueOnset      when not null, the onset of a queue ({@link QueueOnset}: the RTT above its minimum for a
      *                        run of ACKs) also ends Startup (the pipe is full) and ProbeBW_UP (the probe found no more
      *                        bandwidth), beside the draft's bandwidth plateau and loss checks
      */
-    public BbrV3Controller(int maxDatagramSize, DeliveryRateEstimator estimator, RandomGenerator random,
+    public BbrV3Controller(int maxDatagramSize, LongConsumer markConnectionAppLimited, RandomGenerator random,
                            QueueOnset queueOnset) {
         this.queueOnset = queueOnset;
         this.mds = maxDatagramSize;
-        this.estimator = estimator;
+        this.markConnectionAppLimited = markConnectionAppLimited;
         this.random = random;
         this.initialCwnd = WindowBounds.initialWindow(maxDatagramSize);
         this.cwnd = initialCwnd;
@@ -243,8 +245,9 @@ public final class BbrV3Controller implements CongestionController {
     public void onPacketSent(long now, PacketInfo packet, long bytesInFlight) {
         initAt(now);
         inflight = bytesInFlight;
-        // OnTransmit: HandleRestartFromIdle, before this packet was in flight
-        if (bytesInFlight - packet.size() <= 0 && estimator.isAppLimited()) {
+        delivered = packet.delivered();
+        // OnTransmit: HandleRestartFromIdle, before this packet was in flight (C.app_limited as the packet recorded it)
+        if (bytesInFlight - packet.size() <= 0 && packet.appLimited()) {
             handleRestartFromIdle(now);
         }
         if (bytesInFlight + mds > cwnd) {
@@ -267,6 +270,7 @@ public final class BbrV3Controller implements CongestionController {
         long now = ack.now();
         initAt(now);
         inflight = ack.bytesInFlight();
+        delivered = ack.delivered();
         boolean wasInRecovery = recovery.inRecovery();
         for (PacketInfo p : ack.acked()) {
             recovery.onAcked(p.timeSent());
@@ -285,7 +289,7 @@ public final class BbrV3Controller implements CongestionController {
     }
 
     /** InitPacingRate once the first RTT sample exists and no bandwidth is known yet. */
-    private void initPacingRateFromSrtt(RttEstimator rtt) {
+    private void initPacingRateFromSrtt(RttEstimates rtt) {
         if (pacingRateFromSrtt || rtt == null || !rtt.hasSample()) {
             return;
         }
@@ -300,6 +304,7 @@ public final class BbrV3Controller implements CongestionController {
         long now = loss.now();
         initAt(now);
         inflight = loss.bytesInFlight();
+        delivered = loss.delivered();
         List<PacketInfo> lost = loss.lost();
         if (!lost.isEmpty()) {
             if (!recovery.covers(loss.largestLostSentTime())) {
@@ -310,12 +315,12 @@ public final class BbrV3Controller implements CongestionController {
                 episode.start();
             }
             lossRangesInRound += discontiguousRanges(lost);
-            long cLost = estimator.lost();
+            long cLost = loss.totalLost();
             long after = loss.lostBytes();
             for (PacketInfo p : lost) {
                 episode.onLost(p);
                 after -= p.size();
-                handleLostPacket(p.packet(), cLost - after, now);
+                handleLostPacket(p, cLost - after, now);
             }
         }
         if (loss.persistentCongestion()) {
@@ -330,7 +335,7 @@ public final class BbrV3Controller implements CongestionController {
         int ranges = 0;
         PacketInfo prev = null;
         for (PacketInfo p : lost) {
-            if (prev == null || prev.packet().space != p.packet().space || p.packetNumber() != prev.packetNumber() + 1) {
+            if (prev == null || prev.space() != p.space() || p.packetNumber() != prev.packetNumber() + 1) {
                 ranges++;
             }
             prev = p;
@@ -347,7 +352,17 @@ public final class BbrV3Controller implements CongestionController {
 
     @Override
     public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        // RFC 9002 §7.2: the initial window is recalculated; a smaller size (the peer's max_udp_payload_size, known
+        // during the handshake) sets the window to the new initial window
+        boolean smaller = maxDatagramSize < mds;
         this.mds = maxDatagramSize;
+        this.initialCwnd = WindowBounds.initialWindow(maxDatagramSize);
+        if (smaller) {
+            cwnd = initialCwnd;
+            if (!pacingRateFromSrtt && maxBw == 0) {
+                pacingRate = (long) (STARTUP_PACING_GAIN * initialCwnd * 1_000_000_000L / 1_000_000L);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- per-ACK steps
@@ -377,7 +392,7 @@ public final class BbrV3Controller implements CongestionController {
         bwLatest = Math.max(bwLatest, rs.deliveryRate());
         inflightLatest = Math.max(inflightLatest, rs.delivered());
         if (rs.priorDelivered() >= lossRoundDelivered) {
-            lossRoundDelivered = estimator.delivered();
+            lossRoundDelivered = delivered;
             lossRoundStart = true;
         }
     }
@@ -463,7 +478,7 @@ public final class BbrV3Controller implements CongestionController {
     }
 
     private void startRound() {
-        nextRoundDelivered = estimator.delivered();
+        nextRoundDelivered = delivered;
     }
 
     /** C.is_cwnd_limited: cwnd was fully used at some point in the last packet-timed round trip. */
@@ -792,22 +807,22 @@ public final class BbrV3Controller implements CongestionController {
 
     private void noteLoss() {
         if (!isLossInRound) {
-            lossRoundDelivered = estimator.delivered();
+            lossRoundDelivered = delivered;
             saveStateUponLoss();
         }
         isLossInRound = true;
     }
 
     /** HandleLostPacket(P) with C.lost as it was right after P was marked lost. */
-    private void handleLostPacket(SentPacket p, long cLost, long now) {
+    private void handleLostPacket(PacketInfo p, long cLost, long now) {
         noteLoss();
         if (!isBwProbeSample) {
             return;
         }
-        long txInFlight = p.txInFlight;
-        long lost = cLost - p.lostBefore;
+        long txInFlight = p.txInFlight();
+        long lost = cLost - p.lostBefore();
         if (isInflightTooHigh(lost, txInFlight)) {
-            handleInflightTooHigh(p.isAppLimited, inflightAtLoss(p.size, txInFlight, lost), now);
+            handleInflightTooHigh(p.appLimited(), inflightAtLoss(p.size(), txInFlight, lost), now);
         }
     }
 
@@ -909,7 +924,7 @@ public final class BbrV3Controller implements CongestionController {
 
     private void handleProbeRtt(long now) {
         // ignore low rate samples during ProbeRTT
-        estimator.markAppLimited(inflight);
+        markConnectionAppLimited.accept(inflight);
         if (!probeRttDoneStampSet && inflight <= probeRttCwnd()) {
             probeRttDoneStamp = now + PROBE_RTT_DURATION;
             probeRttDoneStampSet = true;
@@ -1005,7 +1020,7 @@ public final class BbrV3Controller implements CongestionController {
         updateMaxInflight();
         if (fullBwReached) {
             cwnd = Math.min(cwnd + rs.newlyAcked(), maxInflight);
-        } else if (cwnd < maxInflight || estimator.delivered() < initialCwnd) {
+        } else if (cwnd < maxInflight || delivered < initialCwnd) {
             cwnd = cwnd + rs.newlyAcked();
         }
         cwnd = Math.max(cwnd, minPipeCwnd());

@@ -54,7 +54,12 @@ public interface CongestionController {
     /** The sender became application-limited or stopped being so (RFC 9002 §7.8). */
     default void onAppLimited(long now, boolean appLimited) {}
 
-    /** The path's maximum datagram size changed. */
+    /**
+     * The path's maximum datagram size changed. RFC 9002 §7.2: the initial window is recalculated with the new size, and
+     * a size decreased to complete the handshake sets the window to the new initial window. pacelab's size changes only
+     * that way (down to the peer's max_udp_payload_size when its transport parameters arrive), so a smaller size sets
+     * the window to {@link WindowBounds#initialWindow}; the minimum window follows the size. Default: ignore.
+     */
     default void onMaxDatagramSizeChanged(int maxDatagramSize) {}
 
     /**

@@ -1,44 +1,37 @@
 package org.pacelab.quic.cc;
 
-import java.util.SplittableRandom;
+import java.util.function.LongConsumer;
 import java.util.random.RandomGenerator;
 
-import org.pacelab.quic.pacing.Pacer;
-import org.pacelab.quic.pacing.PacingRateCalculator;
-import org.pacelab.quic.recovery.DeliveryRateEstimator;
-
-/** Makes the congestion controller and pacer a {@link CongestionConfig} describes. */
+/**
+ * Makes the congestion controller a {@link CongestionConfig} describes (recovery's {@code CongestionSetup} adds the
+ * pacer and the delivery-rate estimation around it).
+ */
 public final class CongestionControllers {
     /** Seed of the default random source: runs are reproducible unless a source is passed in. */
     public static final long DEFAULT_SEED = 0x9ace1abL;
 
     private CongestionControllers() {}
 
-    /** As {@link #create(CongestionConfig, int, RandomGenerator)} with a fixed-seed random source. */
-    public static CongestionSetup create(CongestionConfig config, int maxDatagramSize) {
-        return create(config, maxDatagramSize, new SplittableRandom(DEFAULT_SEED));
-    }
-
     /**
-     * @param maxDatagramSize the path's maximum datagram size, bytes
-     * @param random          randomness for controllers that need it (BBR's ProbeBW wait)
+     * @param maxDatagramSize          the path's maximum datagram size, bytes
+     * @param random                   randomness for controllers that need it (BBR's ProbeBW wait)
+     * @param markConnectionAppLimited the connection's MarkConnectionAppLimited, given the bytes in flight (BBR
+     *                                 calls it in ProbeRTT; draft-ietf-ccwg-bbr §"Delivery Rate Samples")
      */
-    public static CongestionSetup create(CongestionConfig config, int maxDatagramSize, RandomGenerator random) {
+    public static CongestionController create(CongestionConfig config, int maxDatagramSize, RandomGenerator random,
+                                              LongConsumer markConnectionAppLimited) {
         if (maxDatagramSize < 1200) {
             throw new IllegalArgumentException("maximum datagram size must be at least 1200 bytes (RFC 9000 §14), got "
                     + maxDatagramSize + ".");
         }
-        DeliveryRateEstimator estimator = new DeliveryRateEstimator();
-        CongestionController controller = switch (config.algorithm()) {
+        return switch (config.algorithm()) {
             case NEWRENO -> new NewRenoController(maxDatagramSize, config.slowStart().create(config.paced()));
             case CUBIC -> new CubicController(maxDatagramSize, config.slowStart().create(config.paced()), config.rollback(),
                     config.fastConvergence());
-            case BBR -> new BbrV3Controller(maxDatagramSize, estimator, random,
+            case BBR -> new BbrV3Controller(maxDatagramSize, markConnectionAppLimited, random,
                     config.slowStart().rule() == SlowStartRule.QUEUE_ONSET
                             ? new QueueOnset(config.slowStart().onsetMinDelay(), config.paced()) : null);
         };
-        Pacer pacer = config.pacing().pacer().create(config.pacing().initialBurst());
-        return new CongestionSetup(config, controller, pacer,
-                new PacingRateCalculator(config.pacing(), maxDatagramSize), estimator);
     }
 }

@@ -172,7 +172,7 @@ public final class HyStart extends RunningRule {
 
     private boolean endsRound(List<PacketInfo> acked) {
         for (PacketInfo p : acked) {
-            if (p.packet().space == roundEnd.packet().space ? p.packetNumber() >= roundEnd.packetNumber()
+            if (p.space() == roundEnd.space() ? p.packetNumber() >= roundEnd.packetNumber()
                     : p.timeSent() >= roundEnd.timeSent()) {
                 return true;
             }

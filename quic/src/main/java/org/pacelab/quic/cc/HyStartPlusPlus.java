@@ -200,7 +200,7 @@ public final class HyStartPlusPlus implements SlowStartExit {
 
     private boolean endsRound(List<PacketInfo> acked) {
         for (PacketInfo p : acked) {
-            if (p.packet().space == windowEnd.packet().space) {
+            if (p.space() == windowEnd.space()) {
                 if (p.packetNumber() >= windowEnd.packetNumber()) {
                     return true;
                 }

@@ -1,10 +1,9 @@
 package org.pacelab.quic.cc;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.HashSet;
 import java.util.Set;
 
-import org.pacelab.quic.recovery.SentPacket;
+import org.pacelab.quic.packet.PacketSpace;
 
 /**
  * The packets declared lost in one loss-recovery episode, to recognise a spurious episode: one in which
@@ -13,7 +12,10 @@ import org.pacelab.quic.recovery.SentPacket;
  * when the packet it declared lost is acknowledged (RFC 9438 §4.9.2).
  */
 final class LossEpisode {
-    private final Set<SentPacket> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** A packet, by its space and number (numbers never repeat within a space). */
+    private record Id(PacketSpace space, long packetNumber) {}
+
+    private final Set<Id> outstanding = new HashSet<>();
     private boolean open;
     private int lostCount;
 
@@ -26,7 +28,7 @@ final class LossEpisode {
 
     /** A packet was declared lost while the episode is open. */
     void onLost(PacketInfo p) {
-        if (open && outstanding.add(p.packet())) {
+        if (open && outstanding.add(new Id(p.space(), p.packetNumber()))) {
             lostCount++;
         }
     }
@@ -38,7 +40,7 @@ final class LossEpisode {
      *         (the episode is closed then, so this returns true once)
      */
     boolean onSpurious(PacketInfo p) {
-        if (!open || !outstanding.remove(p.packet())) {
+        if (!open || !outstanding.remove(new Id(p.space(), p.packetNumber()))) {
             return false;
         }
         if (outstanding.isEmpty()) {

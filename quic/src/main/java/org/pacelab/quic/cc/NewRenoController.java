@@ -57,6 +57,10 @@ public final class NewRenoController implements CongestionController {
     @Override
     public boolean inSlowStart() { return congestionWindow < ssthresh; }
 
+    /** 0 (the pacer's gain × cwnd / srtt) but while the slow-start rule paces at a rate of its own. */
+    @Override
+    public long pacingRate() { return slowStart.pacingRate(inSlowStart()); }
+
     @Override
     public String state() {
         return slowStart.state(recovery.inRecovery(), appLimited, inSlowStart());
@@ -152,7 +156,13 @@ public final class NewRenoController implements CongestionController {
 
     @Override
     public void onMaxDatagramSizeChanged(int maxDatagramSize) {
+        boolean smaller = maxDatagramSize < this.maxDatagramSize;
         this.maxDatagramSize = maxDatagramSize;
+        if (smaller) {
+            // RFC 9002 §7.2: a size decreased during the handshake (the peer's max_udp_payload_size) sets the window
+            // to the initial window recalculated with it
+            congestionWindow = WindowBounds.initialWindow(maxDatagramSize);
+        }
         congestionWindow = Math.max(congestionWindow, WindowBounds.minimumWindow(maxDatagramSize));
     }
 

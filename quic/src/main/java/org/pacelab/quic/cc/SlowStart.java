@@ -34,6 +34,11 @@ public final class SlowStart {
         return rule.active() && inSlowStart;
     }
 
+    /** The rule's own pacing rate ({@link SlowStartExit#pacingRate}) while it runs in slow start, else 0. */
+    public long pacingRate(boolean inSlowStart) {
+        return running(inSlowStart) ? rule.pacingRate() : 0;
+    }
+
     /** A packet was sent. */
     public void onPacketSent(PacketInfo packet, boolean inSlowStart) {
         if (running(inSlowStart)) {

@@ -70,6 +70,14 @@ public interface SlowStartExit {
     /** Whether the rule still runs. */
     boolean active();
 
+    /**
+     * The pacing rate while the rule runs, bytes per second, for a phase that probes the path at a rate of its own
+     * (onset-bdp's check); 0 (the default): the pacer's slow-start gain × cwnd / smoothed RTT.
+     */
+    default long pacingRate() {
+        return 0;
+    }
+
     /** Whether the sender is in a reduced-growth phase of slow start (HyStart++'s Conservative Slow Start). */
     default boolean conservative() {
         return false;

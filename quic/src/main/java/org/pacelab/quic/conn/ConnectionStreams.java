@@ -359,6 +359,11 @@ final class ConnectionStreams {
 
     /** The credit we give the peer (RFC 9000 §4.1, §4.6): MAX_DATA, MAX_STREAM_DATA, MAX_STREAMS, STREAMS_BLOCKED. */
     void writeCreditFrames(PacketBuilder b, long now, long smoothedRtt) {
+        // asked for every packet: return before creating iterators when nothing waits (3 % of a bulk sender's loop)
+        if (!pending.maxData && pending.maxStreamData.isEmpty() && !pending.maxStreamsBidi && !pending.maxStreamsUni
+                && !pending.streamsBlockedBidi && !pending.streamsBlockedUni) {
+            return;
+        }
         if (pending.maxData && b.remaining() >= 9) {
             b.write(new MaxDataFrame(flow.maxDataUpdate(now, smoothedRtt)));
             pending.maxData = false;
@@ -389,6 +394,10 @@ final class ConnectionStreams {
 
     /** DATA_BLOCKED, RESET_STREAM, STOP_SENDING and STREAM_DATA_BLOCKED waiting to be sent. */
     void writeSignalFrames(PacketBuilder b) {
+        if (!pending.dataBlocked && pending.resetStream.isEmpty() && pending.stopSending.isEmpty()
+                && pending.streamDataBlocked.isEmpty()) {
+            return;
+        }
         if (pending.dataBlocked && b.remaining() >= 9) {
             b.write(new DataBlockedFrame(flow.peerMaxData()));
             pending.dataBlocked = false;

@@ -1,7 +1,6 @@
 package org.pacelab.quic.conn;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,16 +21,10 @@ import org.pacelab.quic.frame.NewConnectionIdFrame;
 import org.pacelab.quic.frame.PathChallengeFrame;
 import org.pacelab.quic.frame.RetireConnectionIdFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
-import org.pacelab.quic.packet.MalformedPacketException;
-import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketSpace;
-import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.packet.ParsedPacket;
-import org.pacelab.quic.packet.Retry;
-import org.pacelab.quic.packet.StatelessReset;
-import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.qlog.QlogSink;
-import org.pacelab.quic.recovery.AckTracker;
+import org.pacelab.quic.recovery.CongestionSetup;
 import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
@@ -54,8 +47,6 @@ public final class QuicConnection implements StreamTransport {
     private static final byte[] EMPTY = new byte[0];
     /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
     private static final int MIN_PACKET_ROOM = 64;
-    /** Packets that arrive before their keys are kept this many at most (RFC 9001 §4.1.4). */
-    private static final int MAX_BUFFERED_PACKETS = 16;
 
     private final boolean isClient;
     private final ConnectionConfig config;
@@ -65,9 +56,6 @@ public final class QuicConnection implements StreamTransport {
     private final RandomGenerator random;
     /** Validation of the path the peer moved to (RFC 9000 §8.2, §9.3). */
     private final PathValidator path;
-    /** Whether the datagram being received held a non-probing 1-RTT packet with the largest number so far (§9.3). */
-    private boolean datagramMovesPath;
-    private int lastDatagramSize;
     private final QlogSink qlog;
 
     private final KeySchedule keys;
@@ -86,8 +74,7 @@ public final class QuicConnection implements StreamTransport {
     private final PacketNumberSpace[] spaces;
     private final Recovery recovery;
     private final EcnValidator ecn;
-    /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell), and of the one being built. */
-    private int rxEcn = -1;
+    /** ECN codepoint of the datagram being built. */
     private int txEcn;
     /** Streams, their flow control and the stream frames (quinn's {@code StreamsState}). */
     private final ConnectionStreams streams;
@@ -115,15 +102,14 @@ public final class QuicConnection implements StreamTransport {
     private final SentPacketFate fate;
     /** What goes into each packet (quinn's populate_packet). */
     private final PacketPopulator populator;
-    /** The frames of each decrypted packet, to their handlers. */
-    private final FrameReceiver frames;
+    /** Received datagrams to the frames of each packet (quinn's handle_packet, ngtcp2's read path). */
+    private final PacketReceiver receiver;
     /** A client's 0-RTT (RFC 9001 §4.6). */
     private final EarlyData earlyData;
     /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
     private boolean newPathNeedsFreshState;
     private long pathResets;
 
-    private final ArrayDeque<byte[]> undecryptable = new ArrayDeque<>();
     private final ApplicationEvents appEvents;
 
     // pacing bookkeeping (see send)
@@ -133,8 +119,6 @@ public final class QuicConnection implements StreamTransport {
 
     // counters
     private long packetsSent;
-    private long packetsReceived;
-    private long packetsDropped;
 
     private QuicConnection(boolean isClient, ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                            StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
@@ -156,7 +140,7 @@ public final class QuicConnection implements StreamTransport {
         this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, spaces, CongestionControllers.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, CongestionSetup.create(config.congestion(), mds, random), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.appEvents = new ApplicationEvents(app);
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
@@ -176,8 +160,11 @@ public final class QuicConnection implements StreamTransport {
                 localCids, ackFrequency, recovery, fate);
         this.keepAlive = new ResponseKeepAlive(isClient, streams, recovery, spaces[PacketSpace.APPLICATION.ordinal()], now);
         this.earlyData = new EarlyData(config, keys, tls, streams, recovery, fate);
-        this.frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
+        FrameReceiver frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
                 spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
+        this.receiver = new PacketReceiver(isClient, this.originalDcid, initialScid, versions, handshakeIds, localCids,
+                peerCids, keys, spaces, frames, amplification, path, idleTimer, keepAlive, recovery, close, qlog,
+                new ConnectionPackets());
         if (qlog.enabled()) {
             qlog.connectionStarted(now, "", "", localCid, peerCid);
             qlog.parametersSet(now, true, local.qlogFields());
@@ -267,39 +254,11 @@ public final class QuicConnection implements StreamTransport {
      * "Batch Processing of Packets"). {@code ecn} is the datagram's ECN codepoint, -1 when unknown.
      */
     public void receiveInBurst(ByteBuffer datagram, int ecn, long now) {
-        rxEcn = ecn;
         if (state == State.CLOSED) {
             return;
         }
         markInput(now);
-        int total = datagram.remaining();
-        if (!isClient) {
-            amplification.onReceived(total);
-        }
-        datagramMovesPath = false;
-        lastDatagramSize = total;
-        path.onReceived(total);
-        // keep the last 16 bytes to recognise a stateless reset after a failed decryption (RFC 9000 §10.3.1)
-        ByteBuffer dg = datagram.slice();
-        int offset = 0;
-        boolean first = true;
-        try {
-            while (offset < dg.limit() && state != State.CLOSED) {
-                ParsedPacket p;
-                try {
-                    p = PacketParser.parse(dg, offset, initialScid.length);
-                } catch (MalformedPacketException e) {
-                    drop(now, null, dg.limit() - offset, "header_parse_error");
-                    break;
-                }
-                int end = p.packetEnd();
-                receivePacket(dg, p, first, now);
-                first = false;
-                offset = end;
-            }
-        } catch (QuicException e) {
-            closeWithError(e, now);
-        }
+        receiver.receive(datagram, ecn, now);
     }
 
     /**
@@ -310,129 +269,52 @@ public final class QuicConnection implements StreamTransport {
         dispatchAppEvents();
     }
 
-    private void receivePacket(ByteBuffer dg, ParsedPacket p, boolean firstInDatagram, long now) throws QuicException {
-        if (!p.supportedVersion()) {
-            drop(now, null, p.packetEnd() - p.headerStart(), "unsupported_version");
-            return;
-        }
-        PacketType type = p.type();
-        if (type == PacketType.VERSION_NEGOTIATION) {
-            onVersionNegotiation(p, now);
-            return;
-        }
-        if (type == PacketType.RETRY) {
-            onRetry(dg, p, now);
-            return;
-        }
-        if (type == PacketType.ZERO_RTT && isClient) {
-            // RFC 9000 §17.2.3: only clients send 0-RTT packets
-            drop(now, type, p.packetEnd() - p.headerStart(), "unexpected_0rtt");
-            return;
-        }
-        if (state == State.DRAINING) {
-            return;
-        }
-        if (type.isLongHeader() && p.version() != versions.current()
-                && !versions.accept(type, p.version(), handshakeIds.firstServerPacketSeen())) {
-            drop(now, type, p.packetEnd() - p.headerStart(), "version_mismatch");
-            return;
-        }
-        if (isClient && !Arrays.equals(p.dcid(), initialScid) && !isLocalCid(p.dcid())) {
-            // RFC 9000 §10.3.1: a first packet that cannot be associated with the connection may be a reset
-            if (firstInDatagram && dg.limit() >= StatelessReset.MIN_LENGTH) {
-                byte[] tail = new byte[16];
-                dg.get(dg.limit() - 16, tail);
-                if (peerCids.isStatelessResetToken(tail)) {
-                    onStatelessReset(now);
-                    return;
-                }
-            }
-            drop(now, type, p.packetEnd() - p.headerStart(), "unknown_connection_id");
-            return;
-        }
-        EncryptionLevel level = type.level();
-        if (!canProcess(level)) {
-            // 0-RTT packets may overtake the Initial whose ClientHello gives their keys (RFC 9001 §5.7)
-            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT
-                    || level == EncryptionLevel.ZERO_RTT && !handshakeComplete)
-                    && undecryptable.size() < MAX_BUFFERED_PACKETS && !spaceDiscarded(level.space())) {
-                byte[] copy = new byte[p.packetEnd() - p.headerStart()];
-                dg.get(p.headerStart(), copy);
-                undecryptable.add(copy);
-            } else {
-                drop(now, type, p.packetEnd() - p.headerStart(), "key_unavailable");
-            }
-            return;
-        }
-        if (state == State.CLOSING) {
-            close.onPacketWhileClosing();
-            return;
-        }
-        decryptAndProcess(dg, p, level, now);
-    }
+    /** What only the connection can do about a received packet. */
+    private final class ConnectionPackets implements PacketReceiver.Handler {
+        @Override
+        public State state() { return state; }
 
-    private void decryptAndProcess(ByteBuffer dg, ParsedPacket p, EncryptionLevel level, long now) throws QuicException {
-        PacketType type = p.type();
-        int length = p.packetEnd() - p.headerStart();
-        PacketSpace space = level.space();
-        long largest = spaces[space.ordinal()].received.largest();
-        PacketOpener.Opened opened;
-        switch (PacketOpener.open(dg, p, level, keys, largest)) {
-            case PacketOpener.Opened o -> opened = o;
-            case PacketOpener.Failed f -> {
-                if (f.resetTail() != null && peerCids.isStatelessResetToken(f.resetTail())) {
-                    onStatelessReset(now);
-                } else {
-                    drop(now, type, length, f.trigger());
-                }
-                return;
-            }
+        @Override
+        public boolean handshakeComplete() { return handshakeComplete; }
+
+        @Override
+        public boolean handshakeConfirmed() { return handshakeConfirmed; }
+
+        @Override
+        public void onNoCommonVersion(int[] offered, long now) {
+            closeSilently(now, TransportError.CONNECTION_REFUSED.code, "server supports none of our versions: "
+                    + Arrays.toString(offered));
         }
-        long pn = opened.packetNumber();
-        AckTracker tracker = spaces[space.ordinal()].received;
-        if (tracker.isDuplicate(pn)) {
-            drop(now, type, length, "duplicate");
-            return;
+
+        @Override
+        public void onRetry(ParsedPacket retry) {
+            acceptRetry(retry);
         }
-        if (type == PacketType.ONE_RTT) {
-            if (opened.nextGeneration()) {
-                // RFC 9001 §6.2: the peer initiated a key update (or confirmed ours); follow it
-                if (!handshakeConfirmed && isClient) {
-                    throw new QuicException(TransportError.KEY_UPDATE_ERROR, "key update before the handshake was confirmed");
-                }
-                updateKeys(now, "remote_update");
-            }
-            keys.onReceived(opened.keyPhase(), pn);
-            if (!isClient && keys.hasRx(EncryptionLevel.ZERO_RTT)) {
-                // RFC 9001 §4.9.3: a client that sends 1-RTT packets sends no more 0-RTT ones
-                keys.discard(EncryptionLevel.ZERO_RTT);
-            }
+
+        @Override
+        public void onStatelessReset(long now) {
+            // RFC 9000 §10.3.1: the connection is over; no further packets are sent
+            state = State.DRAINING;
+            close.draining(now);
+            reportClosed(0, false, "stateless reset", false, now);
         }
-        if (isClient && !handshakeIds.firstServerPacketSeen() && (type == PacketType.INITIAL || type == PacketType.HANDSHAKE)) {
-            // RFC 9000 §7.2: the client switches to the server's chosen connection ID
-            handshakeIds.onFirstServerPacket(p.scid());
-            peerCids.replaceInitial(p.scid());
+
+        @Override
+        public void onPeerKeyUpdate(long now) {
+            updateKeys(now, "remote_update");
         }
-        packetsReceived++;
-        ByteBuffer payload = dg.duplicate();
-        payload.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
-        long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
-        boolean ackEliciting = frames.receive(payload, type, level, pn, p.dcid(), now);
-        tracker.onPacketReceived(pn, ackEliciting, now);
-        if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
-            datagramMovesPath = true;
-        }
-        if (rxEcn >= 0) {
-            // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
-            tracker.countEcn(rxEcn);
-        }
-        if (!isClient && level == EncryptionLevel.HANDSHAKE) {
+
+        @Override
+        public void onClientHandshakePacket(long now) {
             // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
             amplification.validate();
             discardLevel(EncryptionLevel.INITIAL, now);
         }
-        idleTimer.onPacketReceived(now, recovery.rtt().ptoBase());
-        keepAlive.onPacketReceived(now, ackEliciting);
+
+        @Override
+        public void onError(QuicException e, long now) {
+            closeWithError(e, now);
+        }
     }
 
     /** The frames of a packet that only the connection can act on. */
@@ -450,7 +332,7 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onCrypto(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
             tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
-            processBufferedPackets(now);
+            receiver.processPacketsAwaitingKeys(now);
         }
 
         @Override
@@ -496,62 +378,8 @@ public final class QuicConnection implements StreamTransport {
         return ecn;
     }
 
-    private void processBufferedPackets(long now) throws QuicException {
-        if (undecryptable.isEmpty()) {
-            return;
-        }
-        int n = undecryptable.size();
-        for (int i = 0; i < n; i++) {
-            byte[] packet = undecryptable.poll();
-            if (packet == null) {
-                // a packet processed above carried CRYPTO data that drained the rest (this method re-entered)
-                break;
-            }
-            ByteBuffer b = ByteBuffer.wrap(packet);
-            ParsedPacket p;
-            try {
-                p = PacketParser.parse(b, 0, initialScid.length);
-            } catch (MalformedPacketException e) {
-                continue;
-            }
-            EncryptionLevel level = p.type().level();
-            if (canProcess(level)) {
-                decryptAndProcess(b, p, level, now);
-            } else if (level != EncryptionLevel.ZERO_RTT || !handshakeComplete) {
-                undecryptable.add(packet);
-            }
-        }
-    }
-
-    /**
-     * Whether packets of a level can be processed now: its keys are there, and a server has completed the
-     * handshake before it processes 1-RTT packets (RFC 9001 §5.7); until then they wait with the packets
-     * whose keys are missing.
-     */
-    private boolean canProcess(EncryptionLevel level) {
-        return keys.hasRx(level) && (isClient || handshakeComplete || level != EncryptionLevel.ONE_RTT);
-    }
-
-    private void onVersionNegotiation(ParsedPacket p, long now) {
-        // RFC 9000 §6.2: a client abandons the attempt when no version it supports is offered
-        if (!isClient || handshakeIds.firstServerPacketSeen() || packetsReceived > 0) {
-            return;
-        }
-        if (versions.listsCurrent(p.versions())) {
-            return;
-        }
-        closeSilently(now, TransportError.CONNECTION_REFUSED.code, "server supports none of our versions: "
-                + Arrays.toString(p.versions()));
-    }
-
-    private void onRetry(ByteBuffer dg, ParsedPacket p, long now) {
-        if (!handshakeIds.mayAcceptRetry()) {
-            return;
-        }
-        if (!Retry.verify(dg, p, originalDcid) || p.token().length == 0) {
-            drop(now, PacketType.RETRY, p.packetEnd() - p.headerStart(), "retry_integrity");
-            return;
-        }
+    /** Client: a Retry accepted (RFC 9000 §17.2.5.2): its connection ID and token, new Initial keys, all sent again. */
+    private void acceptRetry(ParsedPacket p) {
         handshakeIds.onRetry(p.scid(), p.token());
         peerCids.replaceInitial(p.scid());
         keys.resetInitial(p.scid());
@@ -569,13 +397,6 @@ public final class QuicConnection implements StreamTransport {
         recovery.loss().keepPtoBackoff(0);
     }
 
-    private void onStatelessReset(long now) {
-        // RFC 9000 §10.3.1: the connection is over; no further packets are sent
-        state = State.DRAINING;
-        close.draining(now);
-        reportClosed(0, false, "stateless reset", false, now);
-    }
-
     private void onPeerClose(ConnectionCloseFrame c, long now) {
         if (state == State.DRAINING || state == State.CLOSED) {
             return;
@@ -584,22 +405,6 @@ public final class QuicConnection implements StreamTransport {
         state = State.DRAINING;
         close.draining(now + 3 * recovery.rtt().ptoBase());
         reportClosed(c.errorCode(), c.application(), c.reason(), false, now);
-    }
-
-    private boolean isLocalCid(byte[] cid) {
-        for (byte[] c : localCids.all()) {
-            if (Arrays.equals(c, cid)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void drop(long now, PacketType type, int length, String trigger) {
-        packetsDropped++;
-        if (qlog.enabled()) {
-            qlog.packetDropped(now, type, length, trigger);
-        }
     }
 
     // =============================================================================================
@@ -740,10 +545,6 @@ public final class QuicConnection implements StreamTransport {
         keys.discard(level);
         recovery.discardSpace(level.space(), now);
         spaces[level.space().ordinal()].cancelProbes();
-    }
-
-    private boolean spaceDiscarded(PacketSpace space) {
-        return spaces[space.ordinal()].isDiscarded();
     }
 
     private boolean probesToSend() {
@@ -1040,13 +841,13 @@ public final class QuicConnection implements StreamTransport {
     public boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
         // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
         boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
-        if (!datagramMovesPath || !confirmed || state != State.ESTABLISHED) {
+        if (!receiver.datagramMovesPath() || !confirmed || state != State.ESTABLISHED) {
             return false;
         }
         newPathNeedsFreshState = !onlyPortChanged;
         path.start(now, recovery.rtt().ptoBase());
         // the datagram that moved the path counts toward what may be sent on it
-        path.onReceived(lastDatagramSize);
+        path.onReceived(receiver.lastDatagramSize());
         return true;
     }
 
@@ -1054,7 +855,7 @@ public final class QuicConnection implements StreamTransport {
     private void resetForNewPath(long now) {
         newPathNeedsFreshState = false;
         pathResets++;
-        recovery.resetForNewPath(CongestionControllers.create(config.congestion(), maxDatagramSize(), random), now);
+        recovery.resetForNewPath(CongestionSetup.create(config.congestion(), maxDatagramSize(), random), now);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */
@@ -1265,8 +1066,8 @@ public final class QuicConnection implements StreamTransport {
     public Map<String, Long> counters() {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("packets_sent", packetsSent);
-        m.put("packets_received", packetsReceived);
-        m.put("packets_dropped", packetsDropped);
+        m.put("packets_received", receiver.packetsReceived());
+        m.put("packets_dropped", receiver.packetsDropped());
         m.put("packets_lost", fate.packetsLost());
         m.put("bytes_sent", amplification.sent());
         m.put("key_updates", keys.generation());

@@ -1,5 +1,7 @@
 package org.pacelab.quic.recovery;
 
+import org.pacelab.quic.cc.RateSample;
+
 /**
  * Delivery-rate estimation, draft-cheng-iccrg-delivery-rate-estimation (the algorithm is now also
  * §"Delivery Rate Samples" of draft-ietf-ccwg-bbr, whose variable names this class follows): one per
@@ -24,7 +26,8 @@ package org.pacelab.quic.recovery;
  *   <li>When the sender has nothing to send although congestion control and pacing would allow it (checked
  *       when the application writes, at the start of ACK processing and on timers that may send):
  *       {@link #markAppLimited(long) markAppLimited(bytesInFlight)} (draft §"Detecting application-limited
- *       phases", {@code MarkConnectionAppLimited}). BBR also calls it itself in ProbeRTT.</li>
+ *       phases", {@code MarkConnectionAppLimited}). BBR also asks for it in ProbeRTT, through the callback
+ *       {@link CongestionSetup} gives it.</li>
  * </ol>
  * All times are nanoseconds passed in; the class reads no clock.
  */

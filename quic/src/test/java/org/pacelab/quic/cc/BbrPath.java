@@ -10,7 +10,6 @@ import java.util.function.LongUnaryOperator;
 
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.recovery.DeliveryRateEstimator;
-import org.pacelab.quic.recovery.RateSample;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
 
@@ -29,7 +28,7 @@ final class BbrPath {
     private record Ack(long time, SentPacket packet) {}
 
     final DeliveryRateEstimator estimator = new DeliveryRateEstimator();
-    final BbrV3Controller bbr = new BbrV3Controller(MDS, estimator, new SplittableRandom(42));
+    final BbrV3Controller bbr = new BbrV3Controller(MDS, estimator::markAppLimited, new SplittableRandom(42));
     final RttEstimator rtt = new RttEstimator();
     final List<Transition> transitions = new ArrayList<>();
     final List<Long> cwndDuringProbeRtt = new ArrayList<>();
@@ -94,7 +93,7 @@ final class BbrPath {
         SentPacket p = new SentPacket(PacketSpace.APPLICATION, pn++, now, now, MDS, true, true, List.of());
         estimator.onPacketSent(p, inflight, now);
         inflight += MDS;
-        bbr.onPacketSent(now, PacketInfo.of(p), inflight);
+        bbr.onPacketSent(now, p.info(), inflight);
         nextSend = Math.max(now, nextSend) + MDS * 1_000_000_000L / bbr.pacingRate();
         while (!queueDepartures.isEmpty() && queueDepartures.peekFirst() <= now) {
             queueDepartures.pollFirst();
@@ -121,7 +120,7 @@ final class BbrPath {
                 it.remove();
                 inflight -= MDS;
                 estimator.onPacketLost(d);
-                lost.add(PacketInfo.of(d));
+                lost.add(d.info());
                 lostPackets.add(lost.get(lost.size() - 1));
             }
         }
@@ -129,9 +128,9 @@ final class BbrPath {
         RateSample rs = estimator.generateRateSample(rtt.minRtt());
         samples.add(rs);
         if (!lost.isEmpty()) {
-            bbr.onLoss(new LossEvent(now, lost, rtt, prior, inflight, false));
+            bbr.onLoss(new LossEvent(now, lost, rtt.estimates(), prior, inflight, false, estimator.delivered(), estimator.lost()));
         }
-        bbr.onAck(new AckEvent(now, List.of(PacketInfo.of(p)), rtt, prior, inflight, rs, false));
+        bbr.onAck(new AckEvent(now, List.of(p.info()), rtt.estimates(), prior, inflight, rs, false, estimator.delivered()));
     }
 
     /** Time of the first transition into {@code state} at or after {@code from}, or -1. */

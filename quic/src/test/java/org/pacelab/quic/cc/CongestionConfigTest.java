@@ -19,6 +19,7 @@ import org.pacelab.quic.pacing.PacingConfig;
 import org.pacelab.quic.pacing.Quantum;
 import org.pacelab.quic.pacing.TcUnits;
 import org.pacelab.quic.pacing.TokenBucketPacer;
+import org.pacelab.quic.recovery.CongestionSetup;
 
 class CongestionConfigTest {
 
@@ -121,9 +122,9 @@ class CongestionConfigTest {
         assertEquals(0.4, CongestionConfig.fromOptions(Map.of("slow-start", "search", "search-threshold", "0.4"))
                 .slowStart().searchThreshold());
         // the factory hands each controller its rule
-        CongestionSetup s = CongestionControllers.create(CongestionConfig.fromOptions(Map.of("--slow-start", "search")), 1200);
+        CongestionSetup s = CongestionSetup.create(CongestionConfig.fromOptions(Map.of("--slow-start", "search")), 1200);
         assertEquals("search", ((CubicController) s.controller()).qlogState().get("slow_start_rule"));
-        CongestionSetup h = CongestionControllers.create(CongestionConfig.fromOptions(
+        CongestionSetup h = CongestionSetup.create(CongestionConfig.fromOptions(
                 Map.of("--cc", "newreno", "--slow-start", "hystart")), 1200);
         assertEquals("hystart", h.controller().qlogState().get("slow_start_rule"));
     }
@@ -143,7 +144,7 @@ class CongestionConfigTest {
         CongestionConfig ob = CongestionConfig.fromOptions(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"));
         assertEquals(SlowStartRule.ONSET_BDP, ob.slowStart().rule());
         assertEquals(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"), ob.slowStart().toOptions());
-        assertEquals("onset-bdp", CongestionControllers.create(ob, 1200).controller()
+        assertEquals("onset-bdp", CongestionSetup.create(ob, 1200).controller()
                 .qlogState().get("slow_start_rule"));
         assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
                 + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
@@ -202,26 +203,26 @@ class CongestionConfigTest {
     @Test
     void factoryBuildsTheConfiguredControllerAndPacer() {
         int mds = 1200;
-        CongestionSetup reno = CongestionControllers.create(CongestionConfig.fromOptions(
+        CongestionSetup reno = CongestionSetup.create(CongestionConfig.fromOptions(
                 Map.of("--cc", "newreno", "--pacer", "none")), mds);
         assertInstanceOf(NewRenoController.class, reno.controller());
         assertInstanceOf(NoPacer.class, reno.pacer());
         assertEquals(HyStartPlusPlus.NON_PACED_L, reno.config().effectiveHystartL(), "unpaced: L = 8");
 
-        CongestionSetup cubic = CongestionControllers.create(CongestionConfig.fromOptions(
+        CongestionSetup cubic = CongestionSetup.create(CongestionConfig.fromOptions(
                 Map.of("--rollback", "rfc9438", "--pacer", "token-bucket")), mds);
         assertEquals(CubicRollback.RFC9438, assertInstanceOf(CubicController.class, cubic.controller()).rollbackMode());
         assertInstanceOf(TokenBucketPacer.class, cubic.pacer());
 
-        CongestionSetup bbr = CongestionControllers.create(CongestionConfig.fromOptions(
+        CongestionSetup bbr = CongestionSetup.create(CongestionConfig.fromOptions(
                 Map.of("--cc", "bbr", "--pacer", "leaky-bucket")), mds);
         assertInstanceOf(BbrV3Controller.class, bbr.controller());
         assertInstanceOf(LeakyBucketPacer.class, bbr.pacer());
-        assertInstanceOf(IntervalPacer.class, CongestionControllers.create(CongestionConfig.DEFAULT, mds).pacer());
+        assertInstanceOf(IntervalPacer.class, CongestionSetup.create(CongestionConfig.DEFAULT, mds).pacer());
 
         assertEquals("maximum datagram size must be at least 1200 bytes (RFC 9000 §14), got 1000.",
                 assertThrows(IllegalArgumentException.class,
-                        () -> CongestionControllers.create(CongestionConfig.DEFAULT, 1000)).getMessage());
+                        () -> CongestionSetup.create(CongestionConfig.DEFAULT, 1000)).getMessage());
         assertNull(null);
     }
 }

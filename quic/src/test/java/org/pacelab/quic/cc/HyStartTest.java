@@ -37,7 +37,7 @@ class HyStartTest {
         /** An ACK at {@code now} with RTT sample {@code sample}; returns whether HyStart ended slow start. */
         boolean ack(long now, long sample) {
             rtt.onSample(now, sample, 0, 0, true);
-            boolean exit = hs.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt, 0, 0, null, false), cwnd, MDS);
+            boolean exit = hs.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt.estimates(), 0, 0, null, false, 0), cwnd, MDS);
             if (exit && !exited) {
                 exited = true;
                 exitTime = now;

@@ -109,7 +109,7 @@ class NewRenoControllerTest {
     @Test
     void noGrowthWhileApplicationLimited() {
         NewRenoController cc = new NewRenoController(MDS, null);
-        cc.onAck(new AckEvent(100 * MS, packets(0, 5, 0, MDS), rtt, 6000, 0, null, true));
+        cc.onAck(new AckEvent(100 * MS, packets(0, 5, 0, MDS), rtt.estimates(), 6000, 0, null, true, 0));
         assertEquals(12_000, cc.congestionWindow());
         assertEquals("application_limited", cc.state());
         cc.onAck(ack(101 * MS, packets(5, 5, 0, MDS), rtt));

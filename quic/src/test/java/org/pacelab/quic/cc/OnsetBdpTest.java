@@ -14,7 +14,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pacelab.quic.cc.SlowStartPath.Noise;
-import org.pacelab.quic.recovery.RateSample;
 import org.pacelab.quic.recovery.RttEstimator;
 
 /**
@@ -34,7 +33,7 @@ class OnsetBdpTest {
         boolean ack(long gap, long sample, long cwnd, RateSample rs) {
             now += gap;
             rtt.onSample(now, sample, 0, 0, true);
-            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt, 0, 0, rs, false), cwnd, MDS);
+            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt.estimates(), 0, 0, rs, false, 0), cwnd, MDS);
         }
     }
 
@@ -67,6 +66,7 @@ class OnsetBdpTest {
         assertEquals(-1, s.rule.windowCut(), "once");
         assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase());
         assertTrue(s.rule.active() && s.rule.conservative() && s.rule.exitCoversInFlight());
+        assertEquals(3_000_000, s.rule.pacingRate(), "the check is paced at 1.25 x the measured 2.4 MB/s");
         // the packets sent before the cut: their ACKs grow nothing and are not looked at
         assertEquals(0, s.rule.increase(1200));
         assertFalse(s.ack(MS / 2, 43 * MS, 96_000, null));
@@ -76,6 +76,7 @@ class OnsetBdpTest {
     @Test
     void aSecondOnsetAfterTheCutEndsSlowStartWithItsEstimate() {
         Script s = new Script();
+        assertEquals(0, s.rule.pacingRate(), "slow start itself is paced at the pacer's gain");
         s.ack(MS, 40 * MS, 200_000, null);
         firstOnset(s, MS / 2, 43 * MS, 200_000, null);
         long cutAt = s.now;
@@ -84,7 +85,7 @@ class OnsetBdpTest {
         for (int i = 0; i < 100 && !exit; i++) {
             s.now += 3 * MS / 5;
             s.rtt.onSample(s.now, 43 * MS, 0, 0, true);
-            exit = s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, cutAt + MS, MDS)), s.rtt, 0, 0, null, false),
+            exit = s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, cutAt + MS, MDS)), s.rtt.estimates(), 0, 0, null, false, 0),
                     96_000, MDS);
             if (i == 0) {
                 assertEquals(300, s.rule.increase(1200), "a quarter of the bytes once a packet sent after the cut is acknowledged");
@@ -114,8 +115,8 @@ class OnsetBdpTest {
                     roundBegan = s.now;
                 }
                 s.rtt.onSample(s.now, 40 * MS, 0, 0, true);
-                assertFalse(s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, sent, MDS)), s.rtt, 0, 0, null,
-                        false), 96_000, MDS));
+                assertFalse(s.rule.onAck(new AckEvent(s.now, List.of(packet(s.pn++, sent, MDS)), s.rtt.estimates(), 0, 0, null,
+                        false, 0), 96_000, MDS));
             }
             rounds++;
         }
@@ -204,12 +205,12 @@ class OnsetBdpTest {
         while (cc.congestionWindow() < 200_000) {
             now += MS / 2;
             rtt.onSample(now, 40 * MS, 0, 0, true);
-            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt, 0, 0, null, false));
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
         }
         while (cc.inSlowStart()) {
             now += MS / 2;
             rtt.onSample(now, 43 * MS, 0, 0, true);
-            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt, 0, 0, null, false));
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
         }
         long exitTime = now;
         long exitWindow = cc.congestionWindow();
@@ -217,14 +218,72 @@ class OnsetBdpTest {
         assertEquals("done", cc.qlogState().get("onset_bdp_phase"), "cut at the first onset, left at the second");
         assertTrue(exitWindow >= rule.bdpEstimate(), cc.qlogState().toString());
         // a packet sent before the exit is lost: no congestion event, the window becomes the estimate (96 kB)
-        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, exitTime - 10 * MS, MDS)), rtt, 0, 0, false));
+        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, exitTime - 10 * MS, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
         assertEquals(96_000, cc.congestionWindow());
         assertEquals("congestion_avoidance", cc.state(), "no recovery period");
         // the window was cut to the estimate at the first onset and the second onset confirmed it, so that loss
         // lowered nothing and the cover ends at the exit: the loss of a packet sent after it is CUBIC's β
-        cc.onLoss(new LossEvent(now + 2 * MS, List.of(packet(pn++, exitTime + MS / 2, MDS)), rtt, 0, 0, false));
+        cc.onLoss(new LossEvent(now + 2 * MS, List.of(packet(pn++, exitTime + MS / 2, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
         assertEquals(67_200, cc.congestionWindow(), 10, "96 kB x 0.7");
         assertEquals("recovery", cc.state());
+    }
+
+    @Test
+    void cubicAndNewRenoPaceTheCheckAtAQuarterAboveTheMeasuredRateAndSlowStartAtThePacersGain() {
+        for (boolean cubic : new boolean[] {true, false}) {
+            OnsetBdp rule = new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true);
+            CongestionController cc = cubic ? new CubicController(MDS, rule, CubicRollback.OFF, true)
+                    : new NewRenoController(MDS, rule);
+            RttEstimator rtt = new RttEstimator();
+            long now = 0;
+            long pn = 0;
+            while (cc.congestionWindow() < 200_000) {
+                now += MS / 2;
+                rtt.onSample(now, 40 * MS, 0, 0, true);
+                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+                assertEquals(0, cc.pacingRate(), cc.name());
+            }
+            while (rule.phase() == OnsetBdp.Phase.SLOW_START) {
+                now += MS / 2;
+                rtt.onSample(now, 43 * MS, 0, 0, true);
+                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 43 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+            }
+            assertEquals(OnsetBdp.Phase.CHECK, rule.phase(), cc.name());
+            assertTrue(cc.inSlowStart(), cc.name());
+            // the run's ACKs: 1200 bytes every 0.5 ms = 2.4 MB/s; the check's rounds are paced at 1.25 x that
+            assertEquals(3_000_000, cc.pacingRate(), cc.name());
+            // no second onset: full slow start resumes after CSS_ROUNDS rounds, at the slow-start gain again
+            long roundBegan = now;
+            for (int round = 0; round <= OnsetBdp.CSS_ROUNDS && rule.phase() == OnsetBdp.Phase.CHECK; round++) {
+                long sent = roundBegan + 1;
+                for (int i = 0; i < 10; i++) {
+                    now += MS;
+                    if (i == 0) {
+                        roundBegan = now;
+                    }
+                    rtt.onSample(now, 40 * MS, 0, 0, true);
+                    cc.onAck(new AckEvent(now, List.of(packet(pn++, sent, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+                }
+            }
+            assertEquals(OnsetBdp.Phase.SLOW_START, rule.phase(), cc.name());
+            assertEquals(0, cc.pacingRate(), cc.name());
+        }
+    }
+
+    @Test
+    void withABufferOfAQuarterBdpTheCheckOverflowsNothing() {
+        // 40 Mbit/s, 40 ms: BDP 200 kB (166 packets), a buffer of 41 packets (0.25 BDP). A window at the BDP paced at
+        // gain 2 sends the round in half an RTT and queues half the BDP; at 1.25 x the measured rate the queue peaks
+        // at 0.2 BDP, below the buffer
+        for (boolean cubic : new boolean[] {true, false}) {
+            OnsetBdp rule = new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true);
+            SlowStartPath p = new SlowStartPath(cubic, rule, 5_000_000, 40 * MS, 41, true, Noise.NONE).run(1500 * MS);
+            String d = (cubic ? "cubic: " : "newreno: ") + describe(p) + ", check began " + p.checkTime / 1e6 + " ms, "
+                    + p.dropsSinceCheck + " drops since";
+            assertTrue(p.checkTime > 0 && p.exitTime > p.checkTime && !p.exitByLoss, d);
+            assertEquals(0, p.dropsSinceCheck, d);
+            assertTrue(p.exitSsthresh >= 0.9 * p.bdp() && p.exitSsthresh <= p.capacity(), d);
+        }
     }
 
     static Stream<Arguments> disturbances() {
@@ -251,7 +310,10 @@ class OnsetBdpTest {
             String d = (cubic ? "cubic: " : "newreno: ") + describe(p);
             assertTrue(p.exitTime > 0 && !p.exitByLoss, d);
             assertEquals(0, p.dropsBeforeExit, d);
-            assertTrue(p.exitSsthresh >= p.bdp() && p.exitSsthresh <= p.capacity(), d);
+            // it leaves with the measured BDP: under ACK compression (ACKs released every 4 ms) the busy ACKs' rate
+            // reads up to 4 % low; without it the estimate is at or above the BDP
+            double floor = noise.compressionPeriod() > 0 ? 0.96 : 1.0;
+            assertTrue(p.exitSsthresh >= floor * p.bdp() && p.exitSsthresh <= p.capacity(), d);
             assertTrue(p.drops <= 5, d);
         }
     }
@@ -271,8 +333,8 @@ class OnsetBdpTest {
         assertEquals(bdp.bdp(), ((OnsetBdp) bdp.rule).bdpEstimate(), 0.03 * bdp.bdp(), d);
         assertEquals(bdp.bdp(), bdp.cc.congestionWindow(), 0.05 * bdp.bdp(), d);
         assertTrue(onset.cc.congestionWindow() < 0.95 * onset.bdp(), d);
-        // the check's round after the cut is paced at slow start's gain 2 from a window at the BDP: it overflows the
-        // 20-packet buffer once more, by at most about that buffer again
-        assertTrue(bdp.drops <= onset.drops + 2 * 20, d);
+        // the check's round after the cut is paced at 1.25 x the measured rate from a window at the BDP: its queue (up
+        // to 0.2 BDP, 33 packets) may overflow the 20-packet buffer again, by at most that buffer
+        assertTrue(bdp.drops <= onset.drops + 20, d);
     }
 }

@@ -3,9 +3,7 @@ package org.pacelab.quic.cc;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.recovery.RttEstimator;
-import org.pacelab.quic.recovery.SentPacket;
 
 /** Builders for the events controllers receive, for tests. */
 final class Packets {
@@ -14,7 +12,7 @@ final class Packets {
     private Packets() {}
 
     static PacketInfo packet(long pn, long timeSent, int size) {
-        return PacketInfo.of(new SentPacket(PacketSpace.APPLICATION, pn, timeSent, timeSent, size, true, true, List.of()));
+        return PacketInfo.of(pn, timeSent, size);
     }
 
     /** Packets numbered from {@code firstPn}, all sent at {@code timeSent}. */
@@ -34,10 +32,10 @@ final class Packets {
     }
 
     static AckEvent ack(long now, List<PacketInfo> acked, RttEstimator rtt) {
-        return new AckEvent(now, acked, rtt, 0, 0, null, false);
+        return new AckEvent(now, acked, rtt.estimates(), 0, 0, null, false, 0);
     }
 
     static LossEvent loss(long now, List<PacketInfo> lost, RttEstimator rtt, boolean persistent) {
-        return new LossEvent(now, lost, rtt, 0, 0, persistent);
+        return new LossEvent(now, lost, rtt.estimates(), 0, 0, persistent, 0, 0);
     }
 }

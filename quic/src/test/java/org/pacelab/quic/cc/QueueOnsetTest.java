@@ -29,7 +29,7 @@ class QueueOnsetTest {
         boolean ack(long gap, long sample, long cwnd) {
             now += gap;
             rtt.onSample(now, sample, 0, 0, true);
-            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt, 0, 0, null, false), cwnd, MDS);
+            return rule.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt.estimates(), 0, 0, null, false, 0), cwnd, MDS);
         }
     }
 

@@ -36,7 +36,7 @@ class SearchTest {
                 continue;
             }
             rtt.onSample(t, r, 0, 0, true);
-            AckEvent ack = new AckEvent(t, List.of(packet(pn++, t - r, (int) delivered)), rtt, 0, 0, null, false);
+            AckEvent ack = new AckEvent(t, List.of(packet(pn++, t - r, (int) delivered)), rtt.estimates(), 0, 0, null, false, 0);
             if (s.onAck(ack, 0, 1200)) {
                 return t;
             }
@@ -84,9 +84,9 @@ class SearchTest {
         Search gap = new Search(Search.THRESH);
         RttEstimator rtt = new RttEstimator();
         rtt.onSample(0, RTT, 0, 0, true);
-        gap.onAck(new AckEvent(MS, List.of(packet(0, 0, 1200)), rtt, 0, 0, null, false), 0, 1200);
-        gap.onAck(new AckEvent(2 * MS, List.of(packet(1, 0, 1200)), rtt, 0, 0, null, false), 0, 1200);
-        gap.onAck(new AckEvent(500 * MS, List.of(packet(2, 0, 1200)), rtt, 0, 0, null, false), 0, 1200);
+        gap.onAck(new AckEvent(MS, List.of(packet(0, 0, 1200)), rtt.estimates(), 0, 0, null, false, 0), 0, 1200);
+        gap.onAck(new AckEvent(2 * MS, List.of(packet(1, 0, 1200)), rtt.estimates(), 0, 0, null, false, 0), 0, 1200);
+        gap.onAck(new AckEvent(500 * MS, List.of(packet(2, 0, 1200)), rtt.estimates(), 0, 0, null, false, 0), 0, 1200);
         assertEquals(1, gap.resets());
     }
 }

@@ -8,14 +8,14 @@ import java.util.SplittableRandom;
 
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.recovery.DeliveryRateEstimator;
-import org.pacelab.quic.recovery.RateSample;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
 
 /**
  * A scripted path for the slow-start exit rules, in virtual time: a bulk sender whose loss-based controller
  * (NewReno or CUBIC with a {@link SlowStartExit}) is paced at gain × cwnd / srtt (2 in slow start, 1.25 after, as
- * pacelab's defaults; the first 10 packets unpaced) or not paced at all; a bottleneck of fixed rate with a
+ * pacelab's defaults; the controller's own rate when it gives one, {@link CongestionController#pacingRate}; the first
+ * 10 packets unpaced) or not paced at all; a bottleneck of fixed rate with a
  * drop-tail buffer of {@code bufferPackets}; one-way delays; a receiver that acknowledges every second packet at
  * once and an odd one after 25 ms. Optional disturbances, each seeded: random extra delay on every ACK (RTT noise,
  * order kept), ACKs released only at multiples of a period (ACK compression), and a slow start of the sender's own
@@ -73,6 +73,9 @@ final class SlowStartPath {
      * packets sent before it ended.
      */
     long exitTime = -1;
+    /** When the rule's reduced-growth phase first began (onset-bdp's check; -1: never), and the drops of packets sent since. */
+    long checkTime = -1;
+    long dropsSinceCheck;
     long exitCwnd = -1;
     long exitSsthresh = -1;
     long dropsBeforeExit;
@@ -126,6 +129,9 @@ final class SlowStartPath {
             } else {
                 send();
             }
+            if (checkTime < 0 && cc.state().equals("conservative_slow_start")) {
+                checkTime = now;
+            }
             if (exitTime < 0) {
                 if (cc.inSlowStart()) {
                     exitCwnd = Math.max(exitCwnd, cc.congestionWindow());
@@ -146,11 +152,11 @@ final class SlowStartPath {
         SentPacket p = new SentPacket(PacketSpace.APPLICATION, pn++, now, now, MDS, true, true, List.of());
         estimator.onPacketSent(p, inflight, now);
         inflight += MDS;
-        cc.onPacketSent(now, PacketInfo.of(p), inflight);
+        cc.onPacketSent(now, p.info(), inflight);
         unacked.add(p);
         if (paced && pn > 10 && rtt.hasSample()) {
             double gain = cc.inSlowStart() ? 2.0 : 1.25;
-            long r = (long) (gain * cc.congestionWindow() * 1e9 / rtt.smoothedRtt());
+            long r = cc.pacingRate() > 0 ? cc.pacingRate() : (long) (gain * cc.congestionWindow() * 1e9 / rtt.smoothedRtt());
             nextSend = Math.max(now, nextSend) + MDS * 1_000_000_000L / Math.max(1, r);
         }
         while (!queueDepartures.isEmpty() && queueDepartures.peekFirst() <= now) {
@@ -161,6 +167,9 @@ final class SlowStartPath {
             drops++;
             if (exitTime < 0) {
                 dropsBeforeExit++;
+            }
+            if (checkTime >= 0) {
+                dropsSinceCheck++;
             }
             return;
         }
@@ -217,7 +226,7 @@ final class SlowStartPath {
                 inflight -= MDS;
                 delivered += MDS;
                 estimator.onPacketAcked(p, now);
-                acked.add(PacketInfo.of(p));
+                acked.add(p.info());
             }
         }
         List<PacketInfo> lost = new ArrayList<>();
@@ -228,15 +237,15 @@ final class SlowStartPath {
                 unacked.remove(d);
                 inflight -= MDS;
                 estimator.onPacketLost(d);
-                lost.add(PacketInfo.of(d));
+                lost.add(d.info());
             }
         }
         RateSample rs = estimator.generateRateSample(rtt.minRtt());
         if (!lost.isEmpty()) {
-            cc.onLoss(new LossEvent(now, lost, rtt, prior, inflight, false));
+            cc.onLoss(new LossEvent(now, lost, rtt.estimates(), prior, inflight, false, estimator.delivered(), estimator.lost()));
         }
         if (!acked.isEmpty()) {
-            cc.onAck(new AckEvent(now, acked, rtt, prior, inflight, rs, false));
+            cc.onAck(new AckEvent(now, acked, rtt.estimates(), prior, inflight, rs, false, estimator.delivered()));
         }
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.pacelab.quic.cc.RateSample;
 import org.pacelab.quic.packet.PacketSpace;
 
 /** Samples checked against values worked out by hand from draft-cheng-iccrg-delivery-rate-estimation. */

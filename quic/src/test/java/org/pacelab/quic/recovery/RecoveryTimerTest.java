@@ -8,7 +8,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.cc.CongestionConfig;
-import org.pacelab.quic.cc.CongestionControllers;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.qlog.QlogSink;
 
@@ -21,7 +20,7 @@ class RecoveryTimerTest {
     private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2, 25_000_000L);
     private final RttEstimator rtt = new RttEstimator(100 * MS);
     private final Recovery recovery = new Recovery(rtt, spaces,
-            CongestionControllers.create(CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none")), 1200),
+            CongestionSetup.create(CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none")), 1200),
             QlogSink.NONE);
 
     private SentPacket send(PacketSpace space, long sentAt) {

@@ -51,4 +51,44 @@ class ReceiveBufferTest {
         assertEquals(length, buf.readOffset());
         assertEquals(0, buf.readable());
     }
+
+    /**
+     * readable() is kept as segments arrive instead of walking them: after every insert and partial read it equals
+     * the gap-free run from the read offset over the bytes received so far (a model: one flag per byte).
+     */
+    @Property
+    void readableIsTheGapFreeRunFromTheReadOffset(@ForAll @IntRange(min = 1, max = 3000) int length, @ForAll long seed) {
+        Random rnd = new Random(seed);
+        boolean[] present = new boolean[length];
+        ReceiveBuffer buf = new ReceiveBuffer();
+        ByteBuffer dst = ByteBuffer.allocate(1 + rnd.nextInt(200));
+        for (int step = 0; step < 200; step++) {
+            int start = rnd.nextInt(length);
+            int end = Math.min(length, start + 1 + rnd.nextInt(400));
+            buf.insert(start, new byte[end - start]);
+            for (int i = start; i < end; i++) {
+                present[i] = true;
+            }
+            if (rnd.nextInt(3) == 0) {
+                dst.clear();
+                buf.read(dst);
+            }
+            long run = buf.readOffset();
+            while (run < length && present[(int) run]) {
+                run++;
+            }
+            assertEquals(run - buf.readOffset(), buf.readable(), "step " + step);
+        }
+    }
+
+    @Property
+    void inOrderSegmentsAreReadableAsTheyArrive(@ForAll @IntRange(min = 1, max = 400) int segments) {
+        ReceiveBuffer buf = new ReceiveBuffer();
+        for (int i = 0; i < segments; i++) {
+            buf.insert(i * 1200L, new byte[1200]);
+            assertEquals((i + 1) * 1200L, buf.readable());
+        }
+        buf.discard();
+        assertEquals(0, buf.readable());
+    }
 }

@@ -84,4 +84,45 @@ class SendBufferTest {
         sb.onAcked(p.offset(), p.length(), false);
         assertEquals(4000, sb.writable());
     }
+
+    /**
+     * A bulk stream cycles through its capacity's worth of chunks: once the buffer was full, writing and acknowledging
+     * ten times its capacity reuses the released chunks instead of allocating new ones, and the bytes stay right.
+     */
+    @Test
+    void aBulkStreamReusesItsChunks() {
+        int capacity = 1 << 20;
+        SendBuffer sb = new SendBuffer(capacity);
+        Random rnd = new Random(7);
+        byte[] data = new byte[1400];
+        byte[] out = new byte[1400];
+        long written = 0;
+        for (int round = 0; round < 10 * capacity / 1400; round++) {
+            rnd.nextBytes(data);
+            // fill up to the capacity, then send and acknowledge one packet's worth
+            while (sb.writable() >= data.length) {
+                sb.write(ByteBuffer.wrap(data));
+                written += data.length;
+            }
+            SendBuffer.Piece p = sb.next(1400, Long.MAX_VALUE);
+            ByteBuffer o = ByteBuffer.wrap(out);
+            sb.copy(p.offset(), p.length(), o);
+            sb.onAcked(p.offset(), p.length(), false);
+        }
+        assertTrue(written > 10L * capacity - capacity);
+        // the full buffer's chunks, a partial one at each end, and nothing more
+        assertTrue(sb.chunksAllocated() <= capacity / (32 * 1024) + 2, "allocated " + sb.chunksAllocated());
+        // a reused chunk hands out what was written last, not what it held before
+        SendBuffer fresh = new SendBuffer(capacity);
+        byte[] last = new byte[100];
+        for (int i = 0; i < 3 * capacity / 100; i++) {
+            java.util.Arrays.fill(last, (byte) i);
+            fresh.write(ByteBuffer.wrap(last));
+            SendBuffer.Piece p = fresh.next(100, Long.MAX_VALUE);
+            byte[] got = new byte[100];
+            fresh.copy(p.offset(), p.length(), ByteBuffer.wrap(got));
+            assertArrayEquals(last, got);
+            fresh.onAcked(p.offset(), p.length(), false);
+        }
+    }
 }

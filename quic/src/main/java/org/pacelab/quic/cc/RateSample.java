@@ -1,4 +1,4 @@
-package org.pacelab.quic.recovery;
+package org.pacelab.quic.cc;
 
 /**
  * A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation §3.3, as used by BBR).
