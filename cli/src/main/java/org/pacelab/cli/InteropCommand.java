@@ -38,6 +38,8 @@ import picocli.CommandLine.Spec;
                 "checks them. Writes the matrix with the reason of every failure and unsupported case."},
         footer = {"", "Results go to DIR (default results/interop): matrix.json, matrix.md, index.html, environment.json, and",
                 "runs/SERVER_CLIENT/CASE/ (tap.pcapng, key logs, logs, result.json). Needs tshark (Debian package tshark).",
+                "Resumable: run again with the same --out and only cells without a finished result run (--rerun to repeat",
+                "some); the matrix covers every cell in DIR, so a long matrix is built in slices of --cases or peers.",
                 "Example: pacelab interop --peers pacelab,ngtcp2 --cases handshake,transfer,retry"})
 public final class InteropCommand implements Callable<Integer> {
     @Spec
@@ -62,6 +64,11 @@ public final class InteropCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "seed of the emulator's random streams (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--rerun", split = ",", paramLabel = "LIST",
+            description = "run these cells again although DIR has their result: 'failed', 'all', or case names (default: "
+                    + "only cells without a finished result run; the others are kept)")
+    List<String> rerun;
+
     @Option(names = "--update-doc", paramLabel = "FILE",
             description = "replace the generated section of FILE (e.g. docs/interop.md) with the new matrix")
     Path updateDoc;
@@ -83,6 +90,16 @@ public final class InteropCommand implements Callable<Integer> {
                 chosen.add(c.get());
             }
         }
+        InteropMatrix.Rerun again = InteropMatrix.Rerun.NONE;
+        if (rerun != null) {
+            List<String> words = rerun.stream().map(String::strip).toList();
+            for (String w : words) {
+                if (!w.equals("all") && !w.equals("failed") && InteropCases.get(w).isEmpty()) {
+                    return usage("--rerun: unknown test case '" + w + "'; valid: all, failed, " + String.join(", ", InteropCases.names()));
+                }
+            }
+            again = InteropMatrix.Rerun.of(words);
+        }
         Host host = new Host();
         PacelabLauncher pacelab = Launchers.current();
         if (host.which(tshark).isEmpty() && !Files.isExecutable(Path.of(tshark))) {
@@ -94,7 +111,7 @@ public final class InteropCommand implements Callable<Integer> {
                     + " marking where the matrix goes" : " is not a file"));
         }
         InteropMatrix matrix = new InteropMatrix(out, pacelab, host, tshark, new java.io.PrintStream(System.out, true,
-                java.nio.charset.StandardCharsets.UTF_8));
+                java.nio.charset.StandardCharsets.UTF_8), registry);
         List<InteropEndpoint> s;
         List<InteropEndpoint> c;
         try {
@@ -106,7 +123,7 @@ public final class InteropCommand implements Callable<Integer> {
         if (s.isEmpty() || c.isEmpty()) {
             return usage("no usable " + (s.isEmpty() ? "server" : "client") + " is left to run");
         }
-        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed));
+        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed, again));
         long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
         long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
         long unsupported = cells.size() - ok - failed;

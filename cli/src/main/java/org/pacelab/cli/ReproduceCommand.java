@@ -53,6 +53,11 @@ public final class ReproduceCommand implements Callable<Integer> {
             description = "relay (emulated: relay and netns), sim (the simulator) or both (default)")
     Reproduction.Modes mode;
 
+    @Option(names = "--campaigns", paramLabel = "LIST", split = ",",
+            description = "run only these campaigns of the study (default: all); the report still includes the runs the others "
+                    + "stored in the same --out, so a study can be run in slices")
+    List<String> campaigns = new ArrayList<>();
+
     @Option(names = "--out", paramLabel = "DIR", converter = PathChecks.OutputDirectory.class,
             description = "where the campaigns and the report go")
     Path out;
@@ -111,15 +116,20 @@ public final class ReproduceCommand implements Callable<Integer> {
             words.add("--quick");
         }
         words.addAll(List.of("--mode", mode.name().toLowerCase(java.util.Locale.ROOT)));
-        Reproduction r = new Reproduction(ref, new Reproduction.Options(quick, mode, dir.toAbsolutePath(), Math.max(0, retries),
+        if (!campaigns.isEmpty()) {
+            words.addAll(List.of("--campaigns", String.join(",", campaigns)));
+        }
+        Reproduction r = new Reproduction(ref, new Reproduction.Options(quick, mode, new java.util.LinkedHashSet<>(campaigns), dir.toAbsolutePath(), Math.max(0, retries),
                 parallel, stdout, terminal, String.join(" ", words)), peers, host, pacelab, RunCommand.simulator());
         if (check) {
             try {
                 Map<String, PlannedCampaign> plan = r.plan();
                 stdout.println(ref.id() + ": " + ref.claims().size() + " claims in " + file);
                 plan.forEach((key, pc) -> stdout.println("  " + key + ": " + (pc.absent() != null ? "not run — " + pc.absent()
-                        : pc.plan().runs().size() + " runs (" + pc.plan().configurations().size() + " of "
-                        + pc.full().configurations().size() + " configurations)")));
+                        : pc.now().runs().size() + " runs (" + pc.now().configurations().size() + " of "
+                        + pc.full().configurations().size() + " configurations)"
+                        + (pc.deferred().isEmpty() ? "" : "; " + pc.deferred().size() + " configurations left to another invocation: "
+                        + String.join("; ", new java.util.LinkedHashSet<>(pc.deferred().values()))))));
                 return 0;
             } catch (ScenarioException e) {
                 e.problems().forEach(p -> err.println("pacelab reproduce: " + p));

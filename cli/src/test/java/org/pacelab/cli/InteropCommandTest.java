@@ -34,6 +34,16 @@ class InteropCommandTest {
     }
 
     @Test
+    void unknownRerunNameListsTheValidOnes() {
+        CliRun r = CliRun.of("interop", "--cases", "handshake", "--rerun", "failed,handshak", "--out", dir.resolve("m").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().strip().startsWith("pacelab interop: --rerun: unknown test case 'handshak'; valid: all, failed, handshake, "),
+                r.err());
+        assertEquals(1, r.err().strip().lines().count());
+        assertFalse(Files.exists(dir.resolve("m")));
+    }
+
+    @Test
     void missingTsharkAndABadDocumentAreOneSentence() throws Exception {
         CliRun r = CliRun.of("interop", "--tshark", dir.resolve("no-tshark").toString(), "--out", dir.resolve("m").toString());
         assertEquals(2, r.code());

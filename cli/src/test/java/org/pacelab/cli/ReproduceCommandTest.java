@@ -61,6 +61,44 @@ class ReproduceCommandTest {
         assertFalse(Files.exists(tmp.resolve("out")), "nothing is created");
     }
 
+    /**
+     * A study run in slices: {@code --campaigns} runs one campaign, the report lists the other's claim as not run yet;
+     * the next slice into the same --out runs only the other, and the report then measures both claims.
+     */
+    @Test
+    void aStudyRunInSlicesReportsEveryStoredRun() throws Exception {
+        Files.writeString(tmp.resolve("a.yaml"), "name: slice-a\nmode: sim\ntransfer: {size: 256KiB}\nimplementations: [pacelab]\n");
+        Files.writeString(tmp.resolve("b.yaml"), "name: slice-b\nmode: sim\ntransfer: {size: 256KiB}\nimplementations: [pacelab]\n");
+        Path ref = tmp.resolve("t.yaml");
+        Files.writeString(ref, "study: t\ntitle: T\ncitation: C\ncampaigns: {a: {scenario: a.yaml}, b: {scenario: b.yaml}}\nclaims:\n"
+                + "  - {id: ga, source: T1, says: s, study: {mean: 1}, agree: {factor: 1000000},\n"
+                + "     pacelab: {campaign: a, implementation: pacelab, metric: goodput}}\n"
+                + "  - {id: gb, source: T2, says: s, study: {mean: 1}, agree: {factor: 1000000},\n"
+                + "     pacelab: {campaign: b, implementation: pacelab, metric: goodput}}\n");
+        Path out = tmp.resolve("out");
+        CliRun unknown = CliRun.of("reproduce", ref.toString(), "--campaigns", "a,c", "--out", out.toString(), "--no-install");
+        assertEquals(2, unknown.code(), unknown.out() + unknown.err());
+        assertEquals("pacelab reproduce: " + ref + ": --campaigns: 'c' is not a campaign of t; its campaigns: a, b",
+                unknown.err().strip());
+        assertFalse(Files.exists(out), "nothing is created");
+
+        CliRun first = CliRun.of("reproduce", ref.toString(), "--campaigns", "a", "--out", out.toString(), "--no-install");
+        assertEquals(0, first.code(), first.out() + first.err());
+        String report = Files.readString(out.resolve("report.md"), StandardCharsets.UTF_8);
+        assertTrue(report.contains("| gb — s | T2 | 1 | cannot measure: not run yet: --campaigns a leaves campaign b out"), report);
+        assertTrue(report.contains("| ga — s | T1 | 1 | "), report);
+        assertFalse(report.contains("| ga — s | T1 | 1 | cannot measure"), report);
+        assertFalse(Files.exists(out.resolve("slice-b")), "campaign b did not run");
+
+        CliRun second = CliRun.of("reproduce", ref.toString(), "--campaigns", "b", "--out", out.toString(), "--no-install");
+        assertEquals(0, second.code(), second.out() + second.err());
+        report = Files.readString(out.resolve("report.md"), StandardCharsets.UTF_8);
+        assertFalse(report.contains("not run yet"), report);
+        assertFalse(report.contains("cannot measure"), report);
+        assertTrue(report.contains("1 finished by this invocation, 1 stored by earlier ones"), report);
+        assertFalse(second.out().contains("campaign a:"), "campaign a is not run again: " + second.out());
+    }
+
     /** Every shipped study resolves each claim to one configuration in its quick and its full variant. */
     @Test
     void everyShippedStudyChecksInBothVariants() {

@@ -1,9 +1,6 @@
 package org.pacelab.peers;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -11,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.peers.build.AioquicBuild;
-import org.pacelab.peers.build.InstalledBuild;
 
 /**
  * aioquic (pacelab's aioquic server and client on its public API, hq-interop): pacelab's client downloads 10 MiB and 50
@@ -23,52 +19,31 @@ import org.pacelab.peers.build.InstalledBuild;
 class AioquicInteropTest {
     @TempDir
     Path dir;
-    private InstalledBuild aioquic;
+    private ProgramPeer aioquic;
 
     @BeforeEach
     void built() {
-        aioquic = BuiltPeers.require(new AioquicBuild(), AioquicBuild.CLIENT);
-    }
-
-    private ThirdPartyInterop.ServerCommand server(String cc) {
-        return (port, www, cert, key) -> List.of(aioquic.file(AioquicBuild.SERVER).toString(), "--listen", "127.0.0.1:" + port,
-                "--root", www.toString(), "--cert", cert.toString(), "--key", key.toString(), "--alpn", "hq-interop", "--cc", cc);
-    }
-
-    private ThirdPartyInterop.ClientCommand client() {
-        return (port, urls, out) -> {
-            List<String> cmd = new ArrayList<>(List.of(aioquic.file(AioquicBuild.CLIENT).toString(), "--insecure", "--output",
-                    out.toString(), "--json", out.resolveSibling("client.json").toString(), "--alpn", "hq-interop"));
-            cmd.addAll(urls);
-            return cmd;
-        };
-    }
-
-    /** The aioquic client saves a body under the URL's last path segment. */
-    private static Path saved(Path out, String target) {
-        return out.resolve(target.substring(target.lastIndexOf('/') + 1));
+        aioquic = new ProgramPeer("aioquic", BuiltPeers.require(new AioquicBuild(), AioquicBuild.CLIENT), AioquicBuild.SERVER,
+                AioquicBuild.CLIENT);
     }
 
     @Test
     void pacelabDownloadsTenMibFromAioquic() throws Exception {
-        ThirdPartyInterop.pacelabDownloadsFromServer(dir, "aioquic", server("reno"), Map.of(), "hq-interop", ThirdPartyInterop.tenMib());
+        aioquic.pacelabDownloads(dir, "hq-interop", ThirdPartyInterop.tenMib(), "--cc", "reno");
     }
 
     @Test
     void pacelabDownloadsFiftyConcurrentFilesFromAioquicWithCubic() throws Exception {
-        ThirdPartyInterop.pacelabDownloadsFromServer(dir, "aioquic", server("cubic"), Map.of(), "hq-interop",
-                ThirdPartyInterop.fiftyFiles());
+        aioquic.pacelabDownloads(dir, "hq-interop", ThirdPartyInterop.fiftyFiles(), "--cc", "cubic");
     }
 
     @Test
     void aioquicDownloadsTenMibFromPacelab() throws Exception {
-        ThirdPartyInterop.clientDownloadsFromPacelab(dir, "aioquic", client(), Map.of(), AioquicInteropTest::saved,
-                ThirdPartyInterop.tenMibTarget());
+        aioquic.downloadsFromPacelab(dir, "hq-interop", ThirdPartyInterop.tenMibTarget());
     }
 
     @Test
     void aioquicDownloadsFiftyConcurrentStreamsFromPacelab() throws Exception {
-        ThirdPartyInterop.clientDownloadsFromPacelab(dir, "aioquic", client(), Map.of(), AioquicInteropTest::saved,
-                ThirdPartyInterop.fiftyTargets());
+        aioquic.downloadsFromPacelab(dir, "hq-interop", ThirdPartyInterop.fiftyTargets());
     }
 }

@@ -1,16 +1,12 @@
 package org.pacelab.peers;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.pacelab.peers.build.InstalledBuild;
 import org.pacelab.peers.build.QuicGoBuild;
 
 /**
@@ -23,63 +19,41 @@ import org.pacelab.peers.build.QuicGoBuild;
 class QuicGoInteropTest {
     @TempDir
     Path dir;
-    private InstalledBuild quicGo;
+    private ProgramPeer quicGo;
 
     @BeforeEach
     void built() {
-        quicGo = BuiltPeers.require(new QuicGoBuild(), QuicGoBuild.CLIENT);
-    }
-
-    private ThirdPartyInterop.ServerCommand server(String alpn) {
-        return (port, www, cert, key) -> List.of(quicGo.file(QuicGoBuild.SERVER).toString(), "--listen", "127.0.0.1:" + port,
-                "--root", www.toString(), "--cert", cert.toString(), "--key", key.toString(), "--alpn", alpn);
-    }
-
-    private ThirdPartyInterop.ClientCommand client(String alpn) {
-        return (port, urls, out) -> {
-            List<String> cmd = new ArrayList<>(List.of(quicGo.file(QuicGoBuild.CLIENT).toString(), "--insecure", "--output",
-                    out.toString(), "--json", out.resolveSibling("client.json").toString(), "--alpn", alpn));
-            cmd.addAll(urls);
-            return cmd;
-        };
-    }
-
-    /** The quic-go client saves a body under the URL's last path segment. */
-    private static Path saved(Path out, String target) {
-        return out.resolve(target.substring(target.lastIndexOf('/') + 1));
+        quicGo = new ProgramPeer("quic-go", BuiltPeers.require(new QuicGoBuild(), QuicGoBuild.CLIENT), QuicGoBuild.SERVER,
+                QuicGoBuild.CLIENT);
     }
 
     @Test
     void pacelabDownloadsTenMibFromQuicGo() throws Exception {
-        ThirdPartyInterop.pacelabDownloadsFromServer(dir, "quic-go", server("h3"), Map.of(), "h3", ThirdPartyInterop.tenMib());
+        quicGo.pacelabDownloads(dir, "h3", ThirdPartyInterop.tenMib());
     }
 
     @Test
     void pacelabDownloadsTenMibFromQuicGoOverHqInterop() throws Exception {
-        ThirdPartyInterop.pacelabDownloadsFromServer(dir, "quic-go", server("hq-interop"), Map.of(), "hq-interop",
-                ThirdPartyInterop.tenMib());
+        quicGo.pacelabDownloads(dir, "hq-interop", ThirdPartyInterop.tenMib());
     }
 
     @Test
     void pacelabDownloadsFiftyConcurrentFilesFromQuicGo() throws Exception {
-        ThirdPartyInterop.pacelabDownloadsFromServer(dir, "quic-go", server("h3"), Map.of(), "h3", ThirdPartyInterop.fiftyFiles());
+        quicGo.pacelabDownloads(dir, "h3", ThirdPartyInterop.fiftyFiles());
     }
 
     @Test
     void quicGoDownloadsTenMibFromPacelab() throws Exception {
-        ThirdPartyInterop.clientDownloadsFromPacelab(dir, "quic-go", client("h3"), Map.of(), QuicGoInteropTest::saved,
-                ThirdPartyInterop.tenMibTarget());
+        quicGo.downloadsFromPacelab(dir, "h3", ThirdPartyInterop.tenMibTarget());
     }
 
     @Test
     void quicGoDownloadsTenMibFromPacelabOverHqInterop() throws Exception {
-        ThirdPartyInterop.clientDownloadsFromPacelab(dir, "quic-go", client("hq-interop"), Map.of(), QuicGoInteropTest::saved,
-                ThirdPartyInterop.tenMibTarget());
+        quicGo.downloadsFromPacelab(dir, "hq-interop", ThirdPartyInterop.tenMibTarget());
     }
 
     @Test
     void quicGoDownloadsFiftyConcurrentStreamsFromPacelab() throws Exception {
-        ThirdPartyInterop.clientDownloadsFromPacelab(dir, "quic-go", client("h3"), Map.of(), QuicGoInteropTest::saved,
-                ThirdPartyInterop.fiftyTargets());
+        quicGo.downloadsFromPacelab(dir, "h3", ThirdPartyInterop.fiftyTargets());
     }
 }

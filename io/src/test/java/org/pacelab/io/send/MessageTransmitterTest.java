@@ -186,6 +186,45 @@ class MessageTransmitterTest {
         }
     }
 
+    /** The datagrams split from GRO messages of two senders each carry their own message's sender (read once per message). */
+    @Test
+    void groSplitDatagramsKeepTheirMessagesSourceAndTime() throws Exception {
+        try (NativeDatagramPort tx = NativeDatagramPort.bind(ANY, 1 << 20, 1, false);
+             NativeDatagramPort other = NativeDatagramPort.bind(ANY, 1 << 20, 1, false);
+             NativeDatagramPort rx = NativeDatagramPort.bind(ANY, 1 << 20, 8, true);
+             MessageTransmitter t = new MessageTransmitter(tx, config("--gso", "16"));
+             MessageTransmitter u = new MessageTransmitter(other, config("--gso", "16"))) {
+            QuicConnection c = connection();
+            InetSocketAddress to = rx.localAddress();
+            for (int k = 0; k < 8; k++) {
+                t.add(datagram(1400, k), to, 0, c);
+            }
+            t.flush();
+            for (int k = 8; k < 12; k++) {
+                u.add(datagram(1400, k), to, 0, c);
+            }
+            u.flush();
+            ByteBuffer buf = ByteBuffer.allocate(65536);
+            List<InetSocketAddress> sources = new ArrayList<>();
+            List<Long> times = new ArrayList<>();
+            for (int spins = 0; sources.size() < 12 && spins < 2000; spins++) {
+                buf.clear();
+                InetSocketAddress from = rx.receive(buf);
+                if (from == null) {
+                    rx.awaitReadable(1_000_000L);
+                    continue;
+                }
+                sources.add(from);
+                times.add(rx.lastReceiveTime());
+            }
+            assertEquals(12, sources.size());
+            assertTrue(rx.datagramsCoalesced() > 0, "loopback GRO coalesced the GSO buffers");
+            assertTrue(sources.subList(0, 8).stream().allMatch(tx.localAddress()::equals), sources.toString());
+            assertTrue(sources.subList(8, 12).stream().allMatch(other.localAddress()::equals), sources.toString());
+            assertTrue(times.stream().allMatch(x -> x > 0), times.toString());
+        }
+    }
+
     @Test
     void sendTimesTowardADeviceThatIgnoresThemStopBeforeSending() throws Exception {
         String why = KernelSupport.whyTxTimeIgnored(InetAddress.getByName("127.0.0.1"), TxTimeClock.MONOTONIC);

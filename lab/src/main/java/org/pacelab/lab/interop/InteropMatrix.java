@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.time.Clock;
 
 import org.pacelab.analysis.io.AtomicFiles;
 import org.pacelab.io.tls.Certificates;
@@ -20,30 +21,89 @@ import org.pacelab.lab.peer.Availability;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.run.ProcessSupervisor;
+import org.pacelab.lab.run.RunConditions;
 
 /**
  * Runs the QUIC Interop Runner's test cases between every server and every client chosen (pacelab against each peer
  * in both roles, and the peers against each other), one cell at a time, and writes the matrix: {@code matrix.json},
- * {@code index.html}, {@code matrix.md}, {@code environment.json} and one directory per run under {@code runs/}
- * (tap, key logs, logs, the emulator's counters, {@code result.json}). Every file is written atomically; a cell's
- * files are replaced when it runs again.
+ * {@code index.html}, {@code matrix.md}, {@code environment.json} and one directory per cell under {@code runs/}
+ * (tap, key logs, logs, the emulator's counters, {@code result.json}). Every file is written atomically.
+ *
+ * <p>Resumable, like a campaign: a cell whose {@code result.json} holds a finished result of the same seed is taken
+ * as it is (unless {@link Rerun} names it), a cell without one (never run, or interrupted) runs, and the matrix files
+ * cover every cell of the directory, also those an earlier invocation ran for other cases or peers, each with its
+ * {@link CellProvenance}. So a matrix too long for one sitting is built in slices with the same {@code --out}.
  */
 public final class InteropMatrix {
     /** What to run. */
-    public record Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed) {}
+    public record Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed,
+                       Rerun rerun) {
+        public Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed) {
+            this(servers, clients, cases, seed, Rerun.NONE);
+        }
+    }
+
+    /**
+     * Which cells that already have a finished result run again: {@code all} of the plan, the {@code failed} ones, or
+     * those of the named {@code cases}.
+     */
+    public record Rerun(boolean all, boolean failed, Set<String> cases) {
+        public static final Rerun NONE = new Rerun(false, false, Set.of());
+
+        /** From {@code --rerun}: {@code all}, {@code failed} and case names, in any mix. */
+        public static Rerun of(List<String> words) {
+            boolean all = false;
+            boolean failed = false;
+            Set<String> cases = new TreeSet<>();
+            for (String w : words) {
+                switch (w) {
+                    case "all" -> all = true;
+                    case "failed" -> failed = true;
+                    default -> cases.add(w);
+                }
+            }
+            return new Rerun(all, failed, Set.copyOf(cases));
+        }
+
+        boolean matches(CellResult stored) {
+            return all || cases.contains(stored.testCase()) || failed && stored.result().outcome() == CheckResult.Outcome.FAILED;
+        }
+    }
+
+    /** Runs one cell in its (empty) directory and checks it; the real one is {@link InteropRun}. */
+    interface CellRunner {
+        CheckResult run(InteropCase c, InteropEndpoint server, InteropEndpoint client, String alpn, Path dir, long seed)
+                throws IOException, InterruptedException;
+    }
 
     private final Path out;
     private final PacelabLauncher pacelab;
     private final Host host;
     private final TraceReader reader;
     private final PrintStream progress;
+    private final InteropEndpoints registry;
+    private final CellRunner runner;
+    private final Clock clock;
+    private final String commit;
+    private final Map<Integer, Path> pki = new LinkedHashMap<>();
+    private ProcessSupervisor supervisor;
 
-    public InteropMatrix(Path out, PacelabLauncher pacelab, Host host, String tshark, PrintStream progress) {
+    public InteropMatrix(Path out, PacelabLauncher pacelab, Host host, String tshark, PrintStream progress,
+                         InteropEndpoints registry) {
+        this(out, pacelab, host, tshark, progress, registry, null, Clock.systemUTC(), SourceCommit.ofThisBuild());
+    }
+
+    InteropMatrix(Path out, PacelabLauncher pacelab, Host host, String tshark, PrintStream progress, InteropEndpoints registry,
+                  CellRunner runner, Clock clock, String commit) {
         this.out = out.toAbsolutePath();
         this.pacelab = pacelab;
         this.host = host;
         this.reader = new TraceReader(tshark);
         this.progress = progress;
+        this.registry = registry;
+        this.runner = runner != null ? runner : this::runForReal;
+        this.clock = clock;
+        this.commit = commit;
     }
 
     /** Why an endpoint cannot run here in a role, or null when it can. */
@@ -52,33 +112,41 @@ public final class InteropMatrix {
         return a.usable() ? null : a.reason();
     }
 
-    /** Runs the plan and writes the matrix; returns every cell. */
+    /** Runs the plan's missing cells (and those {@link Plan#rerun} names) and writes the matrix; returns the plan's cells. */
     public List<CellResult> run(Plan plan) throws IOException, InterruptedException {
         Files.createDirectories(out.resolve("runs"));
-        Path registry = out.resolve(".children");
-        ProcessSupervisor.stopLeftovers(registry);
-        ProcessSupervisor supervisor = new ProcessSupervisor(registry);
-        Thread hook = new Thread(() -> supervisor.shutdown(2_000), "interop-shutdown");
+        Map<String, CellResult> all = MatrixStore.read(out, progress);
+        String invocation = clock.instant().toString();
+        Path children = out.resolve(".children");
+        ProcessSupervisor.stopLeftovers(children);
+        supervisor = new ProcessSupervisor(children);
+        ProcessSupervisor running = supervisor;
+        Thread hook = new Thread(() -> running.shutdown(2_000), "interop-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        Map<Integer, Path> pki = new LinkedHashMap<>();
         List<CellResult> cells = new ArrayList<>();
         int total = plan.cases().size() * plan.servers().size() * plan.clients().size();
         int n = 0;
         try {
-            writeEnvironment(plan);
+            writeEnvironment(plan, invocation);
             for (InteropCase c : plan.cases()) {
                 for (InteropEndpoint s : plan.servers()) {
                     for (InteropEndpoint cl : plan.clients()) {
                         n++;
-                        CellResult r = cell(c, s, cl, plan.seed(), pki, supervisor);
+                        CellResult stored = all.get(c.name() + " " + s.name() + " " + cl.name());
+                        CellResult r = cell(c, s, cl, plan, stored, invocation);
+                        boolean reused = r == stored;
                         cells.add(r);
-                        progress.printf(Locale.ROOT, "[%3d/%d] %-20s %-8s -> %-8s %-11s %5.1f s  %s%n", n, total, c.name(), s.name(), cl.name(),
-                                r.result().outcome().label(), r.seconds(), r.result().reason() == null ? "" : r.result().reason());
+                        all.put(r.key(), r);
+                        progress.printf(Locale.ROOT, "[%3d/%d] %-20s %-8s -> %-8s %-11s %5.1f s  %s%s%n", n, total, c.name(), s.name(),
+                                cl.name(), r.result().outcome().label(), r.seconds(),
+                                reused ? "(kept from " + r.provenance().started() + ", commit " + r.provenance().commit() + ") " : "",
+                                r.result().reason() == null ? "" : r.result().reason());
                         progress.flush();
-                        writeMatrix(plan, cells);
+                        writeMatrix(plan, all.values());
                     }
                 }
             }
+            writeMatrix(plan, all.values());
         } finally {
             supervisor.stopAll(2_000);
             try {
@@ -90,32 +158,52 @@ public final class InteropMatrix {
         return cells;
     }
 
-    private CellResult cell(InteropCase c, InteropEndpoint s, InteropEndpoint cl, long seed, Map<Integer, Path> pki,
-                            ProcessSupervisor supervisor) throws IOException, InterruptedException {
+    /** The cell's result: decided before running, kept from an earlier run, or run now. */
+    private CellResult cell(InteropCase c, InteropEndpoint s, InteropEndpoint cl, Plan plan, CellResult stored,
+                            String invocation) throws IOException, InterruptedException {
         String alpn = alpn(c, s, cl);
         CheckResult before = before(c, s, cl, alpn);
         String rel = "runs/" + s.name() + "_" + cl.name() + "/" + c.name();
         Path dir = out.resolve(rel);
+        if (before == null && stored != null && stored.directory() != null && stored.provenance().seed() == plan.seed()
+                && !plan.rerun().matches(stored)) {
+            return stored;
+        }
         deleteTree(dir);
+        Files.createDirectories(dir);
+        String started = clock.instant().toString();
+        double loadStart = RunConditions.loadAverage();
         if (before != null) {
-            CellResult r = new CellResult(c.name(), s.name(), cl.name(), before, 0, null, null);
+            CellResult r = new CellResult(c.name(), s.name(), cl.name(), before, 0, null, null,
+                    new CellProvenance(commit, invocation, started, started, loadStart, loadStart, plan.seed()));
+            AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r));
             return r;
         }
-        Files.createDirectories(dir);
-        Path certs = certificates(c.certificateChain(), pki);
-        InteropRun run = new InteropRun(c, s, cl, alpn, dir, certs, pacelab, supervisor, reader, seed);
         long start = System.nanoTime();
         CheckResult result;
         try {
-            result = run.run();
+            result = runner.run(c, s, cl, alpn, dir, plan.seed());
         } catch (IOException e) {
             result = CheckResult.failed("the run could not be completed: " + e.getMessage());
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        run.removeFiles();
-        CellResult r = new CellResult(c.name(), s.name(), cl.name(), result, seconds, alpn, rel);
+        CellResult r = new CellResult(c.name(), s.name(), cl.name(), result, seconds, alpn, rel,
+                new CellProvenance(commit, invocation, started, clock.instant().toString(), loadStart, RunConditions.loadAverage(),
+                        plan.seed()));
         AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r));
         return r;
+    }
+
+    /** The real cell: {@link InteropRun} through the emulator, its served and downloaded files removed afterwards. */
+    private CheckResult runForReal(InteropCase c, InteropEndpoint s, InteropEndpoint cl, String alpn, Path dir, long seed)
+            throws IOException, InterruptedException {
+        Path certs = certificates(c.certificateChain());
+        InteropRun run = new InteropRun(c, s, cl, alpn, dir, certs, pacelab, supervisor, reader, seed);
+        try {
+            return run.run();
+        } finally {
+            run.removeFiles();
+        }
     }
 
     /** The runner's protocol (hq-interop, or h3 for http3) when both speak it, else h3 when both speak that. */
@@ -151,7 +239,7 @@ public final class InteropMatrix {
     }
 
     /** The certificate directory for a chain length, made once per matrix. */
-    private Path certificates(int length, Map<Integer, Path> pki) throws IOException {
+    private Path certificates(int length) throws IOException {
         Path dir = pki.get(length);
         if (dir != null) {
             return dir;
@@ -170,7 +258,8 @@ public final class InteropMatrix {
         return dir;
     }
 
-    private void writeEnvironment(Plan plan) throws IOException {
+    /** The host, the peers' versions, the commit and the plan: {@code environment.json}, and per invocation in {@code invocations/}. */
+    private void writeEnvironment(Plan plan, String invocation) throws IOException {
         Map<String, String> env = new LinkedHashMap<>(EnvironmentRecord.collect(host));
         Set<InteropEndpoint> used = new java.util.LinkedHashSet<>(plan.servers());
         used.addAll(plan.clients());
@@ -178,13 +267,26 @@ public final class InteropMatrix {
             env.put("peer " + e.name(), e.version(Role.SERVER, host, pacelab));
         }
         env.put("seed", Long.toString(plan.seed()));
-        AtomicFiles.writeString(out.resolve("environment.json"), MatrixFiles.json(env));
+        env.put("commit", commit);
+        env.put("invocation", invocation);
+        env.put("servers", String.join(",", plan.servers().stream().map(InteropEndpoint::name).toList()));
+        env.put("clients", String.join(",", plan.clients().stream().map(InteropEndpoint::name).toList()));
+        env.put("cases", String.join(",", plan.cases().stream().map(InteropCase::name).toList()));
+        Rerun rr = plan.rerun();
+        env.put("rerun", rr.all() ? "all" : (rr.failed() ? "failed " : "") + String.join(",", rr.cases()));
+        String json = MatrixFiles.json(env);
+        AtomicFiles.writeString(out.resolve("environment.json"), json);
+        Files.createDirectories(out.resolve("invocations"));
+        AtomicFiles.writeString(out.resolve("invocations").resolve(invocation.replace(':', '-') + ".json"), json);
     }
 
-    private void writeMatrix(Plan plan, List<CellResult> cells) throws IOException {
-        AtomicFiles.writeString(out.resolve("matrix.json"), MatrixFiles.matrixJson(plan, cells));
-        AtomicFiles.writeString(out.resolve("matrix.md"), MatrixFiles.markdown(plan, cells));
-        AtomicFiles.writeString(out.resolve("index.html"), MatrixFiles.html(plan, cells));
+    /** The matrix of every cell in the directory: the plan's endpoints and cases and those of earlier invocations. */
+    private void writeMatrix(Plan plan, java.util.Collection<CellResult> stored) throws IOException {
+        List<CellResult> cells = List.copyOf(stored);
+        Plan shown = MatrixStore.extent(plan, cells, registry);
+        AtomicFiles.writeString(out.resolve("matrix.json"), MatrixFiles.matrixJson(shown, cells));
+        AtomicFiles.writeString(out.resolve("matrix.md"), MatrixFiles.markdown(shown, cells));
+        AtomicFiles.writeString(out.resolve("index.html"), MatrixFiles.html(shown, cells));
     }
 
     private static void deleteTree(Path dir) throws IOException {

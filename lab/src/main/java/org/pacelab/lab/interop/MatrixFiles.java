@@ -38,6 +38,18 @@ final class MatrixFiles {
         m.put("alpn", r.alpn());
         m.put("seconds", Math.round(r.seconds() * 10) / 10.0);
         m.put("directory", r.directory());
+        CellProvenance p = r.provenance();
+        if (p != null) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("commit", p.commit());
+            x.put("invocation", p.invocation());
+            x.put("started", p.started());
+            x.put("finished", p.finished());
+            x.put("load_start", Double.isNaN(p.loadStart()) ? null : p.loadStart());
+            x.put("load_end", Double.isNaN(p.loadEnd()) ? null : p.loadEnd());
+            x.put("seed", p.seed());
+            m.put("provenance", x);
+        }
         return m;
     }
 
@@ -58,7 +70,7 @@ final class MatrixFiles {
             cases.add(x);
         }
         m.put("cases", cases);
-        m.put("seed", plan.seed());
+        m.put("provenance", provenance(plan, cells));
         m.put("results", cells.stream().map(MatrixFiles::cell).toList());
         return json(m);
     }
@@ -89,8 +101,83 @@ final class MatrixFiles {
         return plan.cases().stream().filter(c -> c.name().equals(name)).map(InteropCase::abbreviation).findFirst().orElse(name);
     }
 
+    /**
+     * Where the matrix's cells came from, in one paragraph: how many of the table's cells have a result, from how many
+     * invocations (a matrix built in slices says so), their time span (UTC), commits, seeds and the host's load.
+     */
+    static String provenance(InteropMatrix.Plan plan, List<CellResult> cells) {
+        long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
+        long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
+        int table = plan.servers().size() * plan.clients().size() * plan.cases().size();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%d cells (%d succeeded, %d failed, %d unsupported) of %s × %s × %s", cells.size(), ok,
+                failed, cells.size() - ok - failed, count(plan.servers().size(), "server"), count(plan.clients().size(), "client"),
+                count(plan.cases().size(), "case")));
+        b.append(cells.size() < table ? String.format(Locale.ROOT, " (%d cells; %d not run yet).", table, table - cells.size())
+                : String.format(Locale.ROOT, " (%d cells).", table));
+        java.util.TreeSet<String> invocations = new java.util.TreeSet<>();
+        Map<String, Integer> commits = new java.util.TreeMap<>();
+        java.util.TreeSet<Long> seeds = new java.util.TreeSet<>();
+        String first = null;
+        String last = null;
+        double lo = Double.NaN;
+        double hi = Double.NaN;
+        for (CellResult r : cells) {
+            CellProvenance p = r.provenance();
+            if (p == null) {
+                continue;
+            }
+            invocations.add(p.invocation());
+            commits.merge(p.commit(), 1, Integer::sum);
+            seeds.add(p.seed());
+            first = first == null || p.started().compareTo(first) < 0 ? p.started() : first;
+            last = last == null || p.finished().compareTo(last) > 0 ? p.finished() : last;
+            for (double l : new double[] {p.loadStart(), p.loadEnd()}) {
+                if (!Double.isNaN(l)) {
+                    lo = Double.isNaN(lo) ? l : Math.min(lo, l);
+                    hi = Double.isNaN(hi) ? l : Math.max(hi, l);
+                }
+            }
+        }
+        if (invocations.isEmpty()) {
+            return b.toString();
+        }
+        b.append(invocations.size() == 1 ? " Run by one invocation of `pacelab interop`"
+                : " The cells come from " + invocations.size() + " invocations of `pacelab interop` with the same `--out` (the "
+                        + "matrix was built in slices, each cell as one invocation left it)");
+        String from = time(first);
+        String to = time(last);
+        if (from.length() == to.length() && from.length() > 11 && from.substring(0, 11).equals(to.substring(0, 11))) {
+            to = to.substring(11);
+        }
+        b.append(", between ").append(from).append(" and ").append(to).append(" UTC, at commit");
+        List<String> c = new ArrayList<>();
+        commits.forEach((k, v) -> c.add(commits.size() == 1 ? k : k + " (" + v + (v == 1 ? " cell)" : " cells)")));
+        b.append(commits.size() == 1 ? " " : "s ").append(String.join(", ", c));
+        b.append("; seed").append(seeds.size() == 1 ? " " : "s ").append(String.join(", ", seeds.stream().map(String::valueOf).toList()));
+        if (!Double.isNaN(lo)) {
+            b.append(String.format(Locale.ROOT, "; the host's 1-minute load average at the cells' starts and ends %.1f–%.1f", lo, hi));
+        }
+        return b.append('.').toString();
+    }
+
+    private static String count(int n, String word) {
+        return n + " " + word + (n == 1 ? "" : "s");
+    }
+
+    /** An ISO-8601 instant as {@code 2026-12-02 03:55}. */
+    private static String time(String iso) {
+        try {
+            return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT).withZone(java.time.ZoneOffset.UTC)
+                    .format(java.time.Instant.parse(iso));
+        } catch (java.time.DateTimeException e) {
+            return iso;
+        }
+    }
+
     static String markdown(InteropMatrix.Plan plan, List<CellResult> cells) {
         StringBuilder b = new StringBuilder();
+        b.append(provenance(plan, cells)).append("\n\n");
         b.append("Rows are servers, columns clients. In each cell: ✓ the cases that succeeded, ✗ those that failed, – those ")
                 .append("unsupported, by the runner's abbreviations (legend below).\n\n");
         b.append("| server ↓ client → |");
@@ -180,7 +267,8 @@ final class MatrixFiles {
                 .append("padding:4px 6px;vertical-align:top}.s{color:#107010}.f{color:#b00000;font-weight:bold}.u{color:#888}")
                 .append("a{text-decoration:none}</style></head><body>\n<h1>pacelab interop matrix</h1>\n")
                 .append("<p>The QUIC Interop Runner's test cases, run locally through pacelab's emulator. Rows are servers, ")
-                .append("columns clients; hover a letter for the reason, click it for the run's files.</p>\n<table><tr><th>server ↓ client →</th>");
+                .append("columns clients; hover a letter for the reason, click it for the run's files.</p>\n<p>")
+                .append(html(provenance(plan, cells).replace("`", ""))).append("</p>\n<table><tr><th>server ↓ client →</th>");
         for (InteropEndpoint c : plan.clients()) {
             b.append("<th>").append(html(c.name())).append("</th>");
         }
@@ -221,7 +309,7 @@ final class MatrixFiles {
                     .append(html(k.description())).append("</td></tr>\n");
         }
         b.append("</table>\n<h2>Every result</h2>\n<table><tr><th>case</th><th>server</th><th>client</th><th>result</th><th>reason</th>"
-                + "<th>protocol</th><th>seconds</th></tr>\n");
+                + "<th>protocol</th><th>seconds</th><th>commit</th><th>started (UTC)</th></tr>\n");
         for (CellResult r : cells) {
             String cls = switch (r.result().outcome()) {
                 case SUCCEEDED -> "s";
@@ -233,7 +321,9 @@ final class MatrixFiles {
                     .append(r.directory() == null ? r.result().outcome().label()
                             : "<a href=\"" + html(r.directory()) + "/\">" + r.result().outcome().label() + "</a>")
                     .append("</td><td>").append(html(r.result().reason())).append("</td><td>").append(html(r.alpn() == null ? "" : r.alpn()))
-                    .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds())).append("</td></tr>\n");
+                    .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds())).append("</td><td>")
+                    .append(html(r.provenance() == null ? "" : r.provenance().commit())).append("</td><td>")
+                    .append(html(r.provenance() == null ? "" : time(r.provenance().started()))).append("</td></tr>\n");
         }
         b.append("</table>\n</body></html>\n");
         return b.toString();

@@ -127,6 +127,11 @@ final class ClaimEvaluator {
                 rows.add(modeRow(c, mode, study, pc.leftOut().getOrDefault(e.getValue().getFirst().id(), "not run in this reproduction")));
                 continue;
             }
+            String notYet = ran.stream().allMatch(x -> pc.notRunYet(x) != null) ? pc.notRunYet(ran.getFirst()) : null;
+            if (notYet != null) {
+                rows.add(modeRow(c, mode, study, notYet));
+                continue;
+            }
             switch (p.kind()) {
                 case VALUE, BOUND -> rows.add(single(c, mode, study, Sample.of(ran.getFirst(), runs(pc, ran.getFirst()), c.measure().metric())));
                 case RELATION, RATIO -> rows.add(pair(c, mode, study, Sample.of(ran.getFirst(), runs(pc, ran.getFirst()), c.measure().metric()),
@@ -176,6 +181,9 @@ final class ClaimEvaluator {
                     + " mode or in exactly one other mode" : "the comparison " + vc.name() + " (" + vc.mode().word() + "): "
                     + vpc.leftOut().getOrDefault(vc.id(), "not run in this reproduction");
             return modeRow(c, mode, study, why);
+        }
+        if (vpc.notRunYet(vc) != null) {
+            return modeRow(c, mode, study, "the comparison " + vc.name() + " (" + vc.mode().word() + "): " + vpc.notRunYet(vc));
         }
         Sample b = Sample.of(vc, runs(vpc, vc), c.versus().metric());
         if (b.n() == 0) {

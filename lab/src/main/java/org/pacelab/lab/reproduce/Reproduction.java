@@ -2,6 +2,7 @@ package org.pacelab.lab.reproduce;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -61,8 +62,15 @@ public final class Reproduction {
      * @param command the command line, as the report quotes it
      * @param jobs    simulated repetitions run at once
      */
-    public record Options(boolean quick, Modes modes, Path out, int retries, int jobs, PrintStream log, boolean terminal,
-                          String command) {}
+    /**
+     * @param campaigns the campaign keys this invocation runs (empty: all); the others' stored runs are still reported
+     */
+    public record Options(boolean quick, Modes modes, Set<String> campaigns, Path out, int retries, int jobs, PrintStream log,
+                          boolean terminal, String command) {
+        public Options {
+            campaigns = Set.copyOf(campaigns);
+        }
+    }
 
     /** What a reproduction wrote and found. */
     public record Result(Path markdown, Path html, List<ClaimRow> rows, List<String> failures) {}
@@ -88,6 +96,16 @@ public final class Reproduction {
     public Map<String, PlannedCampaign> plan() throws ScenarioException {
         Map<String, PlannedCampaign> out = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
+        List<String> keys = ref.campaigns().stream().map(Campaign::key).toList();
+        for (String k : options.campaigns()) {
+            if (!keys.contains(k)) {
+                problems.add(ref.file() + ": --campaigns: '" + k + "' is not a campaign of " + ref.id() + "; its campaigns: "
+                        + String.join(", ", keys));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ScenarioException(problems);
+        }
         for (Campaign c : ref.campaigns()) {
             try {
                 out.put(c.key(), plan(c));
@@ -122,17 +140,35 @@ public final class Reproduction {
                     + s.name() + ") out; run without --quick", Map.of());
         }
         List<Configuration> kept = new ArrayList<>();
+        List<Configuration> now = new ArrayList<>();
         Map<String, String> leftOut = new LinkedHashMap<>();
+        Map<String, String> deferred = new LinkedHashMap<>();
         for (Configuration x : full.configurations()) {
             String why = leftOutBecause(v, x);
-            if (why == null) {
-                kept.add(x);
-            } else {
+            if (why != null) {
                 leftOut.put(x.id(), why);
+                continue;
+            }
+            kept.add(x);
+            String later = deferredBecause(c, x);
+            if (later == null) {
+                now.add(x);
+            } else {
+                deferred.put(x.id(), later);
             }
         }
-        return new PlannedCampaign(c, dir, full, full.keeping(kept), leftOut,
-                null, Map.of());
+        return new PlannedCampaign(c, dir, full, full.keeping(kept), full.keeping(now), leftOut, deferred, null, Map.of());
+    }
+
+    /** Why this invocation leaves a configuration of the variant to another one (--mode, --campaigns), or null. */
+    private String deferredBecause(Campaign c, Configuration x) {
+        if (!options.campaigns().isEmpty() && !options.campaigns().contains(c.key())) {
+            return "--campaigns " + String.join(",", new java.util.TreeSet<>(options.campaigns())) + " leaves campaign " + c.key() + " out";
+        }
+        if (!options.modes().keeps(x.mode())) {
+            return "--mode " + options.modes().word() + " leaves " + x.mode().word() + " mode out";
+        }
+        return null;
     }
 
     private String leftOutBecause(Variant v, Configuration x) {
@@ -149,9 +185,6 @@ public final class Reproduction {
                 return variant + " runs only " + e.getKey() + " " + String.join(", ", e.getValue()) + " of this campaign";
             }
         }
-        if (!options.modes().keeps(x.mode())) {
-            return "--mode " + options.modes().word() + " leaves " + x.mode().word() + " mode out";
-        }
         return null;
     }
 
@@ -162,7 +195,7 @@ public final class Reproduction {
         int runs = 0;
         for (PlannedCampaign pc : planned.values()) {
             if (pc.absent() == null) {
-                runs += pc.plan().runs().size();
+                runs += pc.now().runs().size();
             }
         }
         log.println("reproducing " + ref.id() + (options.quick() ? " (--quick)" : "") + ", modes " + options.modes().word() + ": "
@@ -171,7 +204,7 @@ public final class Reproduction {
         Map<String, PlannedCampaign> done = new LinkedHashMap<>();
         List<String> campaignLines = new ArrayList<>();
         int finishedNow = 0;
-        int finishedBefore = 0;
+        int reported = 0;
         for (Map.Entry<String, PlannedCampaign> e : planned.entrySet()) {
             PlannedCampaign pc = e.getValue();
             if (pc.absent() != null || pc.plan().configurations().isEmpty()) {
@@ -180,15 +213,24 @@ public final class Reproduction {
                 done.put(e.getKey(), pc);
                 continue;
             }
-            log.println();
-            log.println("campaign " + e.getKey() + ": " + pc.campaign().scenario().getFileName() + " → " + pc.dir());
             CampaignLayout layout = new CampaignLayout(pc.dir());
-            CampaignRunner.Result r = new CampaignRunner(pc.plan(), layout, pacelab, host, simulator,
-                    new CampaignRunner.Settings(options.retries(), options.jobs(), log, options.terminal())).run();
-            failures.addAll(r.failures());
-            finishedNow += r.finishedNow();
-            finishedBefore += r.finishedBefore();
+            int finished = 0;
+            int plannedRuns = pc.plan().runs().size();
+            if (!pc.now().configurations().isEmpty()) {
+                log.println();
+                log.println("campaign " + e.getKey() + ": " + pc.campaign().scenario().getFileName() + " → " + pc.dir());
+                CampaignRunner.Result r = new CampaignRunner(pc.now(), layout, pacelab, host, simulator,
+                        new CampaignRunner.Settings(options.retries(), options.jobs(), log, options.terminal())).run();
+                failures.addAll(r.failures());
+                finishedNow += r.finishedNow();
+            }
             Map<String, List<Summary>> summaries = new LinkedHashMap<>();
+            if (!Files.exists(layout.store())) {
+                done.put(e.getKey(), pc);
+                campaignLines.add(e.getKey() + " (" + pc.campaign().scenario().getFileName() + "): not run yet — "
+                        + String.join("; ", new LinkedHashSet<>(pc.deferred().values())));
+                continue;
+            }
             try (ResultStore store = ResultStore.openExisting(layout.store())) {
                 for (ResultStore.StoredConfiguration sc : store.configurations()) {
                     if (pc.plan().configurations().stream().anyMatch(x -> x.id().equals(sc.id()))) {
@@ -197,16 +239,18 @@ public final class Reproduction {
                             list.add(store.summary(key));
                         }
                         summaries.put(sc.id(), list);
+                        finished += list.size();
                     }
                 }
-                if (r.finishedBefore() + r.finishedNow() > 0) {
+                reported += finished;
+                if (finished > 0) {
                     CampaignReport.write(store, layout.report(), peers);
                 }
             }
             done.put(e.getKey(), pc.withRuns(summaries));
             campaignLines.add(e.getKey() + " (" + pc.campaign().scenario().getFileName() + "): " + pc.plan().configurations().size()
                     + " of " + pc.full().configurations().size() + " configurations × " + pc.plan().seeds().size() + " repetitions, "
-                    + (r.finishedBefore() + r.finishedNow()) + " of " + r.planned() + " runs finished; report "
+                    + finished + " of " + plannedRuns + " runs finished; report "
                     + options.out().relativize(layout.report().resolve("index.html"))
                     + (pc.leftOut().isEmpty() && pc.full().skipped().isEmpty() ? "" : "; " + String.join("; ", reasons(pc))));
         }
@@ -216,7 +260,7 @@ public final class Reproduction {
             rows.addAll(evaluator.evaluate(c));
         }
         ReproductionReport.Context ctx = new ReproductionReport.Context(options.command(),
-                header(done, finishedNow, finishedBefore, failures), campaignLines);
+                header(done, finishedNow, Math.max(0, reported - finishedNow), failures), campaignLines);
         ReproductionReport.write(options.out(), ref, rows, ctx);
         return new Result(options.out().resolve(ReproductionReport.MARKDOWN), options.out().resolve(ReproductionReport.HTML), rows,
                 failures);
@@ -264,7 +308,7 @@ public final class Reproduction {
                 }
             }
         }
-        h.add("Runs: " + now + " finished in this session, " + before + " reused from earlier sessions"
+        h.add("Runs: " + now + " finished by this invocation, " + before + " stored by earlier ones"
                 + (failures.isEmpty() ? "" : ", " + failures.size() + " failed (run the same command again to retry them)")
                 + (lo <= hi ? "; 1-minute load average at the runs' start " + Numbers.format(lo) + "–" + Numbers.format(hi) : "")
                 + (emulated > 0 ? "; each emulated row names its runs' load and emulator lateness" : ""));

@@ -15,7 +15,7 @@ import org.pacelab.analysis.summary.SummaryField;
  * the start and the end of the run, and how late the real-time emulator delivered packets against its model (from
  * the report the emulator prints when it stops). Timing-sensitive figures are read beside them.
  */
-final class RunConditions {
+public final class RunConditions {
     private static final Path LOADAVG = Path.of("/proc/loadavg");
     private static final Pattern LATENESS = Pattern.compile(
             "delivery lateness \\(delay error\\): p50 ([0-9.]+) us, p99 ([0-9.]+) us, p99\\.9 ([0-9.]+) us, max ([0-9.]+) us");
@@ -23,7 +23,7 @@ final class RunConditions {
     private RunConditions() {}
 
     /** The 1-minute load average, or NaN where /proc/loadavg cannot be read. */
-    static double loadAverage() {
+    public static double loadAverage() {
         try {
             String[] f = Files.readString(LOADAVG, StandardCharsets.US_ASCII).strip().split("\\s+");
             return Double.parseDouble(f[0]);

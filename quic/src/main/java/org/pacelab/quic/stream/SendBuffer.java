@@ -198,12 +198,23 @@ public final class SendBuffer {
         if (length == 0) {
             return;
         }
-        acked.add(offset, offset + length);
-        lost.remove(offset, offset + length);
-        long frontier = acked.contiguousEnd(ackedFrontier);
+        long end = offset + length;
+        if (!lost.isEmpty()) {
+            lost.remove(offset, end);
+        }
+        long frontier;
+        if (acked.isEmpty() && offset <= ackedFrontier) {
+            // acknowledged in order, the common case: the frontier moves without a range kept
+            frontier = end;
+        } else {
+            acked.add(offset, end);
+            frontier = acked.contiguousEnd(ackedFrontier);
+        }
         if (frontier > ackedFrontier) {
             ackedFrontier = frontier;
-            acked.removeBelow(ackedFrontier);
+            if (!acked.isEmpty()) {
+                acked.removeBelow(ackedFrontier);
+            }
             while (count > 0 && chunksBase + CHUNK <= ackedFrontier) {
                 byte[] released = ring[head];
                 ring[head] = null;
