@@ -110,8 +110,9 @@ final class MatrixFiles {
         long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
         int table = plan.servers().size() * plan.clients().size() * plan.cases().size();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%d cells (%d succeeded, %d failed, %d unsupported) of %d servers × %d clients × %d cases",
-                cells.size(), ok, failed, cells.size() - ok - failed, plan.servers().size(), plan.clients().size(), plan.cases().size()));
+        b.append(String.format(Locale.ROOT, "%d cells (%d succeeded, %d failed, %d unsupported) of %s × %s × %s", cells.size(), ok,
+                failed, cells.size() - ok - failed, count(plan.servers().size(), "server"), count(plan.clients().size(), "client"),
+                count(plan.cases().size(), "case")));
         b.append(cells.size() < table ? String.format(Locale.ROOT, " (%d cells; %d not run yet).", table, table - cells.size())
                 : String.format(Locale.ROOT, " (%d cells).", table));
         java.util.TreeSet<String> invocations = new java.util.TreeSet<>();
@@ -144,7 +145,12 @@ final class MatrixFiles {
         b.append(invocations.size() == 1 ? " Run by one invocation of `pacelab interop`"
                 : " The cells come from " + invocations.size() + " invocations of `pacelab interop` with the same `--out` (the "
                         + "matrix was built in slices, each cell as one invocation left it)");
-        b.append(", between ").append(time(first)).append(" and ").append(time(last)).append(" UTC, at commit");
+        String from = time(first);
+        String to = time(last);
+        if (from.length() == to.length() && from.length() > 11 && from.substring(0, 11).equals(to.substring(0, 11))) {
+            to = to.substring(11);
+        }
+        b.append(", between ").append(from).append(" and ").append(to).append(" UTC, at commit");
         List<String> c = new ArrayList<>();
         commits.forEach((k, v) -> c.add(commits.size() == 1 ? k : k + " (" + v + (v == 1 ? " cell)" : " cells)")));
         b.append(commits.size() == 1 ? " " : "s ").append(String.join(", ", c));
@@ -153,6 +159,10 @@ final class MatrixFiles {
             b.append(String.format(Locale.ROOT, "; the host's 1-minute load average at the cells' starts and ends %.1f–%.1f", lo, hi));
         }
         return b.append('.').toString();
+    }
+
+    private static String count(int n, String word) {
+        return n + " " + word + (n == 1 ? "" : "s");
     }
 
     /** An ISO-8601 instant as {@code 2026-12-02 03:55}. */

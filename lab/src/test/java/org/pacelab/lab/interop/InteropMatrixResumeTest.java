@@ -78,8 +78,9 @@ class InteropMatrixResumeTest {
         assertTrue(Files.isRegularFile(dir.resolve("runs/a_a/handshake/client.out")), "a kept cell's files stay");
 
         String md = Files.readString(dir.resolve("matrix.md"));
-        assertTrue(md.startsWith("6 cells (4 succeeded, 1 failed, 1 unsupported) of 1 servers × 2 clients × 3 cases (6 cells)."), md);
+        assertTrue(md.startsWith("6 cells (4 succeeded, 1 failed, 1 unsupported) of 1 server × 2 clients × 3 cases (6 cells)."), md);
         assertTrue(md.contains("The cells come from 2 invocations of `pacelab interop` with the same `--out`"), md);
+        assertTrue(md.contains("between 2026-12-02 03:02 and 03:15 UTC"), md);
         assertTrue(md.contains("at commits abc1234 (3 cells), def5678 (3 cells); seed 1"), md);
         JsonNode json = new ObjectMapper().readTree(Files.readString(dir.resolve("matrix.json")));
         assertEquals(6, json.get("results").size());

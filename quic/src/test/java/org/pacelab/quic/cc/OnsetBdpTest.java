@@ -274,15 +274,16 @@ class OnsetBdpTest {
     void withABufferOfAQuarterBdpTheCheckOverflowsNothing() {
         // 40 Mbit/s, 40 ms: BDP 200 kB (166 packets), a buffer of 41 packets (0.25 BDP). A window at the BDP paced at
         // gain 2 sends the round in half an RTT and queues half the BDP; at 1.25 x the measured rate the queue peaks
-        // at 0.2 BDP, below the buffer
+        // at 0.2 BDP, below the buffer. What may still overflow is the check's growth by a quarter per round: its
+        // queue shows a round after it formed, so the window passes BDP + buffer by a few packets before the exit
         for (boolean cubic : new boolean[] {true, false}) {
             OnsetBdp rule = new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true);
             SlowStartPath p = new SlowStartPath(cubic, rule, 5_000_000, 40 * MS, 41, true, Noise.NONE).run(1500 * MS);
             String d = (cubic ? "cubic: " : "newreno: ") + describe(p) + ", check began " + p.checkTime / 1e6 + " ms, "
                     + p.dropsSinceCheck + " drops since";
             assertTrue(p.checkTime > 0 && p.exitTime > p.checkTime && !p.exitByLoss, d);
-            assertEquals(0, p.dropsSinceCheck, d);
-            assertTrue(p.exitSsthresh >= 0.9 * p.bdp() && p.exitSsthresh <= p.capacity(), d);
+            assertTrue(p.dropsSinceCheck <= 2, d);
+            assertTrue(p.exitSsthresh >= p.bdp() && p.exitSsthresh <= p.capacity(), d);
         }
     }
 
@@ -310,10 +311,7 @@ class OnsetBdpTest {
             String d = (cubic ? "cubic: " : "newreno: ") + describe(p);
             assertTrue(p.exitTime > 0 && !p.exitByLoss, d);
             assertEquals(0, p.dropsBeforeExit, d);
-            // it leaves with the measured BDP: under ACK compression (ACKs released every 4 ms) the busy ACKs' rate
-            // reads up to 4 % low; without it the estimate is at or above the BDP
-            double floor = noise.compressionPeriod() > 0 ? 0.96 : 1.0;
-            assertTrue(p.exitSsthresh >= floor * p.bdp() && p.exitSsthresh <= p.capacity(), d);
+            assertTrue(p.exitSsthresh >= p.bdp() && p.exitSsthresh <= p.capacity(), d);
             assertTrue(p.drops <= 5, d);
         }
     }
@@ -331,7 +329,9 @@ class OnsetBdpTest {
         String d = "onset: " + describe(onset) + "; onset-bdp: " + describe(bdp);
         assertTrue(onset.exitSsthresh > onset.capacity(), d);
         assertEquals(bdp.bdp(), ((OnsetBdp) bdp.rule).bdpEstimate(), 0.03 * bdp.bdp(), d);
-        assertEquals(bdp.bdp(), bdp.cc.congestionWindow(), 0.05 * bdp.bdp(), d);
+        // it leaves at the window the check's confirming run began with: above the BDP by the check's growth
+        // (less than its quarter per round), not below it
+        assertTrue(bdp.cc.congestionWindow() >= bdp.bdp() && bdp.cc.congestionWindow() <= 1.15 * bdp.bdp(), d);
         assertTrue(onset.cc.congestionWindow() < 0.95 * onset.bdp(), d);
         // the check's round after the cut is paced at 1.25 x the measured rate from a window at the BDP: its queue (up
         // to 0.2 BDP, 33 packets) may overflow the 20-packet buffer again, by at most that buffer
