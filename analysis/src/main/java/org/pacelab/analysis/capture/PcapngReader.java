@@ -165,40 +165,37 @@ final class PcapngReader implements CaptureReader {
         return interfaces.get(id);
     }
 
+    /** Enhanced Packet Block (pcapng §4.3): a 32-bit interface id. */
     private boolean readEnhancedPacket(ByteBuffer b, int p, int length, long blockOffset, CapturedFrame frame)
             throws CaptureFormatException {
-        if (length < 32) {
-            throw new CaptureFormatException(in.path(), blockOffset, "Enhanced Packet Block of " + length
-                    + " bytes is shorter than its 32-byte minimum");
-        }
-        int id = b.getInt(p + 8);
-        Interface itf = interfaceOf(id, blockOffset);
-        long ts = ((b.getInt(p + 12) & 0xffffffffL) << 32) | (b.getInt(p + 16) & 0xffffffffL);
-        int capLen = b.getInt(p + 20);
-        int origLen = b.getInt(p + 24);
-        if (capLen < 0 || capLen > length - 32) {
-            throw new CaptureFormatException(in.path(), blockOffset, "captured length " + Integer.toUnsignedString(capLen)
-                    + " does not fit in the Enhanced Packet Block of " + length + " bytes");
-        }
-        frame.set(itf.resolution().toNanos(ts), id, itf.linkType(), b, p + 28, capLen, Math.max(origLen, capLen),
-                blockOffset);
-        return true;
+        checkPacketBlockLength(length, blockOffset, "Enhanced Packet Block");
+        return readPacket(b, p, length, blockOffset, frame, b.getInt(p + 8), "Enhanced Packet Block");
     }
 
+    /** The obsolete Packet Block (pcapng Appendix A): a 16-bit interface id, then a 16-bit drops count. */
     private boolean readObsoletePacket(ByteBuffer b, int p, int length, long blockOffset, CapturedFrame frame)
             throws CaptureFormatException {
+        checkPacketBlockLength(length, blockOffset, "Packet Block");
+        return readPacket(b, p, length, blockOffset, frame, b.getShort(p + 8) & 0xffff, "Packet Block");
+    }
+
+    private void checkPacketBlockLength(int length, long blockOffset, String blockName) throws CaptureFormatException {
         if (length < 32) {
-            throw new CaptureFormatException(in.path(), blockOffset, "Packet Block of " + length
+            throw new CaptureFormatException(in.path(), blockOffset, blockName + " of " + length
                     + " bytes is shorter than its 32-byte minimum");
         }
-        int id = b.getShort(p + 8) & 0xffff;
+    }
+
+    /** What both packet blocks share after the interface id: timestamp, captured and original length, data. */
+    private boolean readPacket(ByteBuffer b, int p, int length, long blockOffset, CapturedFrame frame, int id,
+            String blockName) throws CaptureFormatException {
         Interface itf = interfaceOf(id, blockOffset);
         long ts = ((b.getInt(p + 12) & 0xffffffffL) << 32) | (b.getInt(p + 16) & 0xffffffffL);
         int capLen = b.getInt(p + 20);
         int origLen = b.getInt(p + 24);
         if (capLen < 0 || capLen > length - 32) {
             throw new CaptureFormatException(in.path(), blockOffset, "captured length " + Integer.toUnsignedString(capLen)
-                    + " does not fit in the Packet Block of " + length + " bytes");
+                    + " does not fit in the " + blockName + " of " + length + " bytes");
         }
         frame.set(itf.resolution().toNanos(ts), id, itf.linkType(), b, p + 28, capLen, Math.max(origLen, capLen),
                 blockOffset);

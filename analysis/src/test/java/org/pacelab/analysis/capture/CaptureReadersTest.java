@@ -167,6 +167,38 @@ class CaptureReadersTest {
     }
 
     @Test
+    void pcapngObsoletePacketBlocksReadLikeEnhancedOnes() throws IOException {
+        for (ByteOrder order : List.of(ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN)) {
+            byte[] file = new CaptureFiles.Pcapng(order)
+                    .iface(new Interface(1, 9, 0))
+                    .iface(new Interface(113, -1, 0))
+                    .packet(new Frame(T, 0, new byte[] {1, 2}))
+                    .obsoletePacket(new Frame(T + 1, 1, new byte[] {3, 4, 5}))
+                    .bytes();
+            List<Read> r = readAll(write("obsolete.pcapng", file), 4096);
+            assertEquals(2, r.size());
+            assertEquals(1, r.get(1).iface());
+            assertEquals(113, r.get(1).linkType());
+            assertEquals((T + 1) / 1000 * 1000, r.get(1).timeNs());
+            assertArrayEquals(new byte[] {3, 4, 5}, r.get(1).bytes());
+        }
+    }
+
+    @Test
+    void pcapngObsoletePacketBlockTooShortForItsCapturedLengthIsAnError() throws IOException {
+        byte[] file = new CaptureFiles.Pcapng(ByteOrder.BIG_ENDIAN).iface(new Interface(1, 9, 0))
+                .obsoletePacket(new Frame(T, 0, new byte[] {1, 2, 3, 4})).bytes();
+        int block = file.length - (32 + 4);
+        file[block + 20 + 3] = 9; // captured length 9 in a block with room for 4
+        Path p = write("short.pcapng", file);
+        try (CaptureReader r = CaptureReaders.open(p)) {
+            CaptureFormatException e = assertThrows(CaptureFormatException.class, () -> r.next(new CapturedFrame()));
+            assertTrue(e.getMessage().contains("captured length 9 does not fit in the Packet Block of 36 bytes"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void corruptPcapngBlockLengthIsAnErrorWithTheOffset() throws IOException {
         byte[] file = CaptureFiles.pcapngEthernet(List.of(new Frame(T, new byte[8]), new Frame(T + 1, new byte[8])));
         int second = file.length - (32 + 8); // the last Enhanced Packet Block: 32 bytes of fields and 8 of data

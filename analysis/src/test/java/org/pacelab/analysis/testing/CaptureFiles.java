@@ -84,12 +84,26 @@ public final class CaptureFiles {
 
         /** An Enhanced Packet Block; the timestamp is converted to the interface's resolution. */
         public Pcapng packet(Frame f) {
+            return packetBlock(6, f);
+        }
+
+        /** An obsolete Packet Block (type 2: a 16-bit interface id and a 16-bit drops count, here 0). */
+        public Pcapng obsoletePacket(Frame f) {
+            return packetBlock(2, f);
+        }
+
+        private Pcapng packetBlock(int type, Frame f) {
             Interface i = interfaces.get(f.iface());
             long units = toUnits(f.timeNs() - i.tsoffsetSeconds() * 1_000_000_000L, i.tsresol() < 0 ? 6 : i.tsresol());
             byte[] data = f.bytes();
             int padded = (data.length + 3) & ~3;
-            ByteBuffer b = block(6, 20 + padded);
-            b.putInt(f.iface()).putInt((int) (units >>> 32)).putInt((int) units).putInt(data.length).putInt(data.length)
+            ByteBuffer b = block(type, 20 + padded);
+            if (type == 2) {
+                b.putShort((short) f.iface()).putShort((short) 0);
+            } else {
+                b.putInt(f.iface());
+            }
+            b.putInt((int) (units >>> 32)).putInt((int) units).putInt(data.length).putInt(data.length)
                     .put(data).put(new byte[padded - data.length]);
             close(b);
             return this;
