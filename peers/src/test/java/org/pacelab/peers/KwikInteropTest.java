@@ -1,6 +1,5 @@
 package org.pacelab.peers;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -27,35 +26,21 @@ import org.pacelab.quic.content.SyntheticContent;
 @Tag("interop")
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class KwikInteropTest {
-    private static final String TARGET = "/bytes/" + Interop.TEN_MIB;
-
     @ParameterizedTest
     @ValueSource(strings = {"h3", "hq-interop"})
     void pacelabClientDownloadsFromKwikServer(String alpn) throws Exception {
         var id = Certificates.selfSigned(List.of("localhost"));
         try (KwikServer server = KwikServer.start(new InetSocketAddress("127.0.0.1", 0), KwikOptions.defaults(), id,
                 SyntheticContent.only(), r -> {})) {
-            DigestSink sink = new DigestSink();
-            QuicClient.Outcome o = Pacelab.download(server.localAddress(), alpn, List.of(TARGET), sink, Pacelab.Logs.NONE);
-            assertTrue(o.allSucceeded(), "download failed: " + o);
-            assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
-            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
+            TenMibTransfer.pacelabClientDownloadsFrom(server.localAddress(), alpn);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"h3", "hq-interop"})
     void kwikClientDownloadsFromPacelabServer(String alpn) throws Exception {
-        try (QuicServer server = Pacelab.server(null, Pacelab.Logs.NONE)) {
-            InetSocketAddress addr = server.localAddress();
-            DigestSink sink = new DigestSink();
-            QuicClient.Outcome o = KwikClient.download(addr, new ClientTls(alpn, "localhost", null, true),
-                    List.of(new DownloadRequest("localhost:" + addr.getPort(), TARGET)), sink, KwikOptions.defaults(),
-                    Interop.TRANSFER_TIMEOUT_NANOS);
-            assertTrue(o.allSucceeded(), "download failed: " + o);
-            assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
-            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
-        }
+        TenMibTransfer.peerClientDownloadsFromPacelab(alpn, (addr, tls, requests, sink) -> KwikClient.download(addr, tls,
+                requests, sink, KwikOptions.defaults(), Interop.TRANSFER_TIMEOUT_NANOS));
     }
 
     /** The Kwik client's key log (QuicClientConnection.Builder.secrets) holds the 1-RTT secrets of the connection. */

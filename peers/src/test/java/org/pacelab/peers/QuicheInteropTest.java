@@ -23,21 +23,16 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pacelab.io.runtime.QuicClient;
-import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.peers.quiche.QuicheClient;
 import org.pacelab.peers.quiche.QuicheOptions;
 import org.pacelab.peers.quiche.QuicheServer;
-import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.SyntheticContent;
 
 /** Acceptance 4, quiche through Netty: 10 MiB both ways (pacelab client → quiche server, quiche client → pacelab server). */
 @Tag("interop")
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class QuicheInteropTest {
-    private static final String TARGET = "/bytes/" + Interop.TEN_MIB;
-
     @BeforeEach
     void quicheLoads() {
         Interop.require(Quic.isAvailable(), "Netty's native quiche does not load here: " + Quic.unavailabilityCause());
@@ -49,11 +44,7 @@ class QuicheInteropTest {
         var id = Certificates.selfSigned(List.of("localhost"));
         try (QuicheServer server = QuicheServer.start(new InetSocketAddress("127.0.0.1", 0), QuicheOptions.defaults(), id,
                 SyntheticContent.only(), r -> {})) {
-            DigestSink sink = new DigestSink();
-            QuicClient.Outcome o = Pacelab.download(server.localAddress(), alpn, List.of(TARGET), sink, Pacelab.Logs.NONE);
-            assertTrue(o.allSucceeded(), "download failed: " + o);
-            assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
-            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
+            TenMibTransfer.pacelabClientDownloadsFrom(server.localAddress(), alpn);
         }
     }
 
@@ -67,10 +58,7 @@ class QuicheInteropTest {
                 .withGso(8).withQlogDir(dir.resolve("qlog")).withKeyLog(dir.resolve("keys.log"));
         try (QuicheServer server = QuicheServer.start(new InetSocketAddress("127.0.0.1", 0), options, id,
                 SyntheticContent.only(), r -> {})) {
-            DigestSink sink = new DigestSink();
-            QuicClient.Outcome o = Pacelab.download(server.localAddress(), "h3", List.of(TARGET), sink, Pacelab.Logs.NONE);
-            assertTrue(o.allSucceeded(), "download failed: " + o);
-            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
+            TenMibTransfer.pacelabClientDownloadsFrom(server.localAddress(), "h3");
         }
         List<String> keys = Files.readAllLines(dir.resolve("keys.log"));
         assertTrue(keys.stream().anyMatch(l -> l.matches("SERVER_TRAFFIC_SECRET_0 [0-9a-f]{64} [0-9a-f]+")), "key log: " + keys);
@@ -89,15 +77,7 @@ class QuicheInteropTest {
     @ParameterizedTest
     @ValueSource(strings = {"h3", "hq-interop"})
     void quicheClientDownloadsFromPacelabServer(String alpn) throws Exception {
-        try (QuicServer server = Pacelab.server(null, Pacelab.Logs.NONE)) {
-            InetSocketAddress addr = server.localAddress();
-            DigestSink sink = new DigestSink();
-            QuicClient.Outcome o = QuicheClient.download(addr, new ClientTls(alpn, "localhost", null, true),
-                    List.of(new DownloadRequest("localhost:" + addr.getPort(), TARGET)), sink, QuicheOptions.defaults(),
-                    Interop.TRANSFER_TIMEOUT_NANOS);
-            assertTrue(o.allSucceeded(), "download failed: " + o);
-            assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
-            assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));
-        }
+        TenMibTransfer.peerClientDownloadsFromPacelab(alpn, (addr, tls, requests, sink) -> QuicheClient.download(addr, tls,
+                requests, sink, QuicheOptions.defaults(), Interop.TRANSFER_TIMEOUT_NANOS));
     }
 }

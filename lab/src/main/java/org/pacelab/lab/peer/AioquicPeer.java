@@ -64,12 +64,7 @@ public final class AioquicPeer extends BuiltPeer {
     }
 
     private static void options(List<String> args, Map<String, String> o, Path qlog, Path keyLog) {
-        if (qlog != null) {
-            args.addAll(List.of("--qlog-dir", qlog.toString()));
-        }
-        if (keyLog != null) {
-            args.addAll(List.of("--keylog", keyLog.toString()));
-        }
+        PacelabCommandLines.logs(args, qlog, keyLog);
         if (o.containsKey("cc")) {
             args.addAll(List.of("--cc", ccName(o.get("cc"))));
         }

@@ -47,8 +47,7 @@ public final class KwikPeer implements Peer {
 
     @Override
     public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        String cmd = subcommand(role);
-        return pacelab.has(cmd) ? Availability.USABLE : Availability.missing("this build has no 'pacelab " + cmd + "'");
+        return pacelab.availability(subcommand(role));
     }
 
     @Override
@@ -69,9 +68,7 @@ public final class KwikPeer implements Peer {
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.client(subcommand(Role.CLIENT), c);
-        if (c.keyLog() != null) {
-            args.addAll(List.of("--keylog", c.keyLog().toString()));
-        }
+        PacelabCommandLines.logs(args, null, c.keyLog());
         PacelabCommandLines.urls(args, c);
         return Launch.of(pacelab.command(args), Map.of(), null);
     }

@@ -1,5 +1,6 @@
 package org.pacelab.lab.peer;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,16 @@ final class PacelabCommandLines {
     static void urls(List<String> args, ClientSetup c) {
         for (String p : c.paths()) {
             args.add(c.url(p));
+        }
+    }
+
+    /** The log options: {@code --qlog-dir DIR} and {@code --keylog FILE}, each when given (not null). */
+    static void logs(List<String> args, Path qlogDir, Path keyLog) {
+        if (qlogDir != null) {
+            args.addAll(List.of("--qlog-dir", qlogDir.toString()));
+        }
+        if (keyLog != null) {
+            args.addAll(List.of("--keylog", keyLog.toString()));
         }
     }
 

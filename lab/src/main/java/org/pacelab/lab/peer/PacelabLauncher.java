@@ -45,4 +45,9 @@ public record PacelabLauncher(List<String> prefix, Set<String> commands, Map<Str
     public boolean has(String subcommand) {
         return commands.contains(subcommand);
     }
+
+    /** A peer that runs as this (space-separated) subcommand is usable when this build has it. */
+    public Availability availability(String subcommand) {
+        return has(subcommand) ? Availability.USABLE : Availability.missing("this build has no 'pacelab " + subcommand + "'");
+    }
 }

@@ -196,8 +196,7 @@ public final class PacelabPeer implements Peer {
 
     @Override
     public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        return pacelab.has(role == Role.SERVER ? "server" : "client") ? Availability.USABLE
-                : Availability.missing("this build has no 'pacelab " + role.word() + "'");
+        return pacelab.availability(role.word());
     }
 
     @Override
@@ -210,12 +209,7 @@ public final class PacelabPeer implements Peer {
     public Launch server(ServerSetup s, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.server("server", s);
         args.addAll(List.of("--alpn", s.protocol().alpn()));
-        if (s.qlogDir() != null) {
-            args.addAll(List.of("--qlog-dir", s.qlogDir().toString()));
-        }
-        if (s.keyLog() != null) {
-            args.addAll(List.of("--keylog", s.keyLog().toString()));
-        }
+        PacelabCommandLines.logs(args, s.qlogDir(), s.keyLog());
         options(args, s.options());
         return Launch.of(pacelab.command(args), Map.of(), new Readiness.UdpBound(s.port()));
     }
@@ -224,9 +218,7 @@ public final class PacelabPeer implements Peer {
     public Launch client(ClientSetup c, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.client("client", c);
         args.addAll(List.of("--alpn", c.protocol().alpn()));
-        if (c.keyLog() != null) {
-            args.addAll(List.of("--keylog", c.keyLog().toString()));
-        }
+        PacelabCommandLines.logs(args, null, c.keyLog());
         options(args, c.options());
         PacelabCommandLines.urls(args, c);
         return Launch.of(pacelab.command(args), Map.of(), null);

@@ -57,7 +57,7 @@ public final class QuicGoPeer extends BuiltPeer {
     public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
         List<String> args = PacelabCommandLines.server(List.of(programPath(Role.SERVER).toString()), s);
         args.addAll(List.of("--alpn", s.protocol().alpn()));
-        logs(args, s.qlogDir(), s.keyLog());
+        PacelabCommandLines.logs(args, s.qlogDir(), s.keyLog());
         PacelabCommandLines.options(args, s.options());
         return Launch.of(args, Map.of(), new Readiness.UdpBound(s.port()));
     }
@@ -66,19 +66,10 @@ public final class QuicGoPeer extends BuiltPeer {
     public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
         List<String> args = PacelabCommandLines.client(List.of(programPath(Role.CLIENT).toString()), c);
         args.addAll(List.of("--alpn", c.protocol().alpn()));
-        logs(args, null, c.keyLog());
+        PacelabCommandLines.logs(args, null, c.keyLog());
         PacelabCommandLines.options(args, c.options());
         PacelabCommandLines.urls(args, c);
         return Launch.of(args, Map.of(), null);
-    }
-
-    private static void logs(List<String> args, Path qlog, Path keyLog) {
-        if (qlog != null) {
-            args.addAll(List.of("--qlog-dir", qlog.toString()));
-        }
-        if (keyLog != null) {
-            args.addAll(List.of("--keylog", keyLog.toString()));
-        }
     }
 
     @Override

@@ -51,8 +51,7 @@ public final class QuichePeer implements Peer {
 
     @Override
     public Availability availability(Role role, Host host, PacelabLauncher pacelab) {
-        String cmd = subcommand(role);
-        return pacelab.has(cmd) ? Availability.USABLE : Availability.missing("this build has no 'pacelab " + cmd + "'");
+        return pacelab.availability(subcommand(role));
     }
 
     @Override
@@ -67,7 +66,7 @@ public final class QuichePeer implements Peer {
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.server(subcommand(Role.SERVER), s);
-        logs(args, s.qlogDir(), s.keyLog());
+        PacelabCommandLines.logs(args, s.qlogDir(), s.keyLog());
         PacelabCommandLines.options(args, s.options());
         return Launch.of(pacelab.command(args), Map.of(), new Readiness.UdpBound(s.port()));
     }
@@ -75,19 +74,10 @@ public final class QuichePeer implements Peer {
     @Override
     public Launch client(ClientSetup c, PacelabLauncher pacelab) {
         List<String> args = PacelabCommandLines.client(subcommand(Role.CLIENT), c);
-        logs(args, null, c.keyLog());
+        PacelabCommandLines.logs(args, null, c.keyLog());
         PacelabCommandLines.options(args, c.options());
         PacelabCommandLines.urls(args, c);
         return Launch.of(pacelab.command(args), Map.of(), null);
-    }
-
-    private static void logs(List<String> args, Path qlog, Path keyLog) {
-        if (qlog != null) {
-            args.addAll(List.of("--qlog-dir", qlog.toString()));
-        }
-        if (keyLog != null) {
-            args.addAll(List.of("--keylog", keyLog.toString()));
-        }
     }
 
     @Override

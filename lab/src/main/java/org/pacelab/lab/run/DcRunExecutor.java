@@ -13,18 +13,15 @@ import java.util.concurrent.TimeUnit;
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.lab.dc.DcRunAnalysis;
 import org.pacelab.lab.dc.DcRunOutputs;
-import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
-import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Readiness;
 import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.peer.ServerSetup;
 import org.pacelab.lab.plan.Configuration;
 import org.pacelab.lab.plan.DcSetup;
 import org.pacelab.lab.plan.RunSpec;
-import org.pacelab.lab.scenario.Collect;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.net.log.EventLogReader;
@@ -44,20 +41,10 @@ final class DcRunExecutor {
     private static final long SERVER_STOP_MILLIS = 5_000;
     private static final long EMULATOR_STOP_MILLIS = 30_000;
 
-    private final ProcessSupervisor supervisor;
-    private final Host host;
-    private final PacelabLauncher pacelab;
-    private final Path documentRoot;
-    private final Pki pki;
-    private final Collect collect;
+    private final EmulatedRunTools tools;
 
-    DcRunExecutor(ProcessSupervisor supervisor, Host host, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
-        this.supervisor = supervisor;
-        this.host = host;
-        this.pacelab = pacelab;
-        this.documentRoot = documentRoot;
-        this.pki = pki;
-        this.collect = collect;
+    DcRunExecutor(EmulatedRunTools tools) {
+        this.tools = tools;
     }
 
     AnalysedRun run(RunSpec run, Path dir, List<String> paths) throws RunFailedException, InterruptedException {
@@ -76,7 +63,7 @@ final class DcRunExecutor {
             if (netns) {
                 List<String> extra = new ArrayList<>();
                 for (int i = 0; i < n; i++) extra.addAll(List.of("--port-path", serverPorts[i] + "=" + dc.flows().get(i).label()));
-                lab = NetnsTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, EmulatedRunExecutor.READY_TIMEOUT_NS, extra);
+                lab = NetnsTopology.start(tools.supervisor(), tools.pacelab(), c, run.seed(), dir, tools.collect(), EmulatedRunExecutor.READY_TIMEOUT_NS, extra);
             } else {
                 emulator = startRelay(c, dc, run.seed(), dir, serverPorts, clientPorts);
             }
@@ -87,12 +74,12 @@ final class DcRunExecutor {
             for (int i = 0; i < serverCount; i++) {
                 Path flowDir = Files.createDirectories(dir.resolve("flow-" + (i + 1)));
                 Path qlog = null;
-                if (collect.qlog()) qlog = Files.createDirectories(flowDir.resolve(RunFiles.QLOG));
-                ServerSetup setup = new ServerSetup(flowDir, serverAddress, serverPorts[i], documentRoot, pki.certificate(),
-                        pki.privateKey(), collect.keylog() ? flowDir.resolve(RunFiles.KEYS) : null, qlog, c.serverOptions(), c.protocol());
-                Launch sl = c.server().server(setup, pacelab);
+                if (tools.collect().qlog()) qlog = Files.createDirectories(flowDir.resolve(RunFiles.QLOG));
+                ServerSetup setup = new ServerSetup(flowDir, serverAddress, serverPorts[i], tools.documentRoot(), tools.pki().certificate(),
+                        tools.pki().privateKey(), tools.collect().keylog() ? flowDir.resolve(RunFiles.KEYS) : null, qlog, c.serverOptions(), c.protocol());
+                Launch sl = c.server().server(setup, tools.pacelab());
                 for (List<String> b : sl.before()) EmulatedRunExecutor.runSetupCommand(wrap(ns, Role.SERVER, b), flowDir);
-                ChildProcess server = supervisor.start("server " + (i + 1) + " " + c.server().name(), wrap(ns, Role.SERVER,
+                ChildProcess server = tools.supervisor().start("server " + (i + 1) + " " + c.server().name(), wrap(ns, Role.SERVER,
                         sl.command()), sl.environment(), flowDir, RunFiles.log(flowDir, "server", "out"),
                         RunFiles.log(flowDir, "server", "err"));
                 servers.add(server);
@@ -106,10 +93,10 @@ final class DcRunExecutor {
             for (int i = 0; i < n; i++) {
                 Path flowDir = Files.createDirectories(dir.resolve("flow-" + (i + 1)));
                 ClientSetup setup = new ClientSetup(flowDir, netns ? NetnsLab.SERVER_V4 : RelayTopology.LOOPBACK, clientPorts[i],
-                        paths, c.transfer().totalBytes(), pki.certificate(), null, clientTimeout, c.clientOptions(), c.protocol());
+                        paths, c.transfer().totalBytes(), tools.pki().certificate(), null, clientTimeout, c.clientOptions(), c.protocol());
                 setups.add(setup);
-                Launch cl = c.client().client(setup, pacelab);
-                clients.add(supervisor.start("client " + (i + 1) + " " + c.client().name(), wrap(ns, Role.CLIENT, cl.command()),
+                Launch cl = c.client().client(setup, tools.pacelab());
+                clients.add(tools.supervisor().start("client " + (i + 1) + " " + c.client().name(), wrap(ns, Role.CLIENT, cl.command()),
                         cl.environment(), flowDir, RunFiles.log(flowDir, "client", "out"), RunFiles.log(flowDir, "client", "err")));
             }
             long bytes = 0;
@@ -138,13 +125,13 @@ final class DcRunExecutor {
                 }
             }
             long wall = System.nanoTime() - start;
-            for (ChildProcess cp : clients) if (cp.alive()) supervisor.stop(cp, 2_000); else supervisor.forget(cp);
+            for (ChildProcess cp : clients) if (cp.alive()) tools.supervisor().stop(cp, 2_000); else tools.supervisor().forget(cp);
             for (int i = 0; i < servers.size(); i++) {
                 if (!servers.get(i).alive()) {
                     throw new RunFailedException("server " + (i + 1) + " (" + c.server().name() + ") exited during the run: "
                             + servers.get(i).tail());
                 }
-                supervisor.stop(servers.get(i), SERVER_STOP_MILLIS);
+                tools.supervisor().stop(servers.get(i), SERVER_STOP_MILLIS);
             }
             servers.clear();
             if (lab != null) {
@@ -154,7 +141,7 @@ final class DcRunExecutor {
             } else {
                 ChildProcess e = emulator;
                 emulator = null;
-                int exit = supervisor.stop(e, EMULATOR_STOP_MILLIS);
+                int exit = tools.supervisor().stop(e, EMULATOR_STOP_MILLIS);
                 if (exit != 0 && exit != 143) {
                     throw new RunFailedException("the emulator exited with status " + exit + ": " + e.tail());
                 }
@@ -166,9 +153,9 @@ final class DcRunExecutor {
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {
-            for (ChildProcess cp : clients) if (cp.alive()) supervisor.stop(cp, 2_000);
-            for (ChildProcess sp : servers) if (sp.alive()) supervisor.stop(sp, SERVER_STOP_MILLIS);
-            if (emulator != null) supervisor.stop(emulator, EMULATOR_STOP_MILLIS);
+            for (ChildProcess cp : clients) if (cp.alive()) tools.supervisor().stop(cp, 2_000);
+            for (ChildProcess sp : servers) if (sp.alive()) tools.supervisor().stop(sp, SERVER_STOP_MILLIS);
+            if (emulator != null) tools.supervisor().stop(emulator, EMULATOR_STOP_MILLIS);
             if (lab != null) {
                 try {
                     lab.close();
@@ -210,8 +197,8 @@ final class DcRunExecutor {
         for (int i = 1; i < serverPorts.length; i++) {
             args.addAll(List.of("--route", lo + ":" + clientPorts[i] + "=" + lo + ":" + serverPorts[i] + "@" + dc.flows().get(i).label()));
         }
-        args.addAll(EmulatorArguments.of(c, seed, dir, collect));
-        ChildProcess emu = supervisor.start("emulator", pacelab.command(args), Map.of(), dir, RunFiles.log(dir, "emulator", "out"),
+        args.addAll(EmulatorArguments.of(c, seed, dir, tools.collect()));
+        ChildProcess emu = tools.supervisor().start("emulator", tools.pacelab().command(args), Map.of(), dir, RunFiles.log(dir, "emulator", "out"),
                 RunFiles.log(dir, "emulator", "err"));
         for (int port : clientPorts) {
             Readiness.UdpBound ready = new Readiness.UdpBound(port);
@@ -251,8 +238,8 @@ final class DcRunExecutor {
 
     /** The command as it starts in the role's place, its programs by the paths the host found. */
     private List<String> wrap(NetnsTopology ns, Role role, List<String> command) throws IOException {
-        List<String> c = host.resolve(command);
-        return ns == null ? c : host.resolve(ns.wrap(role, c));
+        List<String> c = tools.host().resolve(command);
+        return ns == null ? c : tools.host().resolve(ns.wrap(role, c));
     }
 
     /**

@@ -7,17 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.ClientOutcome;
 import org.pacelab.lab.peer.ClientSetup;
 import org.pacelab.lab.peer.Launch;
-import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Peer;
 import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.peer.ServerSetup;
 import org.pacelab.lab.plan.Configuration;
 import org.pacelab.lab.plan.RunSpec;
-import org.pacelab.lab.scenario.Collect;
 import org.pacelab.lab.scenario.Mode;
 
 /**
@@ -32,20 +29,10 @@ final class EmulatedRunExecutor {
     private static final long QLOG_QUIET_MILLIS = 400;
     private static final long QLOG_SETTLE_MAX_MILLIS = 5_000;
 
-    private final ProcessSupervisor supervisor;
-    private final Host host;
-    private final PacelabLauncher pacelab;
-    private final Path documentRoot;
-    private final Pki pki;
-    private final Collect collect;
+    private final EmulatedRunTools tools;
 
-    EmulatedRunExecutor(ProcessSupervisor supervisor, Host host, PacelabLauncher pacelab, Path documentRoot, Pki pki, Collect collect) {
-        this.supervisor = supervisor;
-        this.host = host;
-        this.pacelab = pacelab;
-        this.documentRoot = documentRoot;
-        this.pki = pki;
-        this.collect = collect;
+    EmulatedRunExecutor(EmulatedRunTools tools) {
+        this.tools = tools;
     }
 
     AnalysedRun run(RunSpec run, Path dir, List<String> paths) throws RunFailedException, InterruptedException {
@@ -57,23 +44,23 @@ final class EmulatedRunExecutor {
         ClientSetup clientSetup;
         try {
             topology = switch (c.mode()) {
-                case NETNS -> NetnsTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+                case NETNS -> NetnsTopology.start(tools.supervisor(), tools.pacelab(), c, run.seed(), dir, tools.collect(), READY_TIMEOUT_NS);
                 case DIRECT -> DirectTopology.start();
-                default -> RelayTopology.start(supervisor, pacelab, c, run.seed(), dir, collect, READY_TIMEOUT_NS);
+                default -> RelayTopology.start(tools.supervisor(), tools.pacelab(), c, run.seed(), dir, tools.collect(), READY_TIMEOUT_NS);
             };
             Path qlog = null;
-            if (collect.qlog()) {
+            if (tools.collect().qlog()) {
                 qlog = dir.resolve(RunFiles.QLOG);
                 Files.createDirectories(qlog);
             }
             // one writer of the key log: the server's secrets decrypt both directions; a client writes it when the
             // server cannot (Kwik)
             Path keys = dir.resolve(RunFiles.KEYS);
-            Path serverKeys = collect.keylog() && c.server().writesKeyLog(Role.SERVER) ? keys : null;
-            Path clientKeys = collect.keylog() && serverKeys == null && c.client().writesKeyLog(Role.CLIENT) ? keys : null;
-            ServerSetup serverSetup = new ServerSetup(dir, topology.serverAddress(), topology.serverPort(), documentRoot,
-                    pki.certificate(), pki.privateKey(), serverKeys, qlog, c.serverOptions(), c.protocol());
-            Launch sl = c.server().server(serverSetup, pacelab);
+            Path serverKeys = tools.collect().keylog() && c.server().writesKeyLog(Role.SERVER) ? keys : null;
+            Path clientKeys = tools.collect().keylog() && serverKeys == null && c.client().writesKeyLog(Role.CLIENT) ? keys : null;
+            ServerSetup serverSetup = new ServerSetup(dir, topology.serverAddress(), topology.serverPort(), tools.documentRoot(),
+                    tools.pki().certificate(), tools.pki().privateKey(), serverKeys, qlog, c.serverOptions(), c.protocol());
+            Launch sl = c.server().server(serverSetup, tools.pacelab());
             List<List<String>> before = new ArrayList<>();
             if (topology instanceof NetnsTopology n && !c.qdisc().equals("none")) {
                 before.add(placed(topology, Role.SERVER, n.qdiscCommand(c.qdisc())));
@@ -86,23 +73,23 @@ final class EmulatedRunExecutor {
                 before.add(placed(topology, Role.SERVER, b));
             }
             for (List<String> b : sl.hostBefore()) {
-                runSetupCommand(host.resolve(b), dir);
+                runSetupCommand(tools.host().resolve(b), dir);
             }
             for (List<String> b : before) {
                 runSetupCommand(b, dir);
             }
-            server = supervisor.start("server " + c.server().name(), placed(topology, Role.SERVER, sl.command()), sl.environment(), dir,
+            server = tools.supervisor().start("server " + c.server().name(), placed(topology, Role.SERVER, sl.command()), sl.environment(), dir,
                     RunFiles.log(dir, "server", "out"), RunFiles.log(dir, "server", "err"));
             ChildProcess s = server;
             Waits.until(server, () -> PortProbe.ready(s.pid(), sl.readiness()), READY_TIMEOUT_NS,
                     "server " + c.server().name() + " to listen on port " + sl.readiness().port());
 
             clientSetup = new ClientSetup(dir, topology.clientHost(), topology.clientPort(), paths, c.transfer().totalBytes(),
-                    pki.certificate(), clientKeys, c.timeoutNs(), c.clientOptions(), c.protocol());
-            Launch cl = c.client().client(clientSetup, pacelab);
+                    tools.pki().certificate(), clientKeys, c.timeoutNs(), c.clientOptions(), c.protocol());
+            Launch cl = c.client().client(clientSetup, tools.pacelab());
             Path clientOut = RunFiles.log(dir, "client", "out");
             long start = System.nanoTime();
-            client = supervisor.start("client " + c.client().name(), placed(topology, Role.CLIENT, cl.command()), cl.environment(), dir,
+            client = tools.supervisor().start("client " + c.client().name(), placed(topology, Role.CLIENT, cl.command()), cl.environment(), dir,
                     clientOut, RunFiles.log(dir, "client", "err"));
             boolean done = client.process().waitFor(c.timeoutNs(), TimeUnit.NANOSECONDS);
             clientWall = System.nanoTime() - start;
@@ -110,7 +97,7 @@ final class EmulatedRunExecutor {
                 throw new RunFailedException("client " + c.client().name() + " did not finish within " + c.timeoutNs() / 1_000_000_000L
                         + " s (the timeout); its last output: " + client.tail());
             }
-            supervisor.forget(client);
+            tools.supervisor().forget(client);
             int exit = client.process().exitValue();
             if (exit != 0) {
                 throw new RunFailedException("client " + c.client().name() + " exited with status " + exit + ": " + client.tail());
@@ -121,7 +108,7 @@ final class EmulatedRunExecutor {
             if (qlog != null) {
                 Waits.quiet(qlog, QLOG_QUIET_MILLIS, QLOG_SETTLE_MAX_MILLIS);
             }
-            supervisor.stop(server, SERVER_STOP_MILLIS);
+            tools.supervisor().stop(server, SERVER_STOP_MILLIS);
             server = null;
             Topology t = topology;
             topology = null;
@@ -132,16 +119,16 @@ final class EmulatedRunExecutor {
                         + c.transfer().totalBytes() + " bytes");
             }
             return RunAnalysis.analyze(dir, run.key(), serverSetup.port(), c.transfer().totalBytes(), outcome.clientLog(),
-                    clientWall, c.client().name(), collect, c.mode() == Mode.DIRECT ? DirectTopology.NO_TAP : null,
+                    clientWall, c.client().name(), tools.collect(), c.mode() == Mode.DIRECT ? DirectTopology.NO_TAP : null,
                     c.link());
         } catch (IOException e) {
             throw new RunFailedException(e.getMessage(), e);
         } finally {
             if (client != null && client.alive()) {
-                supervisor.stop(client, 2_000);
+                tools.supervisor().stop(client, 2_000);
             }
             if (server != null) {
-                supervisor.stop(server, SERVER_STOP_MILLIS);
+                tools.supervisor().stop(server, SERVER_STOP_MILLIS);
             }
             if (topology != null) {
                 try {
@@ -158,7 +145,7 @@ final class EmulatedRunExecutor {
      * host found when it decided the peer was available, also when this process's PATH lacks its directory.
      */
     private List<String> placed(Topology topology, Role role, List<String> command) throws IOException {
-        return host.resolve(topology.wrap(role, host.resolve(command)));
+        return tools.host().resolve(topology.wrap(role, tools.host().resolve(command)));
     }
 
     private static ClientOutcome clientOutcome(Peer client, ClientSetup setup, Path stdout) throws RunFailedException {

@@ -43,8 +43,9 @@ public final class HostRun {
         this.layout = layout;
         this.simulator = simulator;
         this.collect = collect;
-        this.emulated = new EmulatedRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect);
-        this.dc = new DcRunExecutor(supervisor, host, pacelab, layout.documentRoot(), pki, collect);
+        EmulatedRunTools tools = new EmulatedRunTools(supervisor, host, pacelab, layout.documentRoot(), pki, collect);
+        this.emulated = new EmulatedRunExecutor(tools);
+        this.dc = new DcRunExecutor(tools);
     }
 
     /** Runs one attempt; never throws for a failed run (the error is in the result). */

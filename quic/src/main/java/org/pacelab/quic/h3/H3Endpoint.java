@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.app.ConnectionEnd;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.PendingWrites;
 import org.pacelab.quic.stream.StreamId;
@@ -158,8 +159,7 @@ public abstract sealed class H3Endpoint implements ApplicationHandler permits H3
             return;
         }
         closed = true;
-        connectionEnded((application ? H3Error.nameOf(errorCode) : "transport error 0x" + Long.toHexString(errorCode))
-                + (reason == null || reason.isEmpty() ? "" : " (" + reason + ")"));
+        connectionEnded(ConnectionEnd.describe(errorCode, application, reason, H3Error::nameOf));
     }
 
     /** Whether the connection has ended or is being closed by us. */

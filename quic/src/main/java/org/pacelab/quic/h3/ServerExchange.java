@@ -1,6 +1,5 @@
 package org.pacelab.quic.h3;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,12 +7,12 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.Body;
-import org.pacelab.quic.content.BodySender;
 import org.pacelab.quic.content.ByteArrayBody;
 import org.pacelab.quic.content.ChunkPool;
 import org.pacelab.quic.content.Content;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.ServedRequest;
+import org.pacelab.quic.content.ServerResponse;
 import org.pacelab.quic.h3.qpack.FieldSectionDecoder;
 import org.pacelab.quic.h3.qpack.FieldSectionEncoder;
 import org.pacelab.quic.h3.qpack.HeaderField;
@@ -31,8 +30,7 @@ final class ServerExchange implements FrameReader.Sink {
     private final long streamId;
     private final StreamTransport transport;
     private final ContentSource content;
-    private final ChunkPool pool;
-    private final Consumer<ServedRequest> log;
+    private final ServerResponse response;
     private final FrameReader frames = new FrameReader(H3Endpoint.MAX_HEADERS_PAYLOAD);
     private Phase phase = Phase.HEADERS;
     private long requestContentLength = -1;
@@ -41,23 +39,14 @@ final class ServerExchange implements FrameReader.Sink {
     private boolean readDone;
     /** The stream was abandoned with a stream error; further data is dropped. */
     private boolean aborted;
-    private BodySender sender;
-    /** Nothing of the response remains to be acknowledged (acked, reset, or never sent). */
-    private boolean responseSettled;
     private String method = "";
-    private String target = "";
-    private int status;
-    private long bodyLength;
-    private String refusal;
-    private boolean reported;
 
     ServerExchange(long streamId, StreamTransport transport, ContentSource content, ChunkPool pool,
             Consumer<ServedRequest> log) {
         this.streamId = streamId;
         this.transport = transport;
         this.content = content;
-        this.pool = pool;
-        this.log = log;
+        this.response = new ServerResponse(streamId, transport, pool, log, H3Error.H3_INTERNAL_ERROR.code);
     }
 
     /** Reads everything readable. */
@@ -80,21 +69,12 @@ final class ServerExchange implements FrameReader.Sink {
     }
 
     void writable() {
-        if (sender == null || aborted) {
-            return;
-        }
-        try {
-            if (sender.resume()) {
-                report(refusal);
-            }
-        } catch (IOException e) {
-            abortResponse(H3Error.H3_INTERNAL_ERROR.code, "reading the body failed: " + e.getMessage());
-        }
+        response.writable();
     }
 
     /** The peer acknowledged the whole response. */
     void acked() {
-        responseSettled = true;
+        response.acked();
     }
 
     /** The client reset its request stream. */
@@ -103,30 +83,24 @@ final class ServerExchange implements FrameReader.Sink {
         if (phase == Phase.HEADERS && !aborted) {
             // No request to answer (RFC 9114 §4.1.1).
             aborted = true;
-            responseSettled = true;
-            transport.resetStream(streamId, H3Error.H3_REQUEST_INCOMPLETE.code);
-            report("the client reset the stream with " + H3Error.nameOf(code) + " before sending a request");
+            response.abort(H3Error.H3_REQUEST_INCOMPLETE.code,
+                    "the client reset the stream with " + H3Error.nameOf(code) + " before sending a request");
         }
     }
 
     /** The client asked us to stop sending the response (RFC 9000 §3.5: answer with RESET_STREAM). */
     void stopSending(long code) {
-        if (sender == null) {
+        if (!response.started()) {
             aborted = true;
-            responseSettled = true;
-            transport.resetStream(streamId, code);
-            report("the client sent STOP_SENDING with " + H3Error.nameOf(code) + " before the response");
-        } else if (!sender.finished()) {
-            abortResponse(code, "the client sent STOP_SENDING with " + H3Error.nameOf(code));
+            response.abort(code, "the client sent STOP_SENDING with " + H3Error.nameOf(code) + " before the response");
+        } else if (response.sending()) {
+            response.abort(code, "the client sent STOP_SENDING with " + H3Error.nameOf(code));
         }
     }
 
     /** The connection ended: release the body. */
     void connectionEnded(String why) {
-        if (sender != null && !sender.finished()) {
-            sender.abort();
-            report("the connection ended before the response was sent: " + why);
-        }
+        response.connectionEnded(why);
     }
 
     /**
@@ -135,11 +109,11 @@ final class ServerExchange implements FrameReader.Sink {
      * (RFC 9114 §4.1.1, with H3_NO_ERROR).
      */
     boolean done() {
-        if (responseSettled && !readDone) {
+        if (response.settled() && !readDone) {
             transport.stopSending(streamId, H3Error.H3_NO_ERROR.code);
             readDone = true;
         }
-        return readDone && responseSettled;
+        return readDone && response.settled();
     }
 
     // ---- frames ----
@@ -204,9 +178,8 @@ final class ServerExchange implements FrameReader.Sink {
         }
         if (phase == Phase.HEADERS) {
             aborted = true;
-            responseSettled = true;
-            transport.resetStream(streamId, H3Error.H3_REQUEST_INCOMPLETE.code);
-            report("the request stream ended without a request header section (H3_REQUEST_INCOMPLETE)");
+            response.abort(H3Error.H3_REQUEST_INCOMPLETE.code,
+                    "the request stream ended without a request header section (H3_REQUEST_INCOMPLETE)");
         } else if (requestContentLength >= 0 && requestBodyBytes != requestContentLength) {
             malformed("the request body has " + requestBodyBytes + " bytes but its content-length says "
                     + requestContentLength);
@@ -223,12 +196,12 @@ final class ServerExchange implements FrameReader.Sink {
         } catch (MalformedMessageException e) {
             // RFC 9114 §4.1.2: a server MAY answer a malformed request before closing the stream.
             method = valueOf(fields, ":method");
-            target = valueOf(fields, ":path");
+            response.describeRequest(method, valueOf(fields, ":path"));
             respondWithError(e.status(), e.getMessage());
             return;
         }
         method = head.method();
-        target = head.path();
+        response.describeRequest(method, head.path());
         switch (content.open(head.path())) {
             case Content.Refused r -> respondWithError(r.status(), r.reason());
             case Content.Found f -> {
@@ -238,25 +211,23 @@ final class ServerExchange implements FrameReader.Sink {
                     body.close();
                     body = null;
                 }
-                send(200, length, List.of(), body);
+                send(200, length, List.of(), body, null);
             }
         }
     }
 
     private void respondWithError(int errorStatus, String reason) {
-        refusal = reason;
         byte[] text = (errorStatus + " " + reason + "\n").getBytes(StandardCharsets.UTF_8);
         List<HeaderField> extra = new ArrayList<>();
         extra.add(new HeaderField("content-type", "text/plain; charset=utf-8"));
         if (errorStatus == 405) {
             extra.add(new HeaderField("allow", "GET, HEAD"));
         }
-        send(errorStatus, text.length, extra, method.equals("HEAD") ? null : new ByteArrayBody(text));
+        send(errorStatus, text.length, extra, method.equals("HEAD") ? null : new ByteArrayBody(text), reason);
     }
 
-    private void send(int responseStatus, long contentLength, List<HeaderField> extra, Body body) {
-        status = responseStatus;
-        bodyLength = body == null ? 0 : body.length();
+    private void send(int responseStatus, long contentLength, List<HeaderField> extra, Body body, String refusal) {
+        long bodyLength = body == null ? 0 : body.length();
         List<HeaderField> fields = new ArrayList<>();
         fields.add(new HeaderField(":status", Integer.toString(responseStatus)));
         fields.add(new HeaderField("content-length", Long.toString(contentLength)));
@@ -269,21 +240,7 @@ final class ServerExchange implements FrameReader.Sink {
             // One DATA frame carries the whole body; its payload then streams chunk by chunk (RFC 9114 §7.2.1).
             H3FrameCodec.writeHeader(prefix, FrameType.DATA, bodyLength);
         }
-        sender = new BodySender(transport, streamId, pool, prefix.flip(), body);
-        try {
-            if (sender.start()) {
-                report(refusal);
-            }
-        } catch (IOException e) {
-            abortResponse(H3Error.H3_INTERNAL_ERROR.code, "reading the body failed: " + e.getMessage());
-        }
-    }
-
-    private void abortResponse(long code, String reason) {
-        sender.abort();
-        transport.resetStream(streamId, code);
-        responseSettled = true;
-        report(reason);
+        response.send(responseStatus, prefix.flip(), body, refusal);
     }
 
     /** Stream error H3_MESSAGE_ERROR (RFC 9114 §4.1.2): abandon both directions. */
@@ -292,21 +249,8 @@ final class ServerExchange implements FrameReader.Sink {
             return;
         }
         aborted = true;
-        responseSettled = true;
-        if (sender != null) {
-            sender.abort();
-        }
         transport.stopSending(streamId, H3Error.H3_MESSAGE_ERROR.code);
-        transport.resetStream(streamId, H3Error.H3_MESSAGE_ERROR.code);
-        status = 0;
-        report("malformed request: " + reason);
-    }
-
-    private void report(String error) {
-        if (!reported) {
-            reported = true;
-            log.accept(new ServedRequest(streamId, method, target, status, bodyLength, error));
-        }
+        response.refuse(H3Error.H3_MESSAGE_ERROR.code, 0, "malformed request: " + reason);
     }
 
     private H3Exception unexpected(String what) {

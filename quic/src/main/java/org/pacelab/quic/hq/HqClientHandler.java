@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.app.ConnectionEnd;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.Download;
 import org.pacelab.quic.content.DownloadBatch;
@@ -126,9 +127,8 @@ public final class HqClientHandler implements ApplicationHandler {
             return;
         }
         closed = true;
-        String why = (application ? "application error " + HqError.nameOf(errorCode)
-                : "transport error 0x" + Long.toHexString(errorCode))
-                + (reason == null || reason.isEmpty() ? "" : " (" + reason + ")");
+        String why = ConnectionEnd.describe(errorCode, application, reason,
+                code -> "application error " + HqError.nameOf(code));
         for (Download d : new ArrayList<>(downloads.values())) {
             d.fail("the connection ended: " + why);
         }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.pacelab.quic.app.ApplicationHandler;
+import org.pacelab.quic.app.ConnectionEnd;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.ChunkPool;
 import org.pacelab.quic.content.ContentSource;
@@ -107,9 +108,8 @@ public final class HqServerHandler implements ApplicationHandler {
             return;
         }
         closed = true;
-        String why = (application ? "application error " + HqError.nameOf(errorCode)
-                : "transport error 0x" + Long.toHexString(errorCode))
-                + (reason == null || reason.isEmpty() ? "" : " (" + reason + ")");
+        String why = ConnectionEnd.describe(errorCode, application, reason,
+                code -> "application error " + HqError.nameOf(code));
         for (HqServerStream s : new ArrayList<>(streams.values())) {
             s.connectionEnded(why);
         }
