@@ -33,13 +33,14 @@ import java.util.Map;
  * the cut are not looked at and grow nothing (they met the queue the larger window built); from the next round on
  * the window grows by a quarter of the bytes acknowledged ({@link #CSS_GROWTH_DIVISOR}) and the onset detector runs
  * again. If it confirms a standing queue within {@value #CSS_ROUNDS} rounds,
- * slow start ends there, with the estimate that run measured; if it does not, the first onset was false — the path's
+ * slow start ends there ({@link #exitWindow}); if it does not, the first onset was false — the path's
  * rate rose (an LTE cell), or the queue came from a burst — and full slow start resumes with a fresh detector. The
  * check is paced at {@link #CHECK_PACING_GAIN} × the measured rate (BBR's probe), not slow start's 2 × cwnd / srtt:
  * a window at the BDP then builds a queue of at most 0.2 BDP, enough for the detector (its threshold is minRTT / 32)
  * and within a quarter-BDP buffer, where the round at gain 2 queued half the BDP and overflowed (1 Gbit/s × 40 ms ×
  * 0.25 BDP in the simulator: 1,245 drops, 362 more than without the check). On a path whose BDP the estimate hit,
- * the check costs one round of quarter growth; if the rate rose, the delivery-rate samples rise with it and so does
+ * the check costs about two rounds of quarter growth (the window at the BDP builds no queue until it grows, and that
+ * queue shows a round later); if the rate rose, the delivery-rate samples rise with it and so does
  * the pacing rate, by up to the gain per round.
  */
 public final class OnsetBdp implements SlowStartExit {
