@@ -75,11 +75,7 @@ public final class H3ServerHandler extends H3Endpoint {
 
     @Override
     void bidiStreamWritable(long streamId) {
-        ServerExchange e = exchanges.get(streamId);
-        if (e != null) {
-            e.writable();
-            retireIfDone(streamId, e);
-        }
+        onExchange(streamId, ServerExchange::writable);
     }
 
     @Override
@@ -88,29 +84,17 @@ public final class H3ServerHandler extends H3Endpoint {
 
     @Override
     void bidiStreamComplete(long streamId) {
-        ServerExchange e = exchanges.get(streamId);
-        if (e != null) {
-            e.acked();
-            retireIfDone(streamId, e);
-        }
+        onExchange(streamId, ServerExchange::acked);
     }
 
     @Override
     void bidiStreamReset(long streamId, long errorCode) {
-        ServerExchange e = exchanges.get(streamId);
-        if (e != null) {
-            e.peerReset(errorCode);
-            retireIfDone(streamId, e);
-        }
+        onExchange(streamId, e -> e.peerReset(errorCode));
     }
 
     @Override
     void bidiStopSending(long streamId, long errorCode) {
-        ServerExchange e = exchanges.get(streamId);
-        if (e != null) {
-            e.stopSending(errorCode);
-            retireIfDone(streamId, e);
-        }
+        onExchange(streamId, e -> e.stopSending(errorCode));
     }
 
     @Override
@@ -148,6 +132,15 @@ public final class H3ServerHandler extends H3Endpoint {
         e = new ServerExchange(streamId, transport, content, pool, log);
         exchanges.put(streamId, e);
         return e;
+    }
+
+    /** Hands a stream event to the stream's exchange, if it has one, then retires the exchange when it is done. */
+    private void onExchange(long streamId, Consumer<ServerExchange> event) {
+        ServerExchange e = exchanges.get(streamId);
+        if (e != null) {
+            event.accept(e);
+            retireIfDone(streamId, e);
+        }
     }
 
     private void retireIfDone(long streamId, ServerExchange e) {

@@ -68,38 +68,22 @@ public final class HqServerHandler implements ApplicationHandler {
 
     @Override
     public void onStreamWritable(long streamId) {
-        HqServerStream s = streams.get(streamId);
-        if (s != null && !closed) {
-            s.writable();
-            retireIfDone(streamId, s);
-        }
+        onStream(streamId, HqServerStream::writable);
     }
 
     @Override
     public void onStreamComplete(long streamId) {
-        HqServerStream s = streams.get(streamId);
-        if (s != null && !closed) {
-            s.acked();
-            retireIfDone(streamId, s);
-        }
+        onStream(streamId, HqServerStream::acked);
     }
 
     @Override
     public void onStreamReset(long streamId, long applicationErrorCode) {
-        HqServerStream s = streams.get(streamId);
-        if (s != null && !closed) {
-            s.peerReset();
-            retireIfDone(streamId, s);
-        }
+        onStream(streamId, HqServerStream::peerReset);
     }
 
     @Override
     public void onStopSending(long streamId, long applicationErrorCode) {
-        HqServerStream s = streams.get(streamId);
-        if (s != null && !closed) {
-            s.stopSending(applicationErrorCode);
-            retireIfDone(streamId, s);
-        }
+        onStream(streamId, s -> s.stopSending(applicationErrorCode));
     }
 
     @Override
@@ -128,6 +112,15 @@ public final class HqServerHandler implements ApplicationHandler {
             streams.put(streamId, s);
         }
         return s;
+    }
+
+    /** Hands a stream event to the stream's state while the connection is open, then retires the stream when done. */
+    private void onStream(long streamId, Consumer<HqServerStream> event) {
+        HqServerStream s = streams.get(streamId);
+        if (s != null && !closed) {
+            event.accept(s);
+            retireIfDone(streamId, s);
+        }
     }
 
     private void retireIfDone(long streamId, HqServerStream s) {
