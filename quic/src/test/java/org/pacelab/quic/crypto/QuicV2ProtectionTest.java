@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.packet.PacketParser;
@@ -26,12 +22,12 @@ import org.pacelab.quic.wire.Bytes;
 
 /** RFC 9369 (QUIC v2) Appendix A byte for byte: Initial keys, the client Initial, Retry, ChaCha20 short header. */
 class QuicV2ProtectionTest {
-    private static final Map<String, String> V = load();
+    private static final RfcVectors V = RfcVectors.read("RFC 9369", "/rfc/rfc9369-appendix-a.txt");
     private static final byte[] DCID = Bytes.fromHex("8394c8f03e515708");
     private static final VersionProtection V2 = VersionProtection.V2;
 
     private static byte[] hex(String name) {
-        return Bytes.fromHex(V.get(name));
+        return V.hex(name);
     }
 
     @Test
@@ -130,20 +126,5 @@ class QuicV2ProtectionTest {
         assertArrayEquals(Hkdf.expandLabel("SHA-256", hex("chacha_secret"), "quicv2 ku", new byte[0], 32), next.secret());
         assertEquals(V2, next.version());
         assertFalse(Arrays.equals(keys.forVersion(VersionProtection.V1).key(), keys.key()));
-    }
-
-    private static Map<String, String> load() {
-        try (InputStream in = QuicV2ProtectionTest.class.getResourceAsStream("/rfc/rfc9369-appendix-a.txt")) {
-            Map<String, String> m = new HashMap<>();
-            for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
-                if (!line.isBlank() && !line.startsWith("#")) {
-                    int eq = line.indexOf('=');
-                    m.put(line.substring(0, eq), line.substring(eq + 1).trim());
-                }
-            }
-            return m;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
