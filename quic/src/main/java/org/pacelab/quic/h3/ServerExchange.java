@@ -11,6 +11,7 @@ import org.pacelab.quic.content.ByteArrayBody;
 import org.pacelab.quic.content.ChunkPool;
 import org.pacelab.quic.content.Content;
 import org.pacelab.quic.content.ContentSource;
+import org.pacelab.quic.content.RequestReader;
 import org.pacelab.quic.content.ServedRequest;
 import org.pacelab.quic.content.ServerResponse;
 import org.pacelab.quic.h3.qpack.FieldSectionDecoder;
@@ -31,12 +32,12 @@ final class ServerExchange implements FrameReader.Sink {
     private final StreamTransport transport;
     private final ContentSource content;
     private final ServerResponse response;
+    private final RequestReader request;
     private final FrameReader frames = new FrameReader(H3Endpoint.MAX_HEADERS_PAYLOAD);
     private Phase phase = Phase.HEADERS;
     private long requestContentLength = -1;
     private long requestBodyBytes;
     /** The request side ended (FIN, reset, or we stopped reading). */
-    private boolean readDone;
     /** The stream was abandoned with a stream error; further data is dropped. */
     private boolean aborted;
     private String method = "";
@@ -47,13 +48,13 @@ final class ServerExchange implements FrameReader.Sink {
         this.transport = transport;
         this.content = content;
         this.response = new ServerResponse(streamId, transport, pool, log, H3Error.H3_INTERNAL_ERROR.code);
+        this.request = new RequestReader(streamId, transport, H3Error.H3_NO_ERROR.code);
     }
 
     /** Reads everything readable. */
     void readable(ByteBuffer buffer) throws H3Exception {
-        while (!readDone) {
-            buffer.clear();
-            int n = transport.read(streamId, buffer);
+        while (!request.ended()) {
+            int n = request.read(buffer);
             if (n == 0) {
                 return;
             }
@@ -62,7 +63,6 @@ final class ServerExchange implements FrameReader.Sink {
                 return;
             }
             if (!aborted) {
-                buffer.flip();
                 frames.consume(buffer, this);
             }
         }
@@ -79,7 +79,7 @@ final class ServerExchange implements FrameReader.Sink {
 
     /** The client reset its request stream. */
     void peerReset(long code) {
-        readDone = true;
+        request.end();
         if (phase == Phase.HEADERS && !aborted) {
             // No request to answer (RFC 9114 §4.1.1).
             aborted = true;
@@ -109,11 +109,7 @@ final class ServerExchange implements FrameReader.Sink {
      * (RFC 9114 §4.1.1, with H3_NO_ERROR).
      */
     boolean done() {
-        if (response.settled() && !readDone) {
-            transport.stopSending(streamId, H3Error.H3_NO_ERROR.code);
-            readDone = true;
-        }
-        return readDone && response.settled();
+        return request.doneWith(response);
     }
 
     // ---- frames ----
@@ -168,7 +164,6 @@ final class ServerExchange implements FrameReader.Sink {
     }
 
     private void requestEnded() throws H3Exception {
-        readDone = true;
         if (aborted) {
             return;
         }

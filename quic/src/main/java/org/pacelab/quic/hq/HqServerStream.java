@@ -6,6 +6,7 @@ import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.ChunkPool;
 import org.pacelab.quic.content.Content;
 import org.pacelab.quic.content.ContentSource;
+import org.pacelab.quic.content.RequestReader;
 import org.pacelab.quic.content.ServedRequest;
 import org.pacelab.quic.content.ServerResponse;
 import org.pacelab.quic.content.Printable;
@@ -16,9 +17,9 @@ final class HqServerStream {
     private final StreamTransport transport;
     private final ContentSource content;
     private final ServerResponse response;
+    private final RequestReader request;
     private final StringBuilder line = new StringBuilder();
     private boolean requestRead;
-    private boolean readDone;
 
     HqServerStream(long streamId, StreamTransport transport, ContentSource content, ChunkPool pool,
             Consumer<ServedRequest> log) {
@@ -27,23 +28,21 @@ final class HqServerStream {
         this.content = content;
         this.response = new ServerResponse(streamId, transport, pool, log, HqError.INTERNAL_ERROR.code);
         response.describeRequest("GET", "");
+        this.request = new RequestReader(streamId, transport, HqError.NO_ERROR.code);
     }
 
     void readable(ByteBuffer buffer) {
-        while (!readDone) {
-            buffer.clear();
-            int n = transport.read(streamId, buffer);
+        while (!request.ended()) {
+            int n = request.read(buffer);
             if (n == 0) {
                 return;
             }
             if (n < 0) {
-                readDone = true;
                 if (!requestRead) {
                     requestLine(line.toString());
                 }
                 return;
             }
-            buffer.flip();
             while (!requestRead && buffer.hasRemaining()) {
                 char c = (char) (buffer.get() & 0xff);
                 if (c == '\n') {
@@ -52,7 +51,7 @@ final class HqServerStream {
                     refuse(HqError.BAD_REQUEST, 0, "the request line is longer than " + HqRequestLine.MAX_LENGTH
                             + " bytes");
                     transport.stopSending(streamId, HqError.BAD_REQUEST.code);
-                    readDone = true;
+                    request.end();
                 } else {
                     line.append(c);
                 }
@@ -69,7 +68,7 @@ final class HqServerStream {
     }
 
     void peerReset() {
-        readDone = true;
+        request.end();
         if (!requestRead) {
             requestRead = true;
             // hq-interop has no status line: the log names 200 unless a refusal maps to another status
@@ -91,11 +90,7 @@ final class HqServerStream {
 
     /** Whether the stream needs nothing more: the request side ended and the response is settled. */
     boolean done() {
-        if (response.settled() && !readDone) {
-            transport.stopSending(streamId, HqError.NO_ERROR.code);
-            readDone = true;
-        }
-        return readDone && response.settled();
+        return request.doneWith(response);
     }
 
     private void requestLine(String text) {
