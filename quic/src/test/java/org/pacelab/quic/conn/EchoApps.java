@@ -19,6 +19,23 @@ final class EchoApps {
 
     private EchoApps() {}
 
+    /**
+     * Reads everything stream {@code id} has now into {@code into}.
+     *
+     * @return -1 when the stream's data ended (FIN), else 0 (nothing more now)
+     */
+    static int readAvailable(StreamTransport t, long id, ByteArrayOutputStream into) {
+        ByteBuffer b = ByteBuffer.allocate(65536);
+        while (true) {
+            b.clear();
+            int n = t.read(id, b);
+            if (n <= 0) {
+                return n;
+            }
+            into.write(b.array(), 0, n);
+        }
+    }
+
     static final class Server implements ApplicationHandler {
         StreamTransport t;
         final Map<Long, ByteArrayOutputStream> received = new HashMap<>();
@@ -31,22 +48,12 @@ final class EchoApps {
 
         @Override
         public void onStreamReadable(long id) {
-            ByteBuffer b = ByteBuffer.allocate(65536);
             ByteArrayOutputStream got = received.computeIfAbsent(id, k -> new ByteArrayOutputStream());
-            while (true) {
-                b.clear();
-                int n = t.read(id, b);
-                if (n > 0) {
-                    got.write(b.array(), 0, n);
-                } else {
-                    if (n < 0) {
-                        ByteBuffer reply = ByteBuffer.wrap(got.toByteArray());
-                        int w = t.write(id, reply, true);
-                        if (w != got.size()) {
-                            throw new IllegalStateException("echo did not fit the send buffer");
-                        }
-                    }
-                    return;
+            if (readAvailable(t, id, got) < 0) {
+                ByteBuffer reply = ByteBuffer.wrap(got.toByteArray());
+                int w = t.write(id, reply, true);
+                if (w != got.size()) {
+                    throw new IllegalStateException("echo did not fit the send buffer");
                 }
             }
         }
@@ -118,20 +125,10 @@ final class EchoApps {
 
         @Override
         public void onStreamReadable(long id) {
-            ByteBuffer b = ByteBuffer.allocate(65536);
             ByteArrayOutputStream got = buffers.computeIfAbsent(id, k -> new ByteArrayOutputStream());
-            while (true) {
-                b.clear();
-                int n = t.read(id, b);
-                if (n > 0) {
-                    got.write(b.array(), 0, n);
-                } else {
-                    if (n < 0 && replies[streamIndex.get(id)] == null) {
-                        replies[streamIndex.get(id)] = got.toByteArray();
-                        completed++;
-                    }
-                    return;
-                }
+            if (readAvailable(t, id, got) < 0 && replies[streamIndex.get(id)] == null) {
+                replies[streamIndex.get(id)] = got.toByteArray();
+                completed++;
             }
         }
 
