@@ -3,8 +3,6 @@ package org.pacelab.quic.conn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +11,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.content.DownloadListener;
-import org.pacelab.quic.content.DownloadOutput;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.DownloadSink;
@@ -31,17 +28,10 @@ class Http3OverConnectionTest {
     @CsvSource({"h3,interval", "h3,none", "hq-interop,interval", "h3,leaky-bucket"})
     void downloadCompletes(String alpn, String pacer) throws Exception {
         long size = 3_000_000;
-        List<DownloadResult> results = new ArrayList<>();
-        long[] received = {0};
-        DownloadSink sink = request -> new DownloadOutput() {
-            @Override public void write(ByteBuffer data) { received[0] += data.remaining(); data.position(data.limit()); }
-            @Override public void commit() { }
-            @Override public void abort() { }
-        };
-        DownloadListener listener = new DownloadListener() {
-            @Override public void onDownloadFinished(DownloadResult result) { }
-            @Override public void onAllFinished(List<DownloadResult> r) { results.addAll(r); }
-        };
+        CountingDownloads downloads = new CountingDownloads();
+        List<DownloadResult> results = downloads.results;
+        DownloadSink sink = downloads.sink();
+        DownloadListener listener = downloads.listener();
         ConnectionPair[] holder = new ConnectionPair[1];
         List<DownloadRequest> reqs = List.of(new DownloadRequest("localhost", "/bytes/" + size));
         ApplicationHandler clientApp = alpn.equals("h3") ? new H3ClientHandler(reqs, sink, listener, () -> holder[0].now)
@@ -55,10 +45,10 @@ class Http3OverConnectionTest {
         holder[0] = pair;
         pair.start();
         boolean ok = pair.runUntil(() -> !results.isEmpty(), 60_000_000_000L);
-        assertTrue(ok, "download stalled at " + received[0] + " bytes: server " + (pair.server == null ? "-"
+        assertTrue(ok, "download stalled at " + downloads.received() + " bytes: server " + (pair.server == null ? "-"
                 : pair.server.counters() + " cwnd " + pair.server.recovery().congestionController().congestionWindow()
                 + " inflight " + pair.server.recovery().bytesInFlight()) + " client " + pair.client.counters());
         assertTrue(results.get(0).succeeded(), String.valueOf(results.get(0)));
-        assertEquals(size, received[0]);
+        assertEquals(size, downloads.received());
     }
 }

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
 import org.pacelab.quic.content.DownloadListener;
-import org.pacelab.quic.content.DownloadOutput;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.DownloadSink;
@@ -51,9 +49,9 @@ class ResponseKeepAliveTest {
         InetSocketAddress rebound = new InetSocketAddress("192.0.2.1", 6000);
         pair.clientAddress = rebound;
         boolean done = pair.runUntil(() -> !d.results.isEmpty(), 60_000_000_000L);
-        assertTrue(done && d.results.get(0).succeeded(), "download stalled at " + d.received[0] + " bytes: client "
+        assertTrue(done && d.results.get(0).succeeded(), "download stalled at " + d.counted.received() + " bytes: client "
                 + pair.client.counters() + ", server " + pair.server.counters() + ", " + d.results);
-        assertEquals(SIZE, d.received[0]);
+        assertEquals(SIZE, d.counted.received());
         assertTrue(pair.datagramsToOldAddress > 0, "no server datagram went to the forgotten address");
         assertTrue(pair.client.counters().get("keep_alive_probes") >= 1, pair.client.counters().toString());
         assertEquals(rebound, entry.peer());
@@ -98,19 +96,12 @@ class ResponseKeepAliveTest {
 
     /** An hq-interop download of {@link #SIZE} bytes over a 10 ms one-way virtual link. */
     private static final class Download {
-        final List<DownloadResult> results = new ArrayList<>();
-        final long[] received = {0};
+        final CountingDownloads counted = new CountingDownloads();
+        final List<DownloadResult> results = counted.results;
 
         ConnectionPair pair(long seed) {
-            DownloadSink sink = request -> new DownloadOutput() {
-                @Override public void write(ByteBuffer data) { received[0] += data.remaining(); data.position(data.limit()); }
-                @Override public void commit() { }
-                @Override public void abort() { }
-            };
-            DownloadListener listener = new DownloadListener() {
-                @Override public void onDownloadFinished(DownloadResult result) { }
-                @Override public void onAllFinished(List<DownloadResult> r) { results.addAll(r); }
-            };
+            DownloadSink sink = counted.sink();
+            DownloadListener listener = counted.listener();
             ConnectionPair[] holder = new ConnectionPair[1];
             ApplicationHandler client = new HqClientHandler(List.of(new DownloadRequest("localhost", "/bytes/" + SIZE)),
                     sink, listener, () -> holder[0].now);
