@@ -50,6 +50,11 @@ public record EndpointSetup(Path workDir, String testname, String alpn, InetSock
         };
     }
 
+    /** The key log as peers read it from the environment: {@code SSLKEYLOGFILE}, or nothing without a key log. */
+    public java.util.Map<String, String> keyLogEnvironment() {
+        return keyLog == null ? java.util.Map.of() : java.util.Map.of("SSLKEYLOGFILE", keyLog.toString());
+    }
+
     /** The server's host and port from the first URL. */
     public java.net.URI firstUrl() {
         return java.net.URI.create(urls.getFirst());

@@ -2,7 +2,6 @@ package org.pacelab.lab.interop;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import org.pacelab.lab.peer.Launch;
@@ -54,7 +53,7 @@ final class Ngtcp2Endpoint extends PeerBackedEndpoint {
         }
         cmd.addAll(List.of(s.listen().getAddress().getHostAddress(), Integer.toString(s.listen().getPort()),
                 s.privateKey().toString(), s.certificate().toString()));
-        return Launch.of(cmd, keyLog(s), new Readiness.UdpBound(s.listen().getPort()));
+        return Launch.of(cmd, s.keyLogEnvironment(), new Readiness.UdpBound(s.listen().getPort()));
     }
 
     @Override
@@ -78,23 +77,6 @@ final class Ngtcp2Endpoint extends PeerBackedEndpoint {
             }
             default -> { }
         }
-        java.net.URI first = s.firstUrl();
-        List<String> hostPort = List.of(first.getHost().replace("[", "").replace("]", ""), Integer.toString(first.getPort()));
-        List<Launch> steps = new ArrayList<>();
-        for (List<String> urls : s.urlsPerProcess()) {
-            steps.add(step(base, hostPort, urls, s));
-        }
-        return steps;
-    }
-
-    private static Launch step(List<String> base, List<String> hostPort, List<String> urls, EndpointSetup s) {
-        List<String> cmd = new ArrayList<>(base);
-        cmd.addAll(hostPort);
-        cmd.addAll(urls);
-        return Launch.of(cmd, keyLog(s), null);
-    }
-
-    private static Map<String, String> keyLog(EndpointSetup s) {
-        return s.keyLog() == null ? Map.of() : Map.of("SSLKEYLOGFILE", s.keyLog().toString());
+        return HostPortClient.processes(s, base, urls -> urls);
     }
 }

@@ -5,7 +5,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import org.pacelab.lab.peer.Launch;
@@ -65,7 +64,7 @@ final class PicoquicEndpoint extends PeerBackedEndpoint {
         if (s.keyLog() != null) {
             cmd.add("-8");
         }
-        return Launch.of(cmd, keyLog(s), new Readiness.UdpBound(s.listen().getPort()));
+        return Launch.of(cmd, s.keyLogEnvironment(), new Readiness.UdpBound(s.listen().getPort()));
     }
 
     @Override
@@ -83,28 +82,11 @@ final class PicoquicEndpoint extends PeerBackedEndpoint {
         if (s.keyLog() != null) {
             base.add("-8");
         }
-        URI first = s.firstUrl();
-        List<String> hostPort = List.of(first.getHost().replace("[", "").replace("]", ""), Integer.toString(first.getPort()));
-        List<Launch> steps = new ArrayList<>();
-        for (List<String> urls : s.urlsPerProcess()) {
-            steps.add(step(base, hostPort, urls, s));
-        }
-        return steps;
-    }
-
-    private static Launch step(List<String> base, List<String> hostPort, List<String> urls, EndpointSetup s) {
-        List<String> cmd = new ArrayList<>(base);
-        cmd.addAll(hostPort);
-        cmd.add(scenario(urls));
-        return Launch.of(cmd, keyLog(s), null);
+        return HostPortClient.processes(s, base, urls -> List.of(scenario(urls)));
     }
 
     /** picoquicdemo's scenario: every URL's path on its own stream, all started at once. */
     static String scenario(List<String> urls) {
         return PicoquicPeer.scenario(urls.stream().map(u -> URI.create(u).getPath()).toList());
-    }
-
-    private static Map<String, String> keyLog(EndpointSetup s) {
-        return s.keyLog() == null ? Map.of() : Map.of("SSLKEYLOGFILE", s.keyLog().toString());
     }
 }
