@@ -60,7 +60,11 @@ public final class WaitModel {
 
     /** When a readiness wait with {@code timeout} begun at {@code now} returns if no datagram arrives. */
     public long socketTimeoutResume(long now, long timeout) {
-        return now + timeout + timing.socketTimeoutLateness().sample(random);
+        long lateness = timing.socketTimeoutLateness().sample(random);
+        long resume = now + timeout;
+        // a loop with no timer waits for a deadline of Long.MAX_VALUE: its timeout ends within a millisecond of it,
+        // and a late resume past it would wrap around into the past; such a wait ends only by a datagram's arrival
+        return resume > Long.MAX_VALUE - lateness ? Long.MAX_VALUE : resume + lateness;
     }
 
     /** When a readiness wait returns after a datagram arrived at {@code arrival}. */

@@ -32,6 +32,24 @@ class WaitModelTest {
         assertEquals(50_300, hybrid.strategyResume(0, 50_000));
     }
 
+    /**
+     * A loop with no timer at all (every connection's deadline Long.MAX_VALUE) waits on the socket for ever: its
+     * resume saturates instead of wrapping into the past when the sampled lateness exceeds the timeout's rounding
+     * (the crash of a dual-connectivity run once clients sent keep-alive probes, 2026-12-02).
+     */
+    @Test
+    void aSocketWaitWithoutDeadlineNeverResumesInThePast() {
+        HostTiming late = new HostTiming("test", EmpiricalDistribution.constant(70_000), EmpiricalDistribution.constant(20_000),
+                EmpiricalDistribution.constant(300), EmpiricalDistribution.constant(5_000_000),
+                EmpiricalDistribution.constant(40_000), EmpiricalDistribution.constant(10_000),
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        WaitModel park = new WaitModel("park", late, new SplittableRandom(1));
+        long now = 4_311_633_486L;
+        assertEquals(Long.MAX_VALUE, park.socketTimeoutResume(now, park.socketTimeout(now, Long.MAX_VALUE)));
+        assertEquals(now + 3_000_000 + 5_000_000, park.socketTimeoutResume(now, park.socketTimeout(now, now + 4_900_000)),
+                "a finite deadline keeps its lateness");
+    }
+
     @Test
     void longWaitsGoToTheSocketWithMillisecondTimeouts() {
         WaitModel park = new WaitModel("park", timing(), new SplittableRandom(1));
