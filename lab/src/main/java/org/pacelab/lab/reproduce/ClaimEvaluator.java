@@ -182,8 +182,9 @@ final class ClaimEvaluator {
                     + vpc.leftOut().getOrDefault(vc.id(), "not run in this reproduction");
             return modeRow(c, mode, study, why);
         }
-        if (vpc.notRunYet(vc) != null) {
-            return modeRow(c, mode, study, "the comparison " + vc.name() + " (" + vc.mode().word() + "): " + vpc.notRunYet(vc));
+        String comparisonNotYet = vpc.notRunYet(vc);
+        if (comparisonNotYet != null) {
+            return modeRow(c, mode, study, "the comparison " + vc.name() + " (" + vc.mode().word() + "): " + comparisonNotYet);
         }
         Sample b = Sample.of(vc, runs(vpc, vc), c.versus().metric());
         if (b.n() == 0) {
