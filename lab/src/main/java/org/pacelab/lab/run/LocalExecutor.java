@@ -31,10 +31,17 @@ public final class LocalExecutor implements RunExecutor {
     private final int jobs;
     private final Collect collect;
     private final ProcessSupervisor supervisor;
+    private final RunSpace.FreeSpace freeSpace;
 
     /** @param simulator the simulator of sim-mode runs, or null when the plan has none */
     public LocalExecutor(CampaignLayout layout, PacelabLauncher pacelab, Host host, SimulationBackend simulator, int jobs,
                          Collect collect) {
+        this(layout, pacelab, host, simulator, jobs, collect, RunSpace.FreeSpace.FILE_STORE);
+    }
+
+    /** @param freeSpace how much space the campaign's file system has (a test gives its own) */
+    LocalExecutor(CampaignLayout layout, PacelabLauncher pacelab, Host host, SimulationBackend simulator, int jobs, Collect collect,
+                  RunSpace.FreeSpace freeSpace) {
         this.layout = layout;
         this.pacelab = pacelab;
         this.host = host;
@@ -42,6 +49,7 @@ public final class LocalExecutor implements RunExecutor {
         this.jobs = jobs;
         this.collect = collect;
         this.supervisor = new ProcessSupervisor(layout.children());
+        this.freeSpace = freeSpace;
     }
 
     @Override
@@ -74,10 +82,17 @@ public final class LocalExecutor implements RunExecutor {
         }
     }
 
-    /** Runs one repetition with retries; true when it finished and was stored. */
-    private boolean attempt(RunSpec r, HostRun here, RunRecorder recorder) throws StoreException, InterruptedException {
+    /**
+     * Runs one repetition with retries; true when it finished and was stored. Before each attempt of a relay, netns or
+     * direct run, the campaign stops (InsufficientSpaceException) when the disk cannot hold what the run writes.
+     */
+    private boolean attempt(RunSpec r, HostRun here, RunRecorder recorder) throws StoreException, InterruptedException,
+            InsufficientSpaceException {
         boolean again = true;
         while (again && !supervisor.closed()) {
+            if (r.configuration().mode() != Mode.SIM) {
+                RunSpace.require(r, layout, collect, freeSpace);
+            }
             int attempt = recorder.nextAttempt(r);
             recorder.started(r, attempt, "");
             HostRun.Attempt a = here.attempt(r);
