@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.lab.dc.DcRunAnalysis;
@@ -100,15 +99,21 @@ final class DcRunExecutor {
                         cl.environment(), flowDir, RunFiles.log(flowDir, "client", "out"), RunFiles.log(flowDir, "client", "err")));
             }
             long bytes = 0;
+            // an emulator or server that dies fails the run at once (the clients would wait for packets until their timeout)
+            List<Waits.Watched> watched = new ArrayList<>();
+            watched.add(new Waits.Watched("the emulator", lab != null ? lab.emulator() : emulator));
+            for (int i = 0; i < servers.size(); i++) {
+                watched.add(new Waits.Watched("server " + (i + 1) + " (" + c.server().name() + ")", servers.get(i)));
+            }
             if (dc.durationNs() > 0) {
                 // the duration starts when every client talks: on a busy host a client's start can take seconds
                 awaitTalking(clients, c.client().name());
-                awaitDuration(clients, System.nanoTime() + dc.durationNs(), c.client().name());
+                awaitDuration(clients, System.nanoTime() + dc.durationNs(), c.client().name(), watched);
             } else {
                 for (int i = 0; i < n; i++) {
                     ChildProcess client = clients.get(i);
                     long left = Math.max(1, c.timeoutNs() - (System.nanoTime() - start));
-                    if (!client.process().waitFor(left, TimeUnit.NANOSECONDS)) {
+                    if (!Waits.exit(client, left, watched)) {
                         throw new RunFailedException("client " + (i + 1) + " (" + c.client().name() + ") did not finish within "
                                 + c.timeoutNs() / 1_000_000_000L + " s (the timeout); its last output: " + client.tail());
                     }
@@ -219,11 +224,12 @@ final class DcRunExecutor {
         }
     }
 
-    /** Waits out a fixed-duration run; a client that fails before the end fails the run. */
-    private static void awaitDuration(List<ChildProcess> clients, long end, String clientName)
+    /** Waits out a fixed-duration run; a client that fails before the end fails the run, and so does a watched process that exits. */
+    private static void awaitDuration(List<ChildProcess> clients, long end, String clientName, List<Waits.Watched> watched)
             throws RunFailedException, InterruptedException {
         while (true) {
             long left = end - System.nanoTime();
+            Waits.requireAlive(watched, "during the run");
             for (int i = 0; i < clients.size(); i++) {
                 ChildProcess cp = clients.get(i);
                 if (!cp.alive() && cp.process().exitValue() != 0) {

@@ -45,6 +45,11 @@ final class DirectTopology implements Topology {
     }
 
     @Override
+    public ChildProcess emulator() {
+        return null;
+    }
+
+    @Override
     public List<String> wrap(Role role, List<String> command) {
         return command;
     }

@@ -15,6 +15,7 @@ import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.peer.ServerSetup;
 import org.pacelab.lab.plan.Configuration;
 import org.pacelab.lab.plan.RunSpec;
+import org.pacelab.lab.scenario.Collect;
 import org.pacelab.lab.scenario.Mode;
 
 /**
@@ -91,19 +92,24 @@ final class EmulatedRunExecutor {
             long start = System.nanoTime();
             client = tools.supervisor().start("client " + c.client().name(), placed(topology, Role.CLIENT, cl.command()), cl.environment(), dir,
                     clientOut, RunFiles.log(dir, "client", "err"));
-            boolean done = client.process().waitFor(c.timeoutNs(), TimeUnit.NANOSECONDS);
+            // an emulator or server that dies (a full disk, a crash) fails the run at once instead of leaving the client
+            // waiting for packets until its timeout; the emulator is named first, its death explains the others'
+            List<Waits.Watched> watched = new ArrayList<>();
+            if (topology.emulator() != null) {
+                watched.add(new Waits.Watched("the emulator", topology.emulator()));
+            }
+            watched.add(new Waits.Watched("server " + c.server().name(), server));
+            boolean done = Waits.exit(client, c.timeoutNs(), watched);
             clientWall = System.nanoTime() - start;
             if (!done) {
                 throw new RunFailedException("client " + c.client().name() + " did not finish within " + c.timeoutNs() / 1_000_000_000L
                         + " s (the timeout); its last output: " + client.tail());
             }
             tools.supervisor().forget(client);
+            Waits.requireAlive(watched, "during the transfer");
             int exit = client.process().exitValue();
             if (exit != 0) {
                 throw new RunFailedException("client " + c.client().name() + " exited with status " + exit + ": " + client.tail());
-            }
-            if (!server.alive()) {
-                throw new RunFailedException("server " + c.server().name() + " exited during the transfer: " + server.tail());
             }
             if (qlog != null) {
                 Waits.quiet(qlog, QLOG_QUIET_MILLIS, QLOG_SETTLE_MAX_MILLIS);
@@ -113,6 +119,9 @@ final class EmulatedRunExecutor {
             Topology t = topology;
             topology = null;
             t.close();
+            if (c.mode() != Mode.DIRECT) {
+                requireFinishedFiles(dir, tools.collect());
+            }
             ClientOutcome outcome = clientOutcome(c.client(), clientSetup, clientOut);
             if (outcome.bytes() != c.transfer().totalBytes()) {
                 throw new RunFailedException("client " + c.client().name() + " received " + outcome.bytes() + " of "
@@ -137,6 +146,44 @@ final class EmulatedRunExecutor {
                     // the failure that brought us here is the one reported
                 }
             }
+        }
+    }
+
+    /**
+     * The emulator writes the tap and the event log as {@code FILE.part} and renames each when it has written all of it;
+     * a file still unfinished after the emulator stopped (a full disk while it flushed) fails the run, which must not be
+     * analysed and stored as finished without it.
+     */
+    static void requireFinishedFiles(Path dir, Collect collect) throws RunFailedException {
+        List<String> names = new ArrayList<>();
+        if (collect.tap()) {
+            names.add(RunFiles.TAP);
+        }
+        if (collect.events()) {
+            names.add(RunFiles.EVENTS);
+        }
+        for (String name : names) {
+            if (Files.isRegularFile(dir.resolve(name))) {
+                continue;
+            }
+            Path part = dir.resolve(name + ".part");
+            String free;
+            try {
+                free = RunSpace.format(Files.getFileStore(dir).getUsableSpace()) + " free";
+            } catch (IOException e) {
+                free = "free space unknown";
+            }
+            throw new RunFailedException("the emulator stopped without finishing " + name + " ("
+                    + (Files.isRegularFile(part) ? "only " + part.getFileName() + ", " + RunSpace.format(sizeOf(part))
+                    + ", is there" : "it is not there") + "; " + free + " on its disk); the run is not stored");
+        }
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return 0;
         }
     }
 

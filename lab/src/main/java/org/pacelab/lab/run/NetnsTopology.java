@@ -127,6 +127,11 @@ final class NetnsTopology implements Topology {
     }
 
     @Override
+    public ChildProcess emulator() {
+        return lab;
+    }
+
+    @Override
     public List<String> wrap(Role role, List<String> command) {
         List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", role == Role.SERVER ? NetnsLab.SERVER_NS : NetnsLab.CLIENT_NS));
         c.addAll(command);

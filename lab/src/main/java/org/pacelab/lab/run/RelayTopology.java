@@ -69,6 +69,11 @@ final class RelayTopology implements Topology {
     }
 
     @Override
+    public ChildProcess emulator() {
+        return emulator;
+    }
+
+    @Override
     public List<String> wrap(Role role, List<String> command) {
         return command;
     }

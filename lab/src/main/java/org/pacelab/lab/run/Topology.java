@@ -18,6 +18,9 @@ interface Topology extends AutoCloseable {
 
     int clientPort();
 
+    /** The emulator's process, which must run until the topology is closed; null when nothing runs in the path (direct mode). */
+    ChildProcess emulator();
+
     /** The command as it must be started for that side (e.g. inside the side's network namespace). */
     List<String> wrap(Role role, List<String> command);
 
