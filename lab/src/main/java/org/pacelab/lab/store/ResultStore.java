@@ -61,6 +61,7 @@ public final class ResultStore implements AutoCloseable {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath());
+            DuckDbNativeCopies.tidy(); // the driver's copy of its native library in java.io.tmpdir, once per JVM
             ResultStore s = new ResultStore(file, c);
             s.createSchema();
             return s;
