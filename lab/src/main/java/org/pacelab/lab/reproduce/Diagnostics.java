@@ -50,11 +50,11 @@ final class Diagnostics {
             add(parts, s, SummaryField.PATH_A_UTILIZATION, "path a utilization %s");
             add(parts, s, SummaryField.PATH_B_UTILIZATION, "path b %s");
         }
-        for (Peer p : List.of(s.configuration().server(), s.configuration().client())) {
-            String caveat = p.caveat();
-            if (caveat != null && !caveat.isBlank() && p == s.configuration().server()) {
-                parts.add(p.name() + ": " + caveat);
-            }
+        // the sender's caveat (once: when one peer serves both roles, server and client are the same object)
+        Peer server = s.configuration().server();
+        String caveat = server.caveat();
+        if (caveat != null && !caveat.isBlank()) {
+            parts.add(server.name() + ": " + caveat);
         }
         return String.join("; ", parts);
     }

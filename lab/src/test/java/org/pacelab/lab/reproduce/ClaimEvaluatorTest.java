@@ -50,7 +50,12 @@ class ClaimEvaluatorTest {
 
     private List<ClaimRow> evaluate(String claims, Map<String, String> leftOut, Map<String, List<Summary>> runsByGso)
             throws Exception {
-        Files.writeString(dir.resolve("s.yaml"), SCENARIO);
+        return evaluate(SCENARIO, claims, leftOut, runsByGso);
+    }
+
+    private List<ClaimRow> evaluate(String scenario, String claims, Map<String, String> leftOut,
+                                    Map<String, List<Summary>> runsByGso) throws Exception {
+        Files.writeString(dir.resolve("s.yaml"), scenario);
         Path ref = dir.resolve("ref.yaml");
         Files.writeString(ref, """
                 study: t
@@ -60,7 +65,7 @@ class ClaimEvaluatorTest {
                 claims:
                 """ + claims);
         StudyReference r = ReferenceReader.read(ref);
-        CampaignPlan full = Plans.plan(SCENARIO, FakeHost.everything());
+        CampaignPlan full = Plans.plan(scenario, FakeHost.everything());
         Map<String, List<Summary>> runs = new LinkedHashMap<>();
         Map<String, String> left = new LinkedHashMap<>();
         List<Configuration> kept = new ArrayList<>();
@@ -112,6 +117,21 @@ class ClaimEvaluatorTest {
         assertTrue(rows.get(2).pacelab().contains("goodput_app_mbps"), rows.get(2).pacelab());
         assertEquals(Verdict.DIFFERS, rows.get(3).verdict());
         assertEquals("-0.9 from the bound", rows.get(3).difference());
+    }
+
+    @Test
+    void aPeerInBothRolesStatesItsCaveatOnce() throws Exception {
+        String scenario = SCENARIO.replace("mode: sim", "mode: relay").replace("[pacelab]", "[picoquic]");
+        List<ClaimRow> rows = evaluate(scenario, """
+                  - {id: far, source: T1, says: s, study: {mean: 16.5, unit: packets}, agree: {factor: 2},
+                     pacelab: {campaign: c, implementation: picoquic, point: {server.gso: "64"}, metric: drops}}
+                """, Map.of(), RUNS);
+        assertEquals(1, rows.size());
+        assertEquals(Verdict.DIFFERS, rows.getFirst().verdict());
+        String caveat = PeerRegistry.standard().get("picoquic").orElseThrow().caveat();
+        String reason = rows.getFirst().reason();
+        assertEquals(reason.indexOf(caveat), reason.lastIndexOf(caveat), reason);
+        assertTrue(reason.contains("picoquic: " + caveat), reason);
     }
 
     @Test
