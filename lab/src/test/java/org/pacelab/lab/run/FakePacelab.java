@@ -7,9 +7,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * A stand-in for the {@code pacelab} command in a runner test, in its own JVM: {@code emulate} binds its relay port
- * and, on the first datagram a client sends through it, says on stderr that the disk is full and exits 1 (as the real
- * emulator did when its tap filled the disk); {@code server} binds its port and waits; {@code client} sends one
+ * A stand-in for the {@code pacelab} command in a runner test, in its own JVM: {@code emulate} binds its relay
+ * port, prints its "relaying" line and, on the first datagram a client sends through it, says on stderr that the disk
+ * is full and exits 1 (as the real emulator did when its tap filled the disk); {@code server} binds its port and waits; {@code client} sends one
  * datagram to the relay and waits for an answer that never comes.
  */
 public final class FakePacelab {
@@ -19,6 +19,9 @@ public final class FakePacelab {
         switch (args[0]) {
             case "emulate" -> {
                 try (DatagramSocket s = bound(after(args, "--listen"))) {
+                    // the runner takes the relay as ready when this line is out and the port bound
+                    System.out.println("relaying " + after(args, "--listen") + " -> " + after(args, "--to"));
+                    System.out.flush();
                     s.receive(new DatagramPacket(new byte[2048], 2048));
                 }
                 System.err.println("pacelab emulate: No space left on device");
