@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.dc.DcSpecParser;
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.relay.RelayConfig;
 import org.pacelab.net.relay.RelayRoute;
 import org.pacelab.net.relay.UdpRelay;
@@ -110,6 +111,12 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--realtime", description = "Run the relay thread SCHED_FIFO for timing precision (needs root).")
     boolean realtime;
 
+    @Option(names = "--warmup", paramLabel = "off|on|PACKETS", defaultValue = "off",
+            description = "Before listening, run this many synthetic packets (on: " + WarmUp.DEFAULT_PACKETS + ") through a "
+                    + "copy of the relay on loopback ports of its own, so the measured transfer meets compiled code; nothing "
+                    + "of it reaches the tap, the event log or the counters (default: ${DEFAULT-VALUE}; pacelab run uses on).")
+    String warmup;
+
     @Option(names = "--print-spec", description = "Print the resolved link and exit.")
     boolean printSpec;
 
@@ -119,6 +126,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         DcSpec dcSpec = null;
         long bufferBytes, spinNanos, durationNanos;
         org.pacelab.net.relay.Rebinding rebinding;
+        int warmPackets;
         var parsed = spec.commandLine().getParseResult();
         try {
             if (dc != null) {
@@ -136,6 +144,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
             spinNanos = Units.parseDuration("--spin", spin);
             durationNanos = duration == null ? 0 : Units.parseDuration("--duration", duration);
             rebinding = rebind == null ? org.pacelab.net.relay.Rebinding.NONE : org.pacelab.net.relay.Rebinding.parse("--rebind", rebind);
+            warmPackets = WarmUp.parse("--warmup", warmup);
             if (bufferBytes > Integer.MAX_VALUE / 2) throw new SpecException("--buffer: '" + buffer + "' is more than 1 GiB");
         } catch (SpecException e) {
             return usageError(e.getMessage());
@@ -171,8 +180,12 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
         if (printSpec) return 0;
         UdpRelay relay;
         try {
-            relay = new UdpRelay(new RelayConfig(all, link, dcSpec, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
-                    maxFlows, 1_000_000, realtime, rebinding));
+            RelayConfig config = new RelayConfig(all, link, dcSpec, seed, tap, snaplen, log, (int) bufferBytes, spinNanos,
+                    maxFlows, 1_000_000, realtime, rebinding);
+            // before the real relay binds its listening addresses: a client that finds them bound meets a warm relay
+            out.println(warmPackets > 0 ? UdpRelay.warmUp(config, warmPackets).describe() : WarmUp.OFF);
+            out.flush();
+            relay = new UdpRelay(config);
         } catch (SpecException e) {
             return usageError(e.getMessage());
         } catch (IOException e) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.dc.DcSpecParser;
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.netns.KernelQdisc;
 import org.pacelab.net.netns.NetnsException;
 import org.pacelab.net.netns.NetnsLab;
@@ -47,6 +48,8 @@ public final class NetnsCommand implements Runnable {
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Creates the namespaces and runs the emulator until Ctrl-C or SIGTERM, then removes everything."})
     static final class Up implements Callable<Integer> {
+        /** Packets the link may hold before the middlebox drops new arrivals (bounds memory). */
+        private static final int MAX_INSIDE = 1_000_000;
         @Spec CommandSpec spec;
         @Option(names = "--preset", defaultValue = "quic-steps", description = "Link preset (default: ${DEFAULT-VALUE}).") String preset;
         @Option(names = "--down", paramLabel = "SPEC", description = "Overrides for server to client.") String down;
@@ -64,6 +67,12 @@ public final class NetnsCommand implements Runnable {
         @Option(names = "--log", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Per-packet event log.") Path log;
         @Option(names = "--spin", defaultValue = "150us") String spin;
         @Option(names = "--realtime", description = "Run the emulator thread SCHED_FIFO for timing precision (root).") boolean realtime;
+        @Option(names = "--warmup", paramLabel = "off|on|PACKETS", defaultValue = "off",
+                description = "Before the namespaces are made, run this many synthetic packets (on: " + WarmUp.DEFAULT_PACKETS
+                        + ") through a copy of the middlebox over socket pairs of its own, so the measured transfer meets "
+                        + "compiled code; nothing of it reaches the namespaces, the tap, the event log or the counters "
+                        + "(default: off; pacelab run uses on).")
+        String warmup;
         @Option(names = "--kernel-qdisc", paramLabel = "DIR=KIND",
                 description = "Let the kernel rate-limit a direction: down=tbf or up=tbf (netem, fq, etf are not offered).")
         List<String> kernelQdisc = new ArrayList<>();
@@ -73,6 +82,7 @@ public final class NetnsCommand implements Runnable {
             LinkSpec link = null;
             DcSpec dcSpec = null;
             Map<Integer, DcFlowMode> modes = new HashMap<>();
+            int warmPackets;
             long spinNanos;
             List<String> kernelDirs = new ArrayList<>();
             try {
@@ -105,12 +115,23 @@ public final class NetnsCommand implements Runnable {
                     link = LinkSpecParser.parse(preset, down, up);
                 }
                 spinNanos = Units.parseDuration("--spin", spin);
+                warmPackets = WarmUp.parse("--warmup", warmup);
                 for (String k : kernelQdisc) kernelDirs.add(KernelQdisc.parseDirection(k));
                 NetnsLab.requireRoot();
             } catch (SpecException | NetnsException e) {
                 return fail(spec, e.getMessage(), 2);
             }
             var out = spec.commandLine().getOut();
+            try {
+                // before the namespaces exist, so nothing of it can reach them
+                out.println(warmPackets > 0 ? TunMiddlebox.warmUp(link, dcSpec, modes, seed, tap != null, snaplen, log != null,
+                        spinNanos, MAX_INSIDE, warmPackets).describe() : WarmUp.OFF);
+                out.flush();
+            } catch (SpecException e) {
+                return fail(spec, e.getMessage(), 2);
+            } catch (IOException e) {
+                return fail(spec, "warm-up: " + e.getMessage(), 1);
+            }
             NetnsLab.Tuns tuns;
             try {
                 tuns = NetnsLab.up();
@@ -122,7 +143,7 @@ public final class NetnsCommand implements Runnable {
             Thread hook = null;
             try {
                 for (String d : kernelDirs) link = KernelQdisc.install(link, d);
-                box = new TunMiddlebox(tuns, link, dcSpec, modes, seed, tap, snaplen, log, spinNanos, 1_000_000);
+                box = new TunMiddlebox(tuns, link, dcSpec, modes, seed, tap, snaplen, log, spinNanos, MAX_INSIDE);
                 NetnsLab.writePidFile();
                 TunMiddlebox b = box;
                 hook = new Thread(() -> {

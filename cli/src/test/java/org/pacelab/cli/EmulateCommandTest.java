@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +54,33 @@ class EmulateCommandTest {
                 assertEquals(0, files.count(), "no partial capture is left");
             }
         }
+    }
+
+    @Test
+    void aBadWarmUpValueIsOneSentenceWithTheValidChoices() {
+        CliRun r = CliRun.of("emulate", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:9", "--warmup", "soon");
+        assertEquals(2, r.code());
+        assertEquals("pacelab emulate: --warmup: 'soon' is not valid; use off, on (30000 packets) or a number of packets "
+                + "from 100 to 10000000", r.err().strip());
+        CliRun netns = CliRun.of("netns", "up", "--warmup", "0");
+        assertEquals(2, netns.code());
+        assertEquals("pacelab netns: --warmup: '0' is not valid; use off, on (30000 packets) or a number of packets "
+                + "from 100 to 10000000", netns.err().strip());
+    }
+
+    @Test
+    void theWarmUpSaysWhatItDidBeforeTheRelayListens(@TempDir Path dir) {
+        CliRun r = CliRun.of("emulate", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:9", "--warmup", "1000", "--duration",
+                "200ms", "--tap", dir.resolve("t.pcapng").toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        int warm = lines.stream().filter(l -> l.startsWith("warm-up: 1000 packets ")).findFirst().map(lines::indexOf).orElse(-1);
+        int relaying = lines.stream().filter(l -> l.startsWith("relaying ")).findFirst().map(lines::indexOf).orElse(-1);
+        assertTrue(warm >= 0 && relaying > warm, r.out());
+        assertTrue(r.out().contains("emulator: 0 datagrams in, 0 out"), "nothing of the warm-up in the counters: " + r.out());
+        CliRun off = CliRun.of("emulate", "--listen", "127.0.0.1:0", "--to", "127.0.0.1:9", "--duration", "100ms");
+        assertEquals(0, off.code(), off.err());
+        assertTrue(off.out().lines().anyMatch(l -> l.equals(org.pacelab.net.driver.WarmUp.OFF)), off.out());
     }
 
     @Test

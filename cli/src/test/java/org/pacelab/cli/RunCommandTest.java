@@ -31,7 +31,7 @@ class RunCommandTest {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
                         + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
-                        + "flows, quick, host-setup, include, peers");
+                        + "flows, quick, host-setup, emulator-warmup, include, peers");
     }
 
     @Test

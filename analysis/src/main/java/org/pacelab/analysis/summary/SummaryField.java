@@ -135,6 +135,8 @@ public enum SummaryField {
     EMULATOR_LATENESS_P99_US("emulator_lateness_p99_us", Kind.NUMBER, true, "us",
             "99th percentile of how late the real-time emulator delivered packets against its model (its own report)"),
     EMULATOR_LATENESS_MAX_US("emulator_lateness_max_us", Kind.NUMBER, true, "us", "the latest delivery of the emulator"),
+    EMULATOR_WARMUP_PACKETS("emulator_warmup_packets", Kind.INTEGER, true, "",
+            "packets the emulator ran through a copy of itself before it reported ready (its warm-up line; 0: warm-up off)"),
     HOST_LOAD_START("host_load_start", Kind.NUMBER, true, "",
             "the host's 1-minute load average when the run started (runner; /proc/loadavg)"),
     HOST_LOAD_END("host_load_end", Kind.NUMBER, true, "", "the 1-minute load average when the run ended"),

@@ -553,6 +553,7 @@ public final class CampaignPlanner {
         Map<String, String> serverOptions = values(so);
         Map<String, String> clientOptions = values(co);
         boolean realtimeEmulator = hostSetup.realtime() && (mode.value() == Mode.RELAY || mode.value() == Mode.NETNS);
+        int emulatorWarmUp = mode.value() == Mode.RELAY || mode.value() == Mode.NETNS ? scenario.emulatorWarmUp().value() : 0;
         if (realtimeEmulator && accepts(server, Role.SERVER, REALTIME) && !serverOptions.containsKey(REALTIME)) {
             serverOptions.put(REALTIME, "on");
             serverOptions.put(REALTIME_PRIORITY, HostSetup.SENDER_PRIORITY);
@@ -562,7 +563,8 @@ public final class CampaignPlanner {
         String identity = "server=" + server.name() + ";client=" + client.name() + ";mode=" + mode.value().word()
                 + ";so=" + new TreeMap<>(serverOptions) + ";co=" + new TreeMap<>(clientOptions) + ";qdisc=" + qdisc
                 + ";down=" + d.format() + ";up=" + u.format() + ";bytes=" + transfer.bytesPerStream() + ";streams=" + streams
-                + (realtimeEmulator ? ";emulator=realtime" : "");
+                + (realtimeEmulator ? ";emulator=realtime" : "")
+                + (emulatorWarmUp > 0 ? ";emulator-warmup=" + emulatorWarmUp : "");
         if (dc != null) {
             identity += ";dc=" + dc.spec().format() + ";a=" + dc.spec().a().format() + ";b=" + dc.spec().b().format()
                     + ";dcup=" + dc.spec().up().format() + ";flows=" + dc.flowWords() + ";duration=" + dc.durationNs();
@@ -573,7 +575,7 @@ public final class CampaignPlanner {
                 : dc != null ? DcPlanning.defaultTimeout(dc, transfer) : defaultTimeout(d, transfer);
         return new Configuration(name.toString(), id, impl.name().value(), mode.value(), server, client, serverOptions,
                 clientOptions, qdisc, scenario.preset().value(), downText, upText, link, transfer, sweepPoint, timeout, dc,
-                realtimeEmulator);
+                realtimeEmulator, emulatorWarmUp);
     }
 
     /** Why this host cannot run the configuration (a qdisc the kernel lacks, a send strategy it cannot do), or null. */

@@ -19,11 +19,14 @@ import org.pacelab.net.spec.LinkSpec;
  * @param timeoutNs     how long one run may take, wall clock
  * @param dc            the dual-connectivity link and its client/server pairs, or null for one pair over {@code link}
  * @param realtimeEmulator whether the emulator runs SCHED_FIFO (the host set-up, {@link AppliedHostSetup})
+ * @param emulatorWarmUp   packets the emulator warms up with before it reports ready (its {@code --warmup}); 0: off, and
+ *                         always 0 outside relay and netns mode
  */
 public record Configuration(String name, String id, String implementation, Mode mode, Peer server, Peer client,
                             Map<String, String> serverOptions, Map<String, String> clientOptions, String qdisc,
                             String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
-                            Map<String, String> sweepPoint, long timeoutNs, DcSetup dc, boolean realtimeEmulator) {
+                            Map<String, String> sweepPoint, long timeoutNs, DcSetup dc, boolean realtimeEmulator,
+                            int emulatorWarmUp) {
     public Configuration {
         serverOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverOptions));
         clientOptions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(clientOptions));
@@ -41,6 +44,6 @@ public record Configuration(String name, String id, String implementation, Mode 
                          String preset, String linkDown, String linkUp, LinkSpec link, Transfer transfer,
                          Map<String, String> sweepPoint, long timeoutNs) {
         this(name, id, implementation, mode, server, client, serverOptions, clientOptions, qdisc, preset, linkDown, linkUp,
-                link, transfer, sweepPoint, timeoutNs, null, false);
+                link, transfer, sweepPoint, timeoutNs, null, false, 0);
     }
 }

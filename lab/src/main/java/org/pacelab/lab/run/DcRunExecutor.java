@@ -198,11 +198,12 @@ final class DcRunExecutor {
             args.addAll(List.of("--route", lo + ":" + clientPorts[i] + "=" + lo + ":" + serverPorts[i] + "@" + dc.flows().get(i).label()));
         }
         args.addAll(EmulatorArguments.of(c, seed, dir, tools.collect()));
-        ChildProcess emu = tools.supervisor().start("emulator", tools.pacelab().command(args), Map.of(), dir, RunFiles.log(dir, "emulator", "out"),
+        Path out = RunFiles.log(dir, "emulator", "out");
+        ChildProcess emu = tools.supervisor().start("emulator", tools.pacelab().command(args), Map.of(), dir, out,
                 RunFiles.log(dir, "emulator", "err"));
         for (int port : clientPorts) {
             Readiness.UdpBound ready = new Readiness.UdpBound(port);
-            Waits.until(emu, () -> PortProbe.ready(emu.pid(), ready), EmulatedRunExecutor.READY_TIMEOUT_NS,
+            Waits.until(emu, () -> RelayTopology.relaying(out) && PortProbe.ready(emu.pid(), ready), EmulatedRunExecutor.READY_TIMEOUT_NS,
                     "the emulator to listen on UDP port " + port);
         }
         return emu;

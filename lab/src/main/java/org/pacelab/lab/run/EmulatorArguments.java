@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.pacelab.lab.plan.Configuration;
 import org.pacelab.lab.scenario.Collect;
+import org.pacelab.net.driver.WarmUp;
 
 /** The link options {@code pacelab emulate} and {@code pacelab netns up} share, for one run. */
 final class EmulatorArguments {
@@ -28,6 +29,8 @@ final class EmulatorArguments {
         if (c.realtimeEmulator()) {
             a.add("--realtime");
         }
+        // explicit either way, so the command line in the run's logs says it
+        a.addAll(List.of("--warmup", WarmUp.word(c.emulatorWarmUp())));
         if (collect.tap()) {
             a.addAll(List.of("--tap", dir.resolve(RunFiles.TAP).toString()));
         }

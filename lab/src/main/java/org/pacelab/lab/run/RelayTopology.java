@@ -1,6 +1,8 @@
 package org.pacelab.lab.run;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,11 +43,29 @@ final class RelayTopology implements Topology {
         }
         List<String> args = new ArrayList<>(List.of("emulate", "--listen", LOOPBACK + ":" + relayPort, "--to", LOOPBACK + ":" + serverPort));
         args.addAll(EmulatorArguments.of(c, seed, dir, collect));
-        ChildProcess emu = supervisor.start("emulator", pacelab.command(args), Map.of(), dir,
-                RunFiles.log(dir, "emulator", "out"), RunFiles.log(dir, "emulator", "err"));
+        Path out = RunFiles.log(dir, "emulator", "out");
+        ChildProcess emu = supervisor.start("emulator", pacelab.command(args), Map.of(), dir, out, RunFiles.log(dir, "emulator", "err"));
         Readiness.UdpBound ready = new Readiness.UdpBound(relayPort);
-        Waits.until(emu, () -> PortProbe.ready(emu.pid(), ready), readyTimeoutNs, "the emulator to listen on UDP port " + relayPort);
+        Waits.until(emu, () -> relaying(out) && PortProbe.ready(emu.pid(), ready), readyTimeoutNs,
+                "the emulator to listen on UDP port " + relayPort);
         return new RelayTopology(supervisor, emu, serverPort, relayPort);
+    }
+
+    /**
+     * Whether the emulator has printed its "relaying" lines, which come after its warm-up and after its real listening
+     * sockets are bound: a port bound by the warm-up's copy (ephemeral, so possibly the one the runner picked) is not
+     * the relay being ready.
+     */
+    static boolean relaying(Path out) {
+        try {
+            if (!Files.isRegularFile(out)) {
+                return false;
+            }
+            String s = Files.readString(out, StandardCharsets.UTF_8);
+            return s.startsWith("relaying ") || s.contains("\nrelaying ");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Override

@@ -13,12 +13,15 @@ import org.pacelab.analysis.summary.SummaryField;
 /**
  * The conditions a run was measured under, added to its summary by the runner: the host's 1-minute load average at
  * the start and the end of the run, and how late the real-time emulator delivered packets against its model (from
- * the report the emulator prints when it stops). Timing-sensitive figures are read beside them.
+ * the report the emulator prints when it stops) and how many packets its warm-up ran (the line it prints before it
+ * reports ready). Timing-sensitive figures are read beside them.
  */
 public final class RunConditions {
     private static final Path LOADAVG = Path.of("/proc/loadavg");
     private static final Pattern LATENESS = Pattern.compile(
             "delivery lateness \\(delay error\\): p50 ([0-9.]+) us, p99 ([0-9.]+) us, p99\\.9 ([0-9.]+) us, max ([0-9.]+) us");
+    /** The emulator's warm-up line (net's {@code WarmUp}): {@code warm-up: N packets ...} or {@code warm-up: off ...}. */
+    private static final Pattern WARM_UP = Pattern.compile("(?m)^warm-up: (?:([0-9]+) packets|(off))");
 
     private RunConditions() {}
 
@@ -45,9 +48,17 @@ public final class RunConditions {
             String why = noEmulator;
             s.unavailable(SummaryField.EMULATOR_LATENESS_P99_US, why);
             s.unavailable(SummaryField.EMULATOR_LATENESS_MAX_US, why);
+            s.unavailable(SummaryField.EMULATOR_WARMUP_PACKETS, why);
             return;
         }
-        Matcher m = lateness(emulatorLog);
+        Matcher w = find(WARM_UP, emulatorLog);
+        if (w == null) {
+            s.unavailable(SummaryField.EMULATOR_WARMUP_PACKETS, "the emulator's output (" + emulatorLog.getFileName()
+                    + ") has no warm-up line (an emulator from before the warm-up existed)");
+        } else {
+            s.put(SummaryField.EMULATOR_WARMUP_PACKETS, w.group(2) != null ? 0L : Long.parseLong(w.group(1)));
+        }
+        Matcher m = find(LATENESS, emulatorLog);
         if (m == null) {
             String why = "the emulator's report (" + emulatorLog.getFileName() + ") has no delivery lateness line";
             s.unavailable(SummaryField.EMULATOR_LATENESS_P99_US, why);
@@ -58,12 +69,12 @@ public final class RunConditions {
         s.put(SummaryField.EMULATOR_LATENESS_MAX_US, Double.parseDouble(m.group(4)));
     }
 
-    private static Matcher lateness(Path log) {
+    private static Matcher find(Pattern p, Path log) {
         try {
             if (!Files.isRegularFile(log)) {
                 return null;
             }
-            Matcher m = LATENESS.matcher(Files.readString(log, StandardCharsets.UTF_8));
+            Matcher m = p.matcher(Files.readString(log, StandardCharsets.UTF_8));
             return m.find() ? m : null;
         } catch (IOException | RuntimeException e) {
             return null;

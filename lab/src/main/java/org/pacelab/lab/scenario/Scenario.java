@@ -15,16 +15,19 @@ import java.util.Map;
  * @param dc          the dual-connectivity link, its client/server pairs and their download time, or null
  * @param peers       peers declared by command line in the scenario or the peers files it includes
  * @param hostSetup   whether the real-time host set-up is applied (auto: when root)
+ * @param emulatorWarmUp packets the emulator of every relay and netns run warms up with before it reports ready
+ *                    ({@code emulator-warmup:}; 0: off)
  */
 public record Scenario(String source, String text, String name, String description, String reproduces,
                        List<Located<Mode>> modes, Located<String> preset, Map<String, Located<String>> linkDown,
                        Map<String, Located<String>> linkUp, Located<Transfer> transfer, Location sizeAt,
                        Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
-                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup) {
+                       boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup,
+                       Located<Integer> emulatorWarmUp) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
             "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick",
-            "host-setup", "include", "peers");
+            "host-setup", "emulator-warmup", "include", "peers");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

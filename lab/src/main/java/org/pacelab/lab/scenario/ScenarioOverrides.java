@@ -19,7 +19,7 @@ public final class ScenarioOverrides {
         }
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), n, SeedList.from(first, n), s.timeoutNs(),
-                s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup());
+                s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
     }
 
     /** The scenario with each stream transferring {@code bytes}. */
@@ -27,7 +27,7 @@ public final class ScenarioOverrides {
         Transfer t = new Transfer(bytes, s.transfer().value().streams());
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), new Located<>(t, s.transfer().at()), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(),
-                s.timeoutNs(), s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup());
+                s.timeoutNs(), s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
     }
 
     /** The scenario with only the named implementations ({@code pacelab run --only a,b}). */
@@ -42,13 +42,13 @@ public final class ScenarioOverrides {
         List<Implementation> kept = s.implementations().stream().filter(i -> names.contains(i.name().value())).toList();
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(), kept, s.sweep(),
-                s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup());
+                s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
     }
 
     /** The scenario with configurations that cannot run on this host left out with their reason, whatever it says. */
     public static Scenario skippingUnavailable(Scenario s) {
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(),
-                s.implementations(), s.sweep(), s.collect(), true, s.dc(), s.peers(), s.hostSetup());
+                s.implementations(), s.sweep(), s.collect(), true, s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
     }
 }

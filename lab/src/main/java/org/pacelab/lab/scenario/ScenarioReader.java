@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.spec.LinkSpecParser;
 import org.pacelab.net.spec.SpecException;
 import org.pacelab.net.spec.Units;
@@ -186,13 +187,23 @@ public final class ScenarioReader {
                 hostSetup = HostSetup.AUTO;
             }
         }
+        int warmUp = WarmUp.DEFAULT_PACKETS;
+        String wu = string(top, "emulator-warmup", null);
+        if (wu != null) {
+            try {
+                warmUp = WarmUp.parse("emulator-warmup", wu);
+            } catch (SpecException e) {
+                problems.add(valueAt(top, "emulator-warmup"), e.getMessage());
+            }
+        }
         Path dir = Path.of(source).toAbsolutePath().getParent();
         List<PeerDeclaration> peers = new PeerDeclarationReader(problems, dir).read(top);
         problems.throwIfAny();
         return new Scenario(source, text, name, description, reproduces, modes, preset, down, up,
                 new Located<>(new Transfer(size, streams), transferAt), sizeAt, streamsAt, repetitions, seeds, timeout,
                 implementations, sweep, collect, skip, dc, peers,
-                new Located<>(hostSetup, top.entries().containsKey("host-setup") ? valueAt(top, "host-setup") : top.at()));
+                new Located<>(hostSetup, top.entries().containsKey("host-setup") ? valueAt(top, "host-setup") : top.at()),
+                new Located<>(warmUp, wu != null ? valueAt(top, "emulator-warmup") : top.at()));
     }
 
     private String defaultName() {

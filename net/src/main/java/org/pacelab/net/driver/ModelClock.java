@@ -8,8 +8,8 @@ import java.time.Instant;
  * receive timestamps (CLOCK_REALTIME) and to stamp captures.
  */
 public final class ModelClock {
-    private final long monoZero;
-    private final long epochZero;
+    private long monoZero;
+    private long epochZero;
 
     /** Readings of the wall clock bracketed by two monotonic ones; the narrowest bracket is used. */
     private static final int READINGS = 16;
@@ -37,6 +37,17 @@ public final class ModelClock {
     }
 
     public long now() { return System.nanoTime() - monoZero; }
+
+    /**
+     * Moves model time forward by {@code nanos} at once (both the monotonic and the wall-clock origin, so kernel
+     * timestamps stay consistent with it): a front-end's warm-up ({@link WarmUp}) fast-forwards its own copy of the
+     * link this way instead of waiting for its events in real time. A running emulator's clock never skips.
+     */
+    public void skip(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("the model clock cannot go back (" + nanos + " ns)");
+        monoZero -= nanos;
+        epochZero -= nanos;
+    }
 
     public long epochNanosOfZero() { return epochZero; }
 

@@ -57,6 +57,9 @@ public final class RealTimeDriver {
 
     public ModelClock clock() { return clock; }
 
+    /** How long before an event the driver stops sleeping and spins. */
+    public long spinNanos() { return spinNanos; }
+
     public long modelTime() { return modelTime; }
 
     /** Advances both directions to {@code t} (never backwards), processing their events merged in time order. */

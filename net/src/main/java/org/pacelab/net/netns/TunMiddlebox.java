@@ -17,6 +17,7 @@ import org.pacelab.net.driver.DriverStats;
 import org.pacelab.net.driver.LoopOccupancy;
 import org.pacelab.net.driver.ModelClock;
 import org.pacelab.net.driver.RealTimeDriver;
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
@@ -122,16 +123,19 @@ public final class TunMiddlebox implements AutoCloseable {
         try {
             String warning = driver.prepareThread(realtime);
             if (warning != null) System.err.println("pacelab netns: " + warning);
-            while (!stopping) {
-                if (driver.await(poller) > 0) {
-                    drain(tuns.server(), Direction.DOWN);
-                    drain(tuns.client(), Direction.UP);
-                }
-                driver.advanceToNow();
-            }
+            while (!stopping) pass();
         } finally {
             loop.leave();
         }
+    }
+
+    /** One pass of the loop; the warm-up runs the same passes over its copy. */
+    private void pass() throws SysException {
+        if (driver.await(poller) > 0) {
+            drain(tuns.server(), Direction.DOWN);
+            drain(tuns.client(), Direction.UP);
+        }
+        driver.advanceToNow();
     }
 
     private void drain(TunDevice tun, Direction d) throws SysException {
@@ -186,6 +190,55 @@ public final class TunMiddlebox implements AutoCloseable {
 
     public String report() {
         return counters.format() + (dc == null ? "" : DcReport.format(dc, dcTotals)) + stats.format();
+    }
+
+    /** Closes without keeping the tap and the event log (their partial files are deleted): the warm-up's copy. */
+    private void discard() {
+        stopping = true;
+        loop.awaitExit();
+        poller.close();
+        if (log != null) log.discard();
+        if (tap != null) tap.discard();
+    }
+
+    /**
+     * Warms the middlebox's path up before the real one runs (call it before {@code NetnsLab.up()}: no namespace or TUN
+     * device exists yet): {@code packets} packets ({@link WarmUp}) of TCP-like IPv4 flows through a copy with the same
+     * link (or dual-connectivity link and port modes), seed, spin and memory bound, whose two "TUN devices" are socket
+     * pairs ({@link TunDevice#socketPair}) — the same read and write calls on descriptors of the warm-up's own — with a
+     * tap and an event log (when {@code tap}/{@code eventLog}) in a temporary directory that is deleted afterwards.
+     * Nothing of it reaches the namespaces, the real tap, event log, counters or statistics.
+     */
+    public static WarmUp.Result warmUp(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed, boolean tap,
+                                       int snaplen, boolean eventLog, long spinNanos, int maxInside, int packets)
+            throws IOException, SpecException {
+        Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
+        TunDevice[] server = null, client = null;
+        TunMiddlebox copy = null;
+        try {
+            server = TunDevice.socketPair("warm-up server side");
+            client = TunDevice.socketPair("warm-up client side");
+            copy = new TunMiddlebox(new NetnsLab.Tuns(server[0], client[0]), spec, dc, serverPortModes, seed,
+                    tap ? dir.resolve("tap.pcapng") : null, snaplen, eventLog ? dir.resolve("events.bin") : null, spinNanos,
+                    maxInside);
+            TunMiddlebox c = copy;
+            WarmUp.Result r = WarmUp.drive(c.driver, c.link, c::pass, new TunWarmUpEnds(server[1], client[1],
+                    TunWarmUpEnds.ports(serverPortModes.keySet())), packets);
+            c.discard();
+            copy = null;
+            return WarmUp.settle(r);
+        } finally {
+            if (copy != null) copy.discard();
+            for (TunDevice[] pair : new TunDevice[][] {server, client}) {
+                if (pair != null) for (TunDevice t : pair) t.close();
+            }
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (Path p : files.toList()) java.nio.file.Files.deleteIfExists(p);
+                java.nio.file.Files.deleteIfExists(dir);
+            } catch (IOException e) {
+                // a temporary directory left behind holds nothing of the run
+            }
+        }
     }
 
     @Override

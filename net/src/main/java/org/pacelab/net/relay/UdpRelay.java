@@ -17,6 +17,7 @@ import org.pacelab.net.driver.DriverStats;
 import org.pacelab.net.driver.LoopOccupancy;
 import org.pacelab.net.driver.ModelClock;
 import org.pacelab.net.driver.RealTimeDriver;
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
@@ -168,15 +169,18 @@ public final class UdpRelay implements AutoCloseable {
         String warning = driver.prepareThread(config.realtime());
         if (warning != null) System.err.println("pacelab emulate: " + warning);
         try {
-            while (!stopping) {
-                // read first: arrivals are stamped with their kernel times before the model moves on to now
-                if (driver.await(poller) > 0) receiveReady();
-                driver.advanceToNow();
-            }
+            while (!stopping) pass();
         } finally {
             stopped = true;
             loop.leave();
         }
+    }
+
+    /** One pass of the loop; the warm-up runs the same passes over its copy. */
+    private void pass() throws IOException {
+        // read first: arrivals are stamped with their kernel times before the model moves on to now
+        if (driver.await(poller) > 0) receiveReady();
+        driver.advanceToNow();
     }
 
     private void receiveReady() throws IOException {
@@ -381,6 +385,65 @@ public final class UdpRelay implements AutoCloseable {
         try { if (log != null) log.close(); } catch (IOException e) { first = e; }
         try { if (tap != null) tap.close(); } catch (IOException e) { if (first == null) first = e; }
         if (first != null) throw first;
+    }
+
+    /** Closes without keeping the tap and the event log (their partial files are deleted): the warm-up's copy. */
+    private void discard() {
+        stopping = true;
+        loop.awaitExit();
+        for (RelayFlow f : byClient.values()) f.binding.socket().close();
+        for (UdpSocket l : listeners) l.close();
+        poller.close();
+        if (log != null) log.discard();
+        if (tap != null) tap.discard();
+    }
+
+    /**
+     * Warms the relay's path up before the real relay {@code config} is built (so before its listening sockets are
+     * bound): {@code packets} packets ({@link WarmUp}) through a copy with the same link, seed, routes' modes, socket
+     * buffers, spin and memory bound, whose routes listen on ephemeral loopback ports in front of a server socket of the
+     * warm-up's own, with a tap and an event log (when {@code config} has them) in a temporary directory that is deleted
+     * afterwards. Rebinding is not warmed (an interop-test feature). Nothing of it reaches the real relay's sockets,
+     * tap, event log, counters or statistics.
+     */
+    public static WarmUp.Result warmUp(RelayConfig config, int packets) throws IOException, SpecException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
+        boolean v6 = config.server().getAddress() instanceof java.net.Inet6Address;
+        InetAddress lo = InetAddress.getByName(v6 ? "::1" : "127.0.0.1");
+        RelayWarmUpEnds ends = null;
+        UdpRelay copy = null;
+        try {
+            ends = RelayWarmUpEnds.open(lo, Math.min(config.routes().size(), RelayWarmUpEnds.MAX_FLOWS), config.bufferBytes());
+            List<RelayRoute> routes = new ArrayList<>();
+            for (int i = 0; i < ends.flows(); i++) {
+                routes.add(new RelayRoute(new InetSocketAddress(lo, 0), ends.serverAddress(), config.routes().get(i).mode()));
+            }
+            copy = new UdpRelay(new RelayConfig(routes, config.link(), config.dc(), config.seed(),
+                    config.tap() == null ? null : dir.resolve("tap.pcapng"), config.snaplen(),
+                    config.eventLog() == null ? null : dir.resolve("events.bin"), config.bufferBytes(), config.spinNanos(),
+                    config.maxFlows(), config.maxInside(), false, Rebinding.NONE));
+            for (int i = 0; i < ends.flows(); i++) ends.connect(i, copy.listenAddress(i));
+            UdpRelay c = copy;
+            WarmUp.Result r = WarmUp.drive(c.driver, c.link, c::pass, ends, packets);
+            c.discard();
+            copy = null;
+            ends.close();
+            ends = null;
+            return WarmUp.settle(r);
+        } finally {
+            if (copy != null) copy.discard();
+            if (ends != null) ends.close();
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (java.nio.file.Path p : files.toList()) java.nio.file.Files.deleteIfExists(p);
+            java.nio.file.Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary directory left behind holds nothing of the run
+        }
     }
 
     /** The counters and timing statistics, several lines. */

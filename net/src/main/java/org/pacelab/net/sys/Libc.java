@@ -20,8 +20,8 @@ import java.lang.invoke.VarHandle;
 public final class Libc {
     private Libc() {}
 
-    public static final int AF_INET = 2, AF_INET6 = 10;
-    public static final int SOCK_DGRAM = 2, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
+    public static final int AF_UNIX = 1, AF_INET = 2, AF_INET6 = 10;
+    public static final int SOCK_DGRAM = 2, SOCK_SEQPACKET = 5, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     public static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_SNDBUF = 7, SO_RCVBUF = 8, SO_SNDBUFFORCE = 32,
             SO_RCVBUFFORCE = 33, SO_TIMESTAMPNS = 35;
     /**
@@ -66,6 +66,7 @@ public final class Libc {
     private static final MethodHandle SOCKET = bind("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = bind("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle CONNECT = bind("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SOCKETPAIR = bind("socketpair", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle SETSOCKOPT = bind("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle GETSOCKOPT = bind("getsockopt",
@@ -117,6 +118,11 @@ public final class Libc {
 
     public static int socket(int domain, int type, int protocol) {
         try { return (int) SOCKET.invokeExact(STATE.get(), domain, type, protocol); } catch (Throwable t) { throw wrap(t); }
+    }
+
+    /** socketpair(2): two connected descriptors written into {@code fds} (two ints); 0 or -1. */
+    public static int socketpair(int domain, int type, int protocol, MemorySegment fds) {
+        try { return (int) SOCKETPAIR.invokeExact(STATE.get(), domain, type, protocol, fds); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int bind(int fd, MemorySegment addr, int len) {

@@ -50,6 +50,23 @@ public final class TunDevice implements AutoCloseable {
         return new TunDevice(fd, name);
     }
 
+    /**
+     * Two connected descriptors that carry one IP packet per read and write as a TUN device does (a non-blocking
+     * {@code AF_UNIX SOCK_SEQPACKET} socket pair: what one end writes, the other reads), so the emulator's warm-up
+     * and tests run {@link TunDevice}'s own reads and writes without a device or a namespace. Named {@code name}/0 and /1.
+     */
+    public static TunDevice[] socketPair(String name) throws SysException {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fds = a.allocate(8, 4);
+            if (Libc.socketpair(Libc.AF_UNIX, Libc.SOCK_SEQPACKET | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0, fds) != 0) {
+                int e = Libc.errno();
+                throw new SysException("cannot create a socket pair for " + name + ": " + Libc.strerror(e), e);
+            }
+            return new TunDevice[] {new TunDevice(fds.get(ValueLayout.JAVA_INT, 0), name + "/0"),
+                    new TunDevice(fds.get(ValueLayout.JAVA_INT, 4), name + "/1")};
+        }
+    }
+
     /** Reads one packet into {@link #buffer()} without blocking; -1 if none is waiting. */
     public int read() throws SysException {
         long n = Libc.read(fd, buf, MAX_PACKET);
