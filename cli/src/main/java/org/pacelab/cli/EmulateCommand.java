@@ -113,7 +113,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Option(names = "--warmup", paramLabel = "off|on|PACKETS", defaultValue = "off",
             description = "Before listening, run this many synthetic packets (on: " + WarmUp.DEFAULT_PACKETS + ") through a "
-                    + "copy of the relay on loopback ports of its own, so the measured transfer meets compiled code; nothing "
+                    + "copy of the relay (two in turn) on loopback ports of its own, so the measured transfer meets compiled code; nothing "
                     + "of it reaches the tap, the event log or the counters (default: ${DEFAULT-VALUE}; pacelab run uses on).")
     String warmup;
 

@@ -69,7 +69,7 @@ public final class NetnsCommand implements Runnable {
         @Option(names = "--realtime", description = "Run the emulator thread SCHED_FIFO for timing precision (root).") boolean realtime;
         @Option(names = "--warmup", paramLabel = "off|on|PACKETS", defaultValue = "off",
                 description = "Before the namespaces are made, run this many synthetic packets (on: " + WarmUp.DEFAULT_PACKETS
-                        + ") through a copy of the middlebox over socket pairs of its own, so the measured transfer meets "
+                        + ") through two fresh copies of the middlebox over socket pairs of their own, so the measured transfer meets "
                         + "compiled code; nothing of it reaches the namespaces, the tap, the event log or the counters "
                         + "(default: off; pacelab run uses on).")
         String warmup;

@@ -203,7 +203,7 @@ public final class TunMiddlebox implements AutoCloseable {
 
     /**
      * Warms the middlebox's path up before the real one runs (call it before {@code NetnsLab.up()}: no namespace or TUN
-     * device exists yet): {@code packets} packets ({@link WarmUp}) of TCP-like IPv4 flows through a copy with the same
+     * device exists yet): {@code packets} packets ({@link WarmUp}) of TCP-like IPv4 flows through {@link WarmUp#COPIES} fresh copies in turn, each with the same
      * link (or dual-connectivity link and port modes), seed, spin and memory bound, whose two "TUN devices" are socket
      * pairs ({@link TunDevice#socketPair}) — the same read and write calls on descriptors of the warm-up's own — with a
      * tap and an event log (when {@code tap}/{@code eventLog}) in a temporary directory that is deleted afterwards.
@@ -212,6 +212,17 @@ public final class TunMiddlebox implements AutoCloseable {
     public static WarmUp.Result warmUp(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed, boolean tap,
                                        int snaplen, boolean eventLog, long spinNanos, int maxInside, int packets)
             throws IOException, SpecException {
+        WarmUp.Result sum = null;
+        for (int i = 0; i < WarmUp.COPIES; i++) {
+            sum = WarmUp.Result.plus(sum, warmUpCopy(spec, dc, serverPortModes, seed, tap, snaplen, eventLog, spinNanos, maxInside,
+                    WarmUp.share(packets, i)));
+        }
+        return WarmUp.settle(sum);
+    }
+
+    private static WarmUp.Result warmUpCopy(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed,
+                                            boolean tap, int snaplen, boolean eventLog, long spinNanos, int maxInside,
+                                            int packets) throws IOException, SpecException {
         Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
         TunDevice[] server = null, client = null;
         TunMiddlebox copy = null;
@@ -226,7 +237,7 @@ public final class TunMiddlebox implements AutoCloseable {
                     TunWarmUpEnds.ports(serverPortModes.keySet())), packets);
             c.discard();
             copy = null;
-            return WarmUp.settle(r);
+            return r;
         } finally {
             if (copy != null) copy.discard();
             for (TunDevice[] pair : new TunDevice[][] {server, client}) {

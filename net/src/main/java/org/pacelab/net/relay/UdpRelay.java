@@ -400,13 +400,19 @@ public final class UdpRelay implements AutoCloseable {
 
     /**
      * Warms the relay's path up before the real relay {@code config} is built (so before its listening sockets are
-     * bound): {@code packets} packets ({@link WarmUp}) through a copy with the same link, seed, routes' modes, socket
+     * bound): {@code packets} packets ({@link WarmUp}) through {@link WarmUp#COPIES} fresh copies in turn, each with the same link, seed, routes' modes, socket
      * buffers, spin and memory bound, whose routes listen on ephemeral loopback ports in front of a server socket of the
      * warm-up's own, with a tap and an event log (when {@code config} has them) in a temporary directory that is deleted
      * afterwards. Rebinding is not warmed (an interop-test feature). Nothing of it reaches the real relay's sockets,
      * tap, event log, counters or statistics.
      */
     public static WarmUp.Result warmUp(RelayConfig config, int packets) throws IOException, SpecException {
+        WarmUp.Result sum = null;
+        for (int i = 0; i < WarmUp.COPIES; i++) sum = WarmUp.Result.plus(sum, warmUpCopy(config, WarmUp.share(packets, i)));
+        return WarmUp.settle(sum);
+    }
+
+    private static WarmUp.Result warmUpCopy(RelayConfig config, int packets) throws IOException, SpecException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
         boolean v6 = config.server().getAddress() instanceof java.net.Inet6Address;
         InetAddress lo = InetAddress.getByName(v6 ? "::1" : "127.0.0.1");
@@ -429,7 +435,7 @@ public final class UdpRelay implements AutoCloseable {
             copy = null;
             ends.close();
             ends = null;
-            return WarmUp.settle(r);
+            return r;
         } finally {
             if (copy != null) copy.discard();
             if (ends != null) ends.close();

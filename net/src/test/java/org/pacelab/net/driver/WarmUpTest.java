@@ -20,6 +20,9 @@ class WarmUpTest {
         assertEquals(WarmUp.MAX_PACKETS, WarmUp.parse("--warmup", Integer.toString(WarmUp.MAX_PACKETS)));
         assertEquals("off", WarmUp.word(0));
         assertEquals("5000", WarmUp.word(5000));
+        assertEquals(15000, WarmUp.share(30000, 0));
+        assertEquals(15000, WarmUp.share(30000, WarmUp.COPIES - 1));
+        assertEquals(101, WarmUp.share(101, 0) + WarmUp.share(101, 1), "the copies run every packet asked");
     }
 
     @Test
@@ -35,7 +38,7 @@ class WarmUpTest {
     @Test
     void itsLineSaysPacketsAndMilliseconds() {
         String line = new WarmUp.Result(30000, 29500, 812_000_000L, 9_100_000_000L, 230_000_000L, false, 30000).describe();
-        assertEquals("warm-up: 30000 packets through a copy of the link (29500 delivered, 9.1 s of model time) in 812 ms, "
+        assertEquals("warm-up: 30000 packets through 2 fresh copies of the link (29500 delivered, 9.1 s of model time) in 812 ms, "
                 + "then 230 ms until the JIT compilers were idle; the tap, event log and counters start empty", line);
         String limited = new WarmUp.Result(1200, 1100, 30_000_000_000L, 1_000_000_000L, 0, true, 30000).describe();
         assertTrue(limited.startsWith("warm-up: 1200 packets ") && limited.contains("(stopped at its 30 s limit; 30000 asked)"),
