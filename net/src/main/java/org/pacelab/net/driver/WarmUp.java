@@ -3,8 +3,17 @@ package org.pacelab.net.driver;
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.Link;
 import org.pacelab.net.spec.SpecException;
@@ -31,8 +40,13 @@ public final class WarmUp {
     public static final int DEFAULT_PACKETS = 30_000;
     public static final int MIN_PACKETS = 100;
     public static final int MAX_PACKETS = 10_000_000;
-    /** The warm-up stops after this long even if it has not pushed all its packets (a very slow host). */
+    /**
+     * The whole warm-up (every copy and the settling after them) stops after this long even if it has not pushed all its
+     * packets (a very slow host): well inside the 60 s a runner waits for the emulator to report ready, JVM start included.
+     */
     public static final long LIMIT_NANOS = 30_000_000_000L;
+    /** The prefix of the warm-up's temporary directories: {@code pacelab-warmup-<pid>-<random>}. */
+    static final String DIR_PREFIX = "pacelab-warmup-";
     /**
      * Fresh copies the packets are split over, one after the other: a second copy meets the branches a fresh front-end
      * takes first (its first flow, an empty bucket and queue) with code C2 compiled from the first copy's profile, and
@@ -121,8 +135,8 @@ public final class WarmUp {
      * @param trafficNanos wall time of the traffic
      * @param modelNanos   model time the copy's link ran for
      * @param settleNanos  wall time then spent waiting for the JIT compilers to finish (and one collection)
-     * @param timeLimited  whether the traffic stopped at {@link #LIMIT_NANOS}
- * @param asked        packets asked for
+     * @param timeLimited  whether the traffic stopped at the warm-up's deadline ({@link #LIMIT_NANOS} for all copies)
+     * @param asked        packets asked for
      */
     public record Result(long packets, long delivered, long trafficNanos, long modelNanos, long settleNanos,
                          boolean timeLimited, int asked) {
@@ -131,8 +145,8 @@ public final class WarmUp {
             return String.format(Locale.ROOT, "warm-up: %d packets through %d fresh copies of the link (%d delivered, %.1f s of model "
                             + "time) in %d ms, then %d ms until the JIT compilers were idle%s; the tap, event log and counters "
                             + "start empty", packets, COPIES, delivered, modelNanos / 1e9, trafficNanos / 1_000_000,
-                    settleNanos / 1_000_000, timeLimited ? " (stopped at its " + LIMIT_NANOS / 1_000_000_000L
-                            + " s limit; " + asked + " asked)" : "");
+                    settleNanos / 1_000_000, timeLimited ? " (stopped at the warm-up's " + LIMIT_NANOS / 1_000_000_000L
+                            + " s limit for all copies and settling; " + asked + " asked)" : "");
         }
 
         /** This copy's traffic and {@code next}'s together ({@code sum} null: the first copy). */
@@ -149,25 +163,104 @@ public final class WarmUp {
     }
 
     /**
-     * Drives {@code packets} packets through a front-end's copy: {@code pass} is one pass of its live loop over
-     * {@code driver} and {@code link}; {@code ends} are the copy's far ends. Call {@link #settle} after closing the copy.
+     * One fresh copy of a front-end: builds it with its tap and event log (if any) in {@code dir}, drives {@code packets}
+     * packets through it ({@link #drive}) until {@code deadline} ({@link System#nanoTime}), closes it and discards its files.
      */
-    public static Result drive(RealTimeDriver driver, Link link, Pass pass, Ends ends, int packets) throws IOException {
-        return new Traffic(driver, link, pass, ends, packets).run();
+    @FunctionalInterface
+    public interface Copy {
+        Result run(Path dir, int packets, long deadline) throws IOException, SpecException;
+    }
+
+    /**
+     * The warm-up of a front-end: {@code packets} packets through {@link #COPIES} fresh copies in turn, then
+     * {@link #settle}, all within {@link #LIMIT_NANOS}. Each copy gets its own directory under a temporary directory
+     * {@code pacelab-warmup-<pid>-*} in {@code parent}, which is deleted afterwards; a process killed during its warm-up
+     * cannot delete it, so first this user's such directories whose process is no longer alive are deleted.
+     */
+    public static Result run(Path parent, int packets, Copy copy) throws IOException, SpecException {
+        long deadline = System.nanoTime() + LIMIT_NANOS;
+        deleteStale(parent);
+        Path dir = Files.createTempDirectory(parent, DIR_PREFIX + ProcessHandle.current().pid() + "-");
+        try {
+            Result sum = null;
+            for (int i = 0; i < COPIES; i++) {
+                sum = Result.plus(sum, copy.run(Files.createDirectory(dir.resolve("copy-" + i)), share(packets, i), deadline));
+            }
+            return settle(sum, deadline);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** The directory the warm-up's temporary directory goes in when the caller names none: {@code java.io.tmpdir}. */
+    public static Path tmpdir() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /**
+     * Deletes the {@code pacelab-warmup-<pid>-*} directories in {@code parent} that this user owns and whose process is
+     * not alive (what a warm-up killed before its cleanup left). A live process's directory, another user's, or a name
+     * without a pid is left alone; what cannot be deleted stays (it holds nothing of any run).
+     */
+    static void deleteStale(Path parent) {
+        String me = System.getProperty("user.name");
+        List<Path> stale = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(parent, DIR_PREFIX + "*")) {
+            for (Path p : dirs) {
+                long pid = pid(p.getFileName().toString());
+                if (pid < 0 || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
+                if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) continue;
+                if (!Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName().equals(me)) continue;
+                stale.add(p);
+            }
+        } catch (IOException e) {
+            return; // nothing listed, nothing deleted
+        }
+        for (Path p : stale) deleteTree(p);
+    }
+
+    /** The pid in a name {@code pacelab-warmup-<pid>-<random>}, or -1. */
+    static long pid(String name) {
+        if (!name.startsWith(DIR_PREFIX)) return -1;
+        int dash = name.indexOf('-', DIR_PREFIX.length());
+        if (dash <= DIR_PREFIX.length()) return -1;
+        try {
+            return Long.parseLong(name.substring(DIR_PREFIX.length(), dash));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary directory left behind holds nothing of the run; the next warm-up deletes it
+        }
+    }
+
+    /**
+     * Drives {@code packets} packets through a front-end's copy until {@code deadline} ({@link System#nanoTime}):
+     * {@code pass} is one pass of its live loop over {@code driver} and {@code link}; {@code ends} are the copy's far ends.
+     */
+    public static Result drive(RealTimeDriver driver, Link link, Pass pass, Ends ends, int packets, long deadline)
+            throws IOException {
+        return new Traffic(driver, link, pass, ends, packets, deadline).run();
     }
 
     /**
      * Waits until the JIT compilers have been idle for {@value #SETTLE_QUIET_POLLS} polls {@value #SETTLE_POLL_MILLIS}
-     * ms apart (at most 5 s), so what the warm-up queued for compilation is installed before the measured transfer,
-     * then collects the copy's garbage.
+     * ms apart (at most 5 s, and not past {@code deadline}), so what the warm-up queued for compilation is installed
+     * before the measured transfer, then collects the copies' garbage.
      */
-    public static Result settle(Result r) {
+    static Result settle(Result r, long deadline) {
         long t0 = System.nanoTime();
+        long until = deadline - t0 < SETTLE_LIMIT_NANOS ? deadline : t0 + SETTLE_LIMIT_NANOS;
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
             long last = jit.getTotalCompilationTime();
             int quiet = 0;
-            while (quiet < SETTLE_QUIET_POLLS && System.nanoTime() - t0 < SETTLE_LIMIT_NANOS) {
+            while (quiet < SETTLE_QUIET_POLLS && System.nanoTime() - until < 0) {
                 try {
                     Thread.sleep(SETTLE_POLL_MILLIS);
                 } catch (InterruptedException e) {
@@ -182,7 +275,6 @@ public final class WarmUp {
         System.gc();
         return r.settled(System.nanoTime() - t0);
     }
-
     /** The synthetic transfers: per flow a window that doubles per round trip until a loss, then halves. */
     private static final class Traffic {
         private final RealTimeDriver driver;
@@ -191,6 +283,7 @@ public final class WarmUp {
         private final Pass pass;
         private final Ends ends;
         private final int packets;
+        private final long deadline;
         private final int flows;
         private final int quota;
         private final byte[] out = new byte[2048];
@@ -207,7 +300,8 @@ public final class WarmUp {
         private long realUntil = Long.MIN_VALUE;
         private int sizeIndex;
 
-        Traffic(RealTimeDriver driver, Link link, Pass pass, Ends ends, int packets) {
+        Traffic(RealTimeDriver driver, Link link, Pass pass, Ends ends, int packets, long deadline) {
+            this.deadline = deadline;
             this.driver = driver;
             this.clock = driver.clock();
             this.link = link;
@@ -239,7 +333,7 @@ public final class WarmUp {
             long read = 0; // packets written before the copy's last pass, which read them
             startTransfer();
             while (true) {
-                if (System.nanoTime() - t0 > LIMIT_NANOS) {
+                if (System.nanoTime() - deadline > 0) {
                     timeLimited = true;
                     break;
                 }

@@ -206,24 +206,27 @@ public final class TunMiddlebox implements AutoCloseable {
      * device exists yet): {@code packets} packets ({@link WarmUp}) of TCP-like IPv4 flows through {@link WarmUp#COPIES} fresh copies in turn, each with the same
      * link (or dual-connectivity link and port modes), seed, spin and memory bound, whose two "TUN devices" are socket
      * pairs ({@link TunDevice#socketPair}) — the same read and write calls on descriptors of the warm-up's own — with a
-     * tap and an event log (when {@code tap}/{@code eventLog}) in a temporary directory that is deleted afterwards.
-     * Nothing of it reaches the namespaces, the real tap, event log, counters or statistics.
+     * tap and an event log (when {@code tap}/{@code eventLog}) in a temporary directory that is deleted afterwards
+     * ({@link WarmUp#run}, under {@code java.io.tmpdir}). Nothing of it reaches the namespaces, the real tap, event log,
+     * counters or statistics.
      */
     public static WarmUp.Result warmUp(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed, boolean tap,
                                        int snaplen, boolean eventLog, long spinNanos, int maxInside, int packets)
             throws IOException, SpecException {
-        WarmUp.Result sum = null;
-        for (int i = 0; i < WarmUp.COPIES; i++) {
-            sum = WarmUp.Result.plus(sum, warmUpCopy(spec, dc, serverPortModes, seed, tap, snaplen, eventLog, spinNanos, maxInside,
-                    WarmUp.share(packets, i)));
-        }
-        return WarmUp.settle(sum);
+        return warmUp(spec, dc, serverPortModes, seed, tap, snaplen, eventLog, spinNanos, maxInside, packets, WarmUp.tmpdir());
+    }
+
+    /** {@link #warmUp(LinkSpec, DcSpec, Map, long, boolean, int, boolean, long, int, int)} with its temporary directory in {@code tmpParent}. */
+    public static WarmUp.Result warmUp(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed, boolean tap,
+                                       int snaplen, boolean eventLog, long spinNanos, int maxInside, int packets, Path tmpParent)
+            throws IOException, SpecException {
+        return WarmUp.run(tmpParent, packets, (dir, share, deadline) -> warmUpCopy(spec, dc, serverPortModes, seed, tap, snaplen,
+                eventLog, spinNanos, maxInside, dir, share, deadline));
     }
 
     private static WarmUp.Result warmUpCopy(LinkSpec spec, DcSpec dc, Map<Integer, DcFlowMode> serverPortModes, long seed,
                                             boolean tap, int snaplen, boolean eventLog, long spinNanos, int maxInside,
-                                            int packets) throws IOException, SpecException {
-        Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
+                                            Path dir, int packets, long deadline) throws IOException, SpecException {
         TunDevice[] server = null, client = null;
         TunMiddlebox copy = null;
         try {
@@ -234,7 +237,7 @@ public final class TunMiddlebox implements AutoCloseable {
                     maxInside);
             TunMiddlebox c = copy;
             WarmUp.Result r = WarmUp.drive(c.driver, c.link, c::pass, new TunWarmUpEnds(server[1], client[1],
-                    TunWarmUpEnds.ports(serverPortModes.keySet())), packets);
+                    TunWarmUpEnds.ports(serverPortModes.keySet())), packets, deadline);
             c.discard();
             copy = null;
             return r;
@@ -242,12 +245,6 @@ public final class TunMiddlebox implements AutoCloseable {
             if (copy != null) copy.discard();
             for (TunDevice[] pair : new TunDevice[][] {server, client}) {
                 if (pair != null) for (TunDevice t : pair) t.close();
-            }
-            try (var files = java.nio.file.Files.list(dir)) {
-                for (Path p : files.toList()) java.nio.file.Files.deleteIfExists(p);
-                java.nio.file.Files.deleteIfExists(dir);
-            } catch (IOException e) {
-                // a temporary directory left behind holds nothing of the run
             }
         }
     }

@@ -403,17 +403,21 @@ public final class UdpRelay implements AutoCloseable {
      * bound): {@code packets} packets ({@link WarmUp}) through {@link WarmUp#COPIES} fresh copies in turn, each with the same link, seed, routes' modes, socket
      * buffers, spin and memory bound, whose routes listen on ephemeral loopback ports in front of a server socket of the
      * warm-up's own, with a tap and an event log (when {@code config} has them) in a temporary directory that is deleted
-     * afterwards. Rebinding is not warmed (an interop-test feature). Nothing of it reaches the real relay's sockets,
-     * tap, event log, counters or statistics.
+     * afterwards ({@link WarmUp#run}, under {@code java.io.tmpdir}). Rebinding is not warmed (an interop-test feature).
+     * Nothing of it reaches the real relay's sockets, tap, event log, counters or statistics.
      */
     public static WarmUp.Result warmUp(RelayConfig config, int packets) throws IOException, SpecException {
-        WarmUp.Result sum = null;
-        for (int i = 0; i < WarmUp.COPIES; i++) sum = WarmUp.Result.plus(sum, warmUpCopy(config, WarmUp.share(packets, i)));
-        return WarmUp.settle(sum);
+        return warmUp(config, packets, WarmUp.tmpdir());
     }
 
-    private static WarmUp.Result warmUpCopy(RelayConfig config, int packets) throws IOException, SpecException {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pacelab-warmup-");
+    /** {@link #warmUp(RelayConfig, int)} with its temporary directory in {@code tmpParent}. */
+    public static WarmUp.Result warmUp(RelayConfig config, int packets, java.nio.file.Path tmpParent)
+            throws IOException, SpecException {
+        return WarmUp.run(tmpParent, packets, (dir, share, deadline) -> warmUpCopy(config, dir, share, deadline));
+    }
+
+    private static WarmUp.Result warmUpCopy(RelayConfig config, java.nio.file.Path dir, int packets, long deadline)
+            throws IOException, SpecException {
         boolean v6 = config.server().getAddress() instanceof java.net.Inet6Address;
         InetAddress lo = InetAddress.getByName(v6 ? "::1" : "127.0.0.1");
         RelayWarmUpEnds ends = null;
@@ -430,7 +434,7 @@ public final class UdpRelay implements AutoCloseable {
                     config.maxFlows(), config.maxInside(), false, Rebinding.NONE));
             for (int i = 0; i < ends.flows(); i++) ends.connect(i, copy.listenAddress(i));
             UdpRelay c = copy;
-            WarmUp.Result r = WarmUp.drive(c.driver, c.link, c::pass, ends, packets);
+            WarmUp.Result r = WarmUp.drive(c.driver, c.link, c::pass, ends, packets, deadline);
             c.discard();
             copy = null;
             ends.close();
@@ -439,16 +443,6 @@ public final class UdpRelay implements AutoCloseable {
         } finally {
             if (copy != null) copy.discard();
             if (ends != null) ends.close();
-            deleteTree(dir);
-        }
-    }
-
-    private static void deleteTree(java.nio.file.Path dir) {
-        try (var files = java.nio.file.Files.list(dir)) {
-            for (java.nio.file.Path p : files.toList()) java.nio.file.Files.deleteIfExists(p);
-            java.nio.file.Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            // a temporary directory left behind holds nothing of the run
         }
     }
 

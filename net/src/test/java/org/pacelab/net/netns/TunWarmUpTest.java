@@ -32,18 +32,20 @@ class TunWarmUpTest {
     private static final int PACKETS = 20;
 
     @Test
-    void pushesItsPacketsThroughASinglePathLink() throws Exception {
+    void pushesItsPacketsThroughASinglePathLink(@TempDir Path tmp) throws Exception {
         WarmUp.Result r = TunMiddlebox.warmUp(LinkSpecParser.parse("quic-steps", null, null), null, Map.of(), 1, true, 0,
-                true, 100_000, 1_000_000, 3000);
+                true, 100_000, 1_000_000, 3000, tmp);
+        assertEquals(List.of(), list(tmp), "the warm-up's temporary tap and event log are deleted");
         assertEquals(3000, r.packets());
         assertFalse(r.timeLimited());
         assertTrue(r.delivered() > 1000 && r.delivered() <= 3000, "delivered " + r.delivered());
     }
 
     @Test
-    void pushesItsPacketsThroughADualConnectivityLinkOnEveryPortMode() throws Exception {
+    void pushesItsPacketsThroughADualConnectivityLinkOnEveryPortMode(@TempDir Path tmp) throws Exception {
         WarmUp.Result r = TunMiddlebox.warmUp(null, DcSpecParser.parse("batch=10", null, null, null),
-                Map.of(4434, DcFlowMode.PATH_A, 4435, DcFlowMode.PATH_B), 1, false, 0, true, 100_000, 1_000_000, 3000);
+                Map.of(4434, DcFlowMode.PATH_A, 4435, DcFlowMode.PATH_B), 1, false, 0, true, 100_000, 1_000_000, 3000, tmp);
+        assertEquals(List.of(), list(tmp), "the warm-up's temporary event log is deleted");
         assertEquals(3000, r.packets());
         assertTrue(r.delivered() > 1000, "delivered " + r.delivered());
         assertArrayEquals(new int[] {4433, 4434, 4435}, TunWarmUpEnds.ports(java.util.Set.of(4434, 4435)));
@@ -64,7 +66,9 @@ class TunWarmUpTest {
         Files.createDirectories(dir);
         LinkSpec spec = LinkSpecParser.parse("quic-steps", "delay=1ms", "delay=1ms");
         if (warmUp > 0) {
-            assertEquals(warmUp, TunMiddlebox.warmUp(spec, null, Map.of(), 1, true, 0, true, 100_000, 100_000, warmUp).packets());
+            Path tmp = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-tmp"));
+            assertEquals(warmUp, TunMiddlebox.warmUp(spec, null, Map.of(), 1, true, 0, true, 100_000, 100_000, warmUp, tmp).packets());
+            assertEquals(List.of(), list(tmp), "the warm-up's temporary directory is deleted");
         }
         TunDevice[] s = TunDevice.socketPair("server side");
         TunDevice[] c = TunDevice.socketPair("client side");
@@ -121,5 +125,11 @@ class TunWarmUpTest {
             Thread.sleep(1);
         }
         return -1;
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        try (Stream<Path> f = Files.list(dir)) {
+            return f.sorted().toList();
+        }
     }
 }

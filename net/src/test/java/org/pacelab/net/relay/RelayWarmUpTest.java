@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,21 +36,20 @@ class RelayWarmUpTest {
     private static final int ECHOES = 20;
 
     @Test
-    void pushesItsPacketsAndLeavesNothingBehind() throws Exception {
-        List<Path> before = warmUpDirectories();
+    void pushesItsPacketsAndLeavesNothingBehind(@TempDir Path tmp) throws Exception {
         RelayConfig cfg = config(new InetSocketAddress("127.0.0.1", 9), null);
-        WarmUp.Result r = UdpRelay.warmUp(cfg, 3000);
+        WarmUp.Result r = UdpRelay.warmUp(cfg, 3000, tmp);
         assertEquals(3000, r.packets());
         assertFalse(r.timeLimited());
         assertTrue(r.delivered() > 1000 && r.delivered() <= 3000, "delivered " + r.delivered());
         assertTrue(r.modelNanos() > 0);
-        assertEquals(before, warmUpDirectories(), "the warm-up's temporary tap and event log are deleted");
+        assertEquals(List.of(), list(tmp), "the warm-up's temporary tap and event log are deleted");
         assertFalse(Files.exists(cfg.tap()), "the real tap is not written");
         assertFalse(Files.exists(cfg.eventLog()), "the real event log is not written");
     }
 
     @Test
-    void aDualConnectivityRelayWarmsUpOverItsRoutesModes() throws Exception {
+    void aDualConnectivityRelayWarmsUpOverItsRoutesModes(@TempDir Path tmp) throws Exception {
         try (DatagramChannel server = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             InetSocketAddress s = (InetSocketAddress) server.getLocalAddress();
             List<RelayRoute> routes = List.of(new RelayRoute(new InetSocketAddress("127.0.0.1", 0), s, DcFlowMode.DUAL),
@@ -57,7 +57,7 @@ class RelayWarmUpTest {
                     new RelayRoute(new InetSocketAddress("127.0.0.1", 0), s, DcFlowMode.PATH_B));
             RelayConfig cfg = new RelayConfig(routes, null, DcSpecParser.parse("batch=10", null, null, null), 1, null, 0,
                     null, 1 << 20, 100_000, 16, 100_000, false);
-            WarmUp.Result r = UdpRelay.warmUp(cfg, 3000);
+            WarmUp.Result r = UdpRelay.warmUp(cfg, 3000, tmp);
             assertEquals(3000, r.packets());
             assertTrue(r.delivered() > 1000, "delivered " + r.delivered());
         }
@@ -88,30 +88,35 @@ class RelayWarmUpTest {
         try (DatagramChannel server = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
              DatagramChannel client = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             RelayConfig cfg = config((InetSocketAddress) server.getLocalAddress(), dir);
-            if (warmUp > 0) assertEquals(warmUp, UdpRelay.warmUp(cfg, warmUp).packets());
+            if (warmUp > 0) {
+                Path tmp = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-tmp"));
+                assertEquals(warmUp, UdpRelay.warmUp(cfg, warmUp, tmp).packets());
+                assertEquals(List.of(), list(tmp), "the warm-up's temporary directory is deleted");
+            }
             UdpRelay relay = new UdpRelay(cfg);
             assertEquals(0, relay.stats().datagramsIn, "the real relay's statistics start empty");
             assertEquals(0, relay.counters().count(Direction.DOWN, EventType.ARRIVAL));
             InetSocketAddress relayAddr = relay.listenAddress();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread t = new Thread(() -> {
                 try {
                     relay.run();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
+                } catch (Throwable e) {
+                    failed.set(e);
                 }
             });
             t.start();
             try {
-                server.configureBlocking(true);
-                client.configureBlocking(true);
+                server.configureBlocking(false);
+                client.configureBlocking(false);
                 for (int i = 0; i < ECHOES; i++) {
                     byte[] msg = ("ping " + i).getBytes();
                     client.send(ByteBuffer.wrap(msg), relayAddr);
                     ByteBuffer got = ByteBuffer.allocate(100);
-                    SocketAddress from = server.receive(got);
+                    SocketAddress from = receive(server, got, failed);
                     server.send(got.flip(), from);
                     ByteBuffer back = ByteBuffer.allocate(100);
-                    client.receive(back);
+                    receive(client, back, failed);
                     assertArrayEquals(msg, java.util.Arrays.copyOf(back.array(), back.position()));
                 }
             } finally {
@@ -119,6 +124,8 @@ class RelayWarmUpTest {
                 t.join(5000);
                 relay.close();
             }
+            assertFalse(t.isAlive(), "the relay stopped");
+            if (failed.get() != null) throw new AssertionError("the relay failed", failed.get());
             EventLogSummary s = EventLogReader.summarize(dir.resolve("events.bin"));
             List<Long> counts = new ArrayList<>();
             for (Direction d : Direction.values()) for (EventType e : EventType.values()) counts.add(s.count(d, e));
@@ -140,9 +147,22 @@ class RelayWarmUpTest {
                 1 << 20, 100_000, 16, 100_000, false);
     }
 
-    private static List<Path> warmUpDirectories() throws IOException {
-        try (Stream<Path> f = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return f.filter(p -> p.getFileName().toString().startsWith("pacelab-warmup-")).sorted().toList();
+    /** A datagram for {@code ch} within 5 s (bounded: a dead relay fails the test with its exception, never hangs it). */
+    private static SocketAddress receive(DatagramChannel ch, ByteBuffer into, AtomicReference<Throwable> relayFailed)
+            throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() - deadline < 0) {
+            SocketAddress from = ch.receive(into);
+            if (from != null) return from;
+            if (relayFailed.get() != null) throw new AssertionError("the relay failed", relayFailed.get());
+            Thread.sleep(1);
+        }
+        throw new AssertionError("no datagram within 5 s");
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        try (Stream<Path> f = Files.list(dir)) {
+            return f.sorted().toList();
         }
     }
 }
