@@ -31,7 +31,9 @@ import org.pacelab.lab.scenario.Mode;
  *       own reserve.
  * </ul>
  * A dual-connectivity run downloads its transfer once per pair, or for a fixed duration its paths' rates times the
- * duration. Simulated runs are not checked (several run at once, and a full disk fails them with an error instead of
+ * duration; when a path's rate is not known ahead (unlimited or trace-driven) a fixed-duration run's size is unknown, and
+ * only the margin is checked for it (the planner's 64 GiB stand-in transfer size is never taken as a size). Simulated
+ * runs are not checked (several run at once, and a full disk fails them with an error instead of
  * a hang).
  */
 final class RunSpace {
@@ -54,20 +56,20 @@ final class RunSpace {
 
     private RunSpace() {}
 
-    /** The bytes the client(s) of a run download. */
+    /** The bytes the client(s) of a run download, or -1 when unknown (a fixed-duration run over a path of unknown rate). */
     static long downloaded(Configuration c) {
         DcSetup dc = c.dc();
         if (dc == null) {
             return c.transfer().totalBytes();
         }
-        long perPair = c.transfer().totalBytes() * dc.flows().size();
         if (dc.durationNs() > 0) {
-            long rate = dc.spec().a().rateBps() + dc.spec().b().rateBps();
-            if (rate > 0) {
-                return (long) (rate / 8.0 * dc.durationNs() / 1e9);
+            long a = dc.spec().a().rateBps(), b = dc.spec().b().rateBps();
+            if (a <= 0 || b <= 0) {
+                return -1; // 0: unlimited or trace-driven
             }
+            return (long) ((a + b) / 8.0 * dc.durationNs() / 1e9);
         }
-        return perPair;
+        return c.transfer().totalBytes() * dc.flows().size();
     }
 
     /** What a run of the configuration writes with what the scenario collects. */
@@ -76,6 +78,11 @@ final class RunSpace {
         boolean emulated = c.mode() == Mode.RELAY || c.mode() == Mode.NETNS;
         List<String> parts = new ArrayList<>();
         long total = 0;
+        if (b < 0) {
+            parts.add("transfer size unknown (a path's rate is unlimited or trace-driven): files not estimated");
+            total += part(parts, "margin", MARGIN_MIB << 20);
+            return new Need(total, parts);
+        }
         if (emulated && collect.tap()) {
             total += part(parts, "tap", (long) (TAP_FACTOR * b));
             if (collect.packets()) {

@@ -91,4 +91,24 @@ class RunSpaceTest {
         assertFalse(Files.exists(layout.runDir(run)), "the run did not start");
         assertFalse(Files.exists(layout.children()) && !Files.readString(layout.children()).isBlank(), "no process was started");
     }
+
+    @Test
+    void aFixedDurationDualConnectivityRunIsEstimatedFromItsPathsRatesOrOnlyTheMarginWhenARateIsUnknown() throws Exception {
+        String known = """
+                mode: relay
+                link: {dc: {a: {rate: 40mbit, delay: 10ms}, b: "rate=8mbit delay=30ms"}}
+                flows: [dc, a, b]
+                transfer: {duration: 30s}
+                implementations: [pacelab]
+                """;
+        Collect eventsOnly = new Collect(false, false, true, true, false, Collect.Keep.ALL);
+        long b = 48_000_000L / 8 * 30; // both paths' rates times the duration
+        assertEquals(List.of("event log " + RunSpace.format((long) (0.2 * b)), "margin 256 MiB"),
+                RunSpace.estimate(Plans.plan(known, new FakeHost()).configurations().getFirst(), eventsOnly).parts());
+        RunSpace.Need unknown = RunSpace.estimate(Plans.plan(known.replace("rate=8mbit", "rate=unlimited"), new FakeHost())
+                .configurations().getFirst(), Collect.DEFAULT);
+        assertEquals(256L << 20, unknown.bytes(), "not the planner's 64 GiB stand-in size times the flows");
+        assertEquals(List.of("transfer size unknown (a path's rate is unlimited or trace-driven): files not estimated",
+                "margin 256 MiB"), unknown.parts());
+    }
 }
