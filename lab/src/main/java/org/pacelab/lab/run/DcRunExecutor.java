@@ -21,6 +21,7 @@ import org.pacelab.lab.peer.ServerSetup;
 import org.pacelab.lab.plan.Configuration;
 import org.pacelab.lab.plan.DcSetup;
 import org.pacelab.lab.plan.RunSpec;
+import org.pacelab.lab.scenario.Collect;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.net.log.EventLogReader;
@@ -117,6 +118,8 @@ final class DcRunExecutor {
                         throw new RunFailedException("client " + (i + 1) + " (" + c.client().name() + ") did not finish within "
                                 + c.timeoutNs() / 1_000_000_000L + " s (the timeout); its last output: " + client.tail());
                     }
+                    // a client that exits because the emulator or a server died: name the death, not the client's status
+                    Waits.requireAlive(watched, "during the transfer");
                     if (client.process().exitValue() != 0) {
                         throw new RunFailedException("client " + (i + 1) + " (" + c.client().name() + ") exited with status "
                                 + client.process().exitValue() + ": " + client.tail());
@@ -151,6 +154,10 @@ final class DcRunExecutor {
                     throw new RunFailedException("the emulator exited with status " + exit + ": " + e.tail());
                 }
             }
+            // the event log (always written for dual connectivity) and the tap, finished, not a .part of an emulator that died
+            Collect collect = tools.collect();
+            EmulatedRunExecutor.requireFinishedFiles(dir, new Collect(collect.tap(), collect.qlog(), collect.keylog(), true,
+                    collect.packets(), collect.keep()));
             String serverAddr = serverAddress;
             int[] ports = serverPorts;
             return analyze(dir, dc, wall, bytes, description -> java.util.Arrays.stream(ports)
