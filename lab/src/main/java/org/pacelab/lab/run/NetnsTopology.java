@@ -1,7 +1,6 @@
 package org.pacelab.lab.run;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ final class NetnsTopology implements Topology {
         ChildProcess lab = supervisor.start("netns lab", pacelab.command(args), Map.of(), dir, out, RunFiles.log(dir, "emulator", "err"));
         NetnsTopology t = new NetnsTopology(supervisor, lab);
         try {
-            Waits.until(lab, () -> readyLine(out), readyTimeoutNs, "the namespace lab to come up");
+            Waits.until(lab, () -> RunFiles.hasLine(out, "ready: "), readyTimeoutNs, "the namespace lab to come up");
         } catch (RunFailedException | InterruptedException e) {
             t.closeQuietly();
             throw e;
@@ -90,18 +89,6 @@ final class NetnsTopology implements Topology {
             long pid = Long.parseLong(Files.readString(NetnsLab.PID_FILE).strip());
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         } catch (IOException | NumberFormatException e) {
-            return false;
-        }
-    }
-
-    private static boolean readyLine(Path out) {
-        try {
-            if (!Files.isRegularFile(out)) {
-                return false;
-            }
-            String s = Files.readString(out, StandardCharsets.UTF_8);
-            return s.startsWith("ready: ") || s.contains("\nready: ");
-        } catch (IOException e) {
             return false;
         }
     }

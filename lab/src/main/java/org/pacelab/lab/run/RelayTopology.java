@@ -1,8 +1,6 @@
 package org.pacelab.lab.run;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,15 +55,7 @@ final class RelayTopology implements Topology {
      * the relay being ready.
      */
     static boolean relaying(Path out) {
-        try {
-            if (!Files.isRegularFile(out)) {
-                return false;
-            }
-            String s = Files.readString(out, StandardCharsets.UTF_8);
-            return s.startsWith("relaying ") || s.contains("\nrelaying ");
-        } catch (IOException e) {
-            return false;
-        }
+        return RunFiles.hasLine(out, "relaying ");
     }
 
     @Override
