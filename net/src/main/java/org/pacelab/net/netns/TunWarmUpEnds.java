@@ -19,7 +19,7 @@ import org.pacelab.net.sys.TunDevice;
  */
 final class TunWarmUpEnds implements WarmUp.Ends {
     static final int HEADERS = 40;
-    private static final byte[] SERVER = {10, 77, 1, 1}, CLIENT = {10, 77, 2, 1};
+    private static final byte[] SERVER = ipv4(NetnsLab.SERVER_V4), CLIENT = ipv4(NetnsLab.CLIENT_V4);
     private static final int CLIENT_PORT = 40000;
     /** The runner's server port in netns mode. */
     private static final int DEFAULT_SERVER_PORT = 4433;
@@ -27,6 +27,15 @@ final class TunWarmUpEnds implements WarmUp.Ends {
     private final TunDevice server, client;
     private final int[] serverPorts;
     private final byte[] packet = new byte[TunDevice.MAX_PACKET];
+
+    /** The lab's address as bytes (a literal, so no lookup happens). */
+    private static byte[] ipv4(String literal) {
+        try {
+            return java.net.InetAddress.getByName(literal).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("not an IPv4 literal: " + literal, e);
+        }
+    }
 
     TunWarmUpEnds(TunDevice serverSide, TunDevice clientSide, int[] serverPorts) {
         this.server = serverSide;
