@@ -30,33 +30,27 @@ public record SplitRatio(long a, long b) {
     public static SplitRatio parse(String where, String text) throws SpecException {
         String s = text == null ? "" : text.strip();
         BigDecimal a, b;
-        try {
-            if (s.endsWith("%")) {
-                a = new BigDecimal(s.substring(0, s.length() - 1).strip());
-                if (a.compareTo(BigDecimal.valueOf(100)) > 0) {
-                    throw new SpecException(where + ": '" + text + "' is more than 100% on path a; " + CHOICES);
-                }
-                b = BigDecimal.valueOf(100).subtract(a);
-            } else {
-                int colon = s.indexOf(':');
-                if (colon < 0 || s.indexOf(':', colon + 1) >= 0) throw new NumberFormatException();
-                a = new BigDecimal(s.substring(0, colon).strip());
-                b = new BigDecimal(s.substring(colon + 1).strip());
+        if (s.endsWith("%")) {
+            a = side(where, text, s.substring(0, s.length() - 1));
+            if (a.compareTo(HUNDRED) > 0) {
+                throw new SpecException(where + ": '" + text + "' is more than 100% on path a; " + CHOICES);
             }
-        } catch (NumberFormatException e) {
-            throw new SpecException(where + ": '" + text + "' is not a split ratio; " + CHOICES);
-        }
-        if (a.signum() < 0 || b.signum() < 0) {
-            throw new SpecException(where + ": '" + text + "' has a negative side; " + CHOICES);
+            b = HUNDRED.subtract(a);
+        } else {
+            int colon = s.indexOf(':');
+            if (colon < 0 || s.indexOf(':', colon + 1) >= 0) {
+                throw new SpecException(where + ": '" + text + "' is not a split ratio; " + CHOICES);
+            }
+            a = side(where, text, s.substring(0, colon));
+            b = side(where, text, s.substring(colon + 1));
         }
         if (a.signum() == 0 && b.signum() == 0) {
             throw new SpecException(where + ": '" + text + "' sums to zero, so no packet could be sent; at least one side "
                     + "must be positive, e.g. 1:0 for path a only");
         }
         int scale = Math.max(Math.max(a.scale(), b.scale()), 0);
-        if (scale > 9) throw new SpecException(where + ": '" + text + "' has more than 9 decimals; " + CHOICES);
-        BigInteger ia = a.movePointRight(scale).toBigIntegerExact();
-        BigInteger ib = b.movePointRight(scale).toBigIntegerExact();
+        BigInteger ia = a.setScale(scale).unscaledValue();
+        BigInteger ib = b.setScale(scale).unscaledValue();
         BigInteger gcd = ia.gcd(ib);
         ia = ia.divide(gcd);
         ib = ib.divide(gcd);
@@ -64,5 +58,32 @@ public record SplitRatio(long a, long b) {
             throw new SpecException(where + ": '" + text + "' is too large; " + CHOICES);
         }
         return new SplitRatio(ia.longValueExact(), ib.longValueExact());
+    }
+
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+    /** Integer digits a side may have: 40 bits, the reduced ratio's bound, is 13 decimal digits. */
+    private static final int MAX_INTEGER_DIGITS = 13;
+    private static final int MAX_DECIMALS = 9;
+
+    /**
+     * One side of the ratio, bounded before any arithmetic: a number like {@code 1e1000000000} parses as a BigDecimal
+     * but rescaling it would build a billion-digit integer (found by LinkSpecFuzzTest#dcSpec).
+     */
+    private static BigDecimal side(String where, String text, String part) throws SpecException {
+        BigDecimal d;
+        try {
+            d = new BigDecimal(part.strip()).stripTrailingZeros();
+        } catch (NumberFormatException e) {
+            throw new SpecException(where + ": '" + text + "' is not a split ratio; " + CHOICES);
+        }
+        if (d.signum() < 0) throw new SpecException(where + ": '" + text + "' has a negative side; " + CHOICES);
+        if (d.signum() == 0) return BigDecimal.ZERO;
+        if (d.scale() > MAX_DECIMALS) {
+            throw new SpecException(where + ": '" + text + "' has more than " + MAX_DECIMALS + " decimals; " + CHOICES);
+        }
+        if ((long) d.precision() - d.scale() > MAX_INTEGER_DIGITS) {
+            throw new SpecException(where + ": '" + text + "' is too large; " + CHOICES);
+        }
+        return d;
     }
 }

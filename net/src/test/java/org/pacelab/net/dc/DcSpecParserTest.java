@@ -82,6 +82,26 @@ class DcSpecParserTest {
     }
 
     @Test
+    void splitRatiosInAnyNotationReduceToLowestTerms() throws SpecException {
+        assertEquals(new SplitRatio(9, 1), SplitRatio.parse("r", "90%"));
+        assertEquals(new SplitRatio(7, 3), SplitRatio.parse("r", "0.7:0.3"));
+        assertEquals(new SplitRatio(7, 3), SplitRatio.parse("r", "7e2:3E2"));
+        assertEquals(new SplitRatio(1, 0), SplitRatio.parse("r", "1.50:0.00"));
+        assertEquals(new SplitRatio(1, 3), SplitRatio.parse("r", "25.0%"));
+    }
+
+    /** Exponents that BigDecimal accepts but no ratio needs are refused before any rescaling (a fuzzer finding). */
+    @Test
+    void hugeExponentsAreRefusedWithoutBuildingTheNumber() {
+        assertTrue(error("ratio=7:1e1000000100").startsWith("--dc ratio: '7:1e1000000100' is too large; write A:B"));
+        assertTrue(error("ratio=9:1e100000000").startsWith("--dc ratio: '9:1e100000000' is too large"));
+        assertTrue(error("ratio=1e-1000000000%").startsWith("--dc ratio: '1e-1000000000%' has more than 9 decimals"));
+        assertTrue(error("ratio=1:1e-10").startsWith("--dc ratio: '1:1e-10' has more than 9 decimals"));
+        assertTrue(error("ratio=99999999999999:1").startsWith("--dc ratio: '99999999999999:1' is too large"));
+        assertTrue(error("ratio=-1:2").startsWith("--dc ratio: '-1:2' has a negative side"));
+    }
+
+    @Test
     void aMissingTraceFileIsNamed(@TempDir Path dir) throws SpecException {
         Path missing = dir.resolve("no-such.down");
         DcSpec d = DcSpecParser.parse("b.trace=" + missing, null, null, null);
