@@ -24,7 +24,7 @@ import org.pacelab.net.link.Jitter;
  *   duplicate=P              probability (1% or 0.01)
  *   blackhole=OPEN/CLOSED[,repeat=N]   open for OPEN, then every packet lost for CLOSED, N times (default 1),
  *                            from the direction's first packet
- *   drops=LIST               1-based positions of packets to drop: 2,3,4 or 2-7
+ *   drops=LIST               1-based positions of packets to drop: 2,3,4 or 2-7 (at most 100000 in all, up to 2^40)
  *   wire=RATE|off            the server's access-link wire model
  *   wire-overhead=SIZE       per-frame wire overhead (Ethernet 38b)
  *   rtt=TIME                 RTT for bdp sizes (default: sum of both directions' delays)
@@ -236,17 +236,32 @@ public final class LinkSpecParser {
         return new BlackholeSpec(open, closed, repeat);
     }
 
+    /** The last packet position drops= may name (2^40): far beyond any run, and {@code i++} up to it cannot wrap. */
+    static final long MAX_DROP_POSITION = 1L << 40;
+    /** Positions drops= may list in all its parts together (repeats included), so time and memory stay small. */
+    static final int MAX_DROPS = 100_000;
+
     static java.util.List<Long> parseDrops(String at, String v) throws SpecException {
         if (v.equalsIgnoreCase("none")) return java.util.List.of();
         java.util.TreeSet<Long> out = new java.util.TreeSet<>();
         String form = "write 1-based packet positions such as drops=2,3,4 or drops=2-7";
+        long listed = 0;
         for (String part : v.split(",")) {
             int dash = part.indexOf('-');
             try {
                 long from = Long.parseLong(dash < 0 ? part : part.substring(0, dash));
                 long to = dash < 0 ? from : Long.parseLong(part.substring(dash + 1));
-                if (from < 1 || to < from || to - from > 100_000) {
+                if (from < 1 || to < from) {
                     throw new SpecException(at + ": '" + part + "' is not a position or an ascending range from 1; " + form);
+                }
+                if (to > MAX_DROP_POSITION) {
+                    throw new SpecException(at + ": '" + part + "' is beyond position " + MAX_DROP_POSITION + "; " + form
+                            + ", at most " + MAX_DROP_POSITION);
+                }
+                listed += to - from + 1;
+                if (listed > MAX_DROPS) {
+                    throw new SpecException(at + ": '" + part + "' takes the list past " + MAX_DROPS + " positions; " + form
+                            + ", at most " + MAX_DROPS + " in all");
                 }
                 for (long i = from; i <= to; i++) out.add(i);
             } catch (NumberFormatException e) {

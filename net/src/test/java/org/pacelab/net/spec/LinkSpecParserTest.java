@@ -76,6 +76,32 @@ class LinkSpecParserTest {
                 .getMessage().startsWith("--down blackhole: ',' has no OPEN/CLOSED times"));
     }
 
+    /**
+     * Drop lists are bounded before the loop that expands them: a position near Long.MAX_VALUE made {@code i++} wrap
+     * and never end, and many ranges filled the heap (fuzz audit; LinkSpecFuzzTestInputs/linkSpec/drops-*).
+     */
+    @Test
+    void dropListsAreBoundedInPositionAndInTotal() throws Exception {
+        assertEquals("--down drops: '9223372036854775807' is beyond position 1099511627776; write 1-based packet "
+                        + "positions such as drops=2,3,4 or drops=2-7, at most 1099511627776",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "drops=9223372036854775807", null))
+                        .getMessage());
+        assertTrue(assertThrows(SpecException.class,
+                        () -> LinkSpecParser.parse("none", "drops=9223372036854775800-9223372036854775807", null))
+                .getMessage().startsWith("--down drops: '9223372036854775800-9223372036854775807' is beyond position"));
+        assertEquals("--down drops: '60001-100001' takes the list past 100000 positions; write 1-based packet positions "
+                        + "such as drops=2,3,4 or drops=2-7, at most 100000 in all",
+                assertThrows(SpecException.class, () -> LinkSpecParser.parse("none", "drops=1-60000,60001-100001", null))
+                        .getMessage());
+        // repeats count too: each costs its lookups in the set
+        assertTrue(assertThrows(SpecException.class,
+                        () -> LinkSpecParser.parse("none", "drops=" + "1-40000,".repeat(3), null))
+                .getMessage().startsWith("--down drops: '1-40000' takes the list past 100000 positions"));
+        assertEquals(100_000, LinkSpecParser.parse("none", "drops=1-100000", null).down().drops().size());
+        assertEquals(java.util.List.of(3L, 1L << 40),
+                LinkSpecParser.parse("none", "drops=1099511627776,3", null).down().drops());
+    }
+
     @Test
     void badInputGetsOneSentenceNamingTheField() {
         assertEquals("--down rate: '40mb/s' is not a rate; use a number with bit, kbit, mbit, gbit (bits/s) or bps, kbps, "
