@@ -3,7 +3,9 @@ package org.pacelab.lab.scenario;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,10 +69,30 @@ final class PeerDeclarationReader {
         return List.copyOf(out.values());
     }
 
+    /** The largest peers file an include reads (a declaration is a few hundred bytes; /dev/zero never ends). */
+    private static final long MAX_PEERS_FILE_BYTES = 1 << 20;
+
     private void readFile(YamlNode.Scalar ref, Map<String, PeerDeclaration> out) {
-        Path file = base == null ? Path.of(ref.text()) : base.resolve(ref.text());
+        String hint = "give the path of a peers file relative to the scenario's directory";
+        Path file;
+        try {
+            file = base == null ? Path.of(ref.text()) : base.resolve(ref.text());
+        } catch (InvalidPathException e) {
+            problems.add(ref.at(), "include: '" + ref.text() + "' is not a valid path (" + e.getReason() + "); " + hint);
+            return;
+        }
         String text;
         try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                problems.add(ref.at(), "include: the peers file " + file + " is not a regular file; " + hint);
+                return;
+            }
+            if (attributes.size() > MAX_PEERS_FILE_BYTES) {
+                problems.add(ref.at(), "include: the peers file " + file + " has " + attributes.size() + " bytes, more than the "
+                        + MAX_PEERS_FILE_BYTES + " (1 MiB) a peers file may hold; split its peers over several files");
+                return;
+            }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             problems.add(ref.at(), "include: cannot read the peers file " + file + " (" + e.getClass().getSimpleName()

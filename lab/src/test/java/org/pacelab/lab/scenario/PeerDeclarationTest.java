@@ -141,6 +141,24 @@ class PeerDeclarationTest {
                 + "environment, ready, success", f + ":5:7: peers.x.client has no command"), List.of(typo.split("\n")));
     }
 
+    /**
+     * An include that is no path, no regular file or larger than 1 MiB is one located problem, not an
+     * InvalidPathException or an endless read of /dev/zero (fuzz audit; ScenarioFuzzTestInputs/scenario/include-*).
+     */
+    @Test
+    void includeReadsOnlyRegularFilesOfBoundedSize() throws Exception {
+        String f = tmp.resolve("s.yaml").toString();
+        assertEquals(f + ":1:10: include: '\0' is not a valid path (Nul character not allowed); give the path of a peers file "
+                + "relative to the scenario's directory", refusal("include: \"\\0\"\nimplementations: [pacelab]\n"));
+        Files.createDirectories(tmp.resolve("peers"));
+        assertEquals(f + ":1:11: include: the peers file " + tmp.resolve("peers") + " is not a regular file; give the path of a "
+                + "peers file relative to the scenario's directory", refusal("include: [peers]\nimplementations: [pacelab]\n"));
+        Files.write(tmp.resolve("big.yaml"), new byte[(1 << 20) + 1]);
+        assertEquals(f + ":1:11: include: the peers file " + tmp.resolve("big.yaml") + " has 1048577 bytes, more than the 1048576 "
+                + "(1 MiB) a peers file may hold; split its peers over several files",
+                refusal("include: [big.yaml]\nimplementations: [pacelab]\n"));
+    }
+
     @Test
     void aDeclaredPeerCannotTakeABuiltInName() throws Exception {
         Scenario s = read("implementations: [pacelab]\npeers:\n  ngtcp2:\n    client:\n      command: \"cl {url}\"\n");
