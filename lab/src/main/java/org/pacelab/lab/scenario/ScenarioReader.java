@@ -7,10 +7,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.spec.LinkSpecParser;
@@ -403,11 +405,11 @@ public final class ScenarioReader {
                 problems.add(e.value().at(), path + " has no values; give at least one");
                 continue;
             }
-            for (int i = 0; i < values.size(); i++) {
-                for (int j = 0; j < i; j++) {
-                    if (values.get(i).value().equals(values.get(j).value())) {
-                        problems.add(values.get(i).at(), path + ": value '" + values.get(i).value() + "' appears twice");
-                    }
+            // each repetition once, at its place; a set keeps long lists linear (pairs made them cubic with Problems)
+            Set<String> seen = new HashSet<>();
+            for (Located<String> v : values) {
+                if (!seen.add(v.value())) {
+                    problems.add(v.at(), path + ": value '" + v.value() + "' appears twice");
                 }
             }
             String key = e.key().strip();

@@ -187,6 +187,16 @@ class ScenarioReaderTest {
         assertEquals("s.yaml:1:21: sweep.cc: value 'cubic' appears twice", m);
     }
 
+    /** Each repetition is one problem at its place; thousands stay quick (fuzz audit: comparing every pair was cubic). */
+    @Test
+    void eachRepeatedSweepValueIsOneProblem() {
+        assertEquals(List.of("s.yaml:1:30: sweep.cc: value 'cubic' appears twice", "s.yaml:1:37: sweep.cc: value 'cubic' appears twice"),
+                problem("sweep: {cc: [cubic, newreno, cubic, cubic]}\nimplementations: [pacelab]\n").lines().toList());
+        String many = problem("implementations: [pacelab]\nsweep: {cc: [" + "a,".repeat(2000) + "a]}\n");
+        assertEquals(2000, many.lines().count());
+        assertTrue(many.startsWith("s.yaml:2:16: sweep.cc: value 'a' appears twice\n"), many.substring(0, 80));
+    }
+
     @Test
     void unavailableTakesFailOrSkip() throws ScenarioException {
         assertTrue(ScenarioReader.parse("s.yaml", "unavailable: skip\nimplementations: [pacelab]\n").skipUnavailable());
