@@ -445,6 +445,10 @@ public final class QlogReader {
         long packetsLost;
         long events;
         long unnamed;
+        /** 1-RTT packets skipped because their number lay far beyond the packets kept before (SentPackets.reaches). */
+        long farPackets;
+        long firstFarPn;
+        long keptBeforeFar;
         long stateUpdates;
         double startupEndMs = Double.NaN;
         String startupEndState;
@@ -563,10 +567,18 @@ public final class QlogReader {
             if (!Double.isNaN(sendAtMs) && timeFormat.equals("absolute") && !Double.isNaN(referenceMs)) {
                 sendAtMs -= referenceMs;
             }
+            long number = pn.asLong();
+            if (!sent.reaches(number)) {
+                if (farPackets++ == 0) {
+                    firstFarPn = number;
+                    keptBeforeFar = sent.count();
+                }
+                return;
+            }
             if (t != Math.rint(t)) {
                 subMillisecondTimes++;
             }
-            sent.add(pn.asLong(), t, sendAtMs, size, pacingRate);
+            sent.add(number, t, sendAtMs, size, pacingRate);
         }
 
         static boolean isOneRtt(String type) {
@@ -639,6 +651,10 @@ public final class QlogReader {
         QlogTrace build() {
             if (unnamed > 0) {
                 notes.add(file.getFileName() + ": " + unnamed + " event(s) without a name skipped");
+            }
+            if (farPackets > 0) {
+                notes.add(file.getFileName() + ": " + farPackets + " 1-RTT packet(s) with a packet number far beyond those "
+                        + "logged before skipped (the first: " + firstFarPn + " after " + keptBeforeFar + " packet(s))");
             }
             StartupEnd end = Double.isNaN(startupEndMs) ? null
                     : new StartupEnd((startupEndMs - firstEventMs) / 1000.0, startupEndMs, startupEndState,

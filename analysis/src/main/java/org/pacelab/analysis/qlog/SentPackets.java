@@ -4,9 +4,15 @@ import java.util.Arrays;
 
 /**
  * The 1-RTT packets a qlog says were sent, indexed by packet number in primitive arrays (8–28 bytes per packet,
- * no objects): intended send time, size and the pacing rate in force when it was sent.
+ * no objects): intended send time, size and the pacing rate in force when it was sent. The arrays reach only as far
+ * as the packets kept justify ({@link #reaches}), so one record with a huge packet number cannot size them.
  */
 public final class SentPackets {
+    /** Packet numbers any trace may use before it has kept a packet: room for skipped numbers and 0-RTT before 1-RTT. */
+    static final long REACH = 1 << 16;
+    /** Packet numbers each kept packet adds to the reach: stacks skip a number now and then, not 15 in 16. */
+    static final long SPREAD = 16;
+
     private double[] sendAtMs = new double[0];
     private double[] eventMs = new double[0];
     private int[] size = new int[0];
@@ -15,8 +21,17 @@ public final class SentPackets {
     private long withSendAt;
     private long maxPn = -1;
 
+    /**
+     * Whether {@code pn} lies within what the packets kept so far justify: {@link #REACH} plus {@link #SPREAD} per
+     * packet. A number beyond it would size the arrays for packets that were never logged (2e9: 56 GB).
+     */
+    boolean reaches(long pn) {
+        return pn <= REACH + SPREAD * count;
+    }
+
+    /** Keeps a packet; a negative number, or one that it does not {@link #reaches reach}, is ignored. */
     void add(long pn, double eventTimeMs, double sendAtTimeMs, int bytes, double rateBps) {
-        if (pn < 0 || pn > Integer.MAX_VALUE - 8) {
+        if (pn < 0 || pn > Integer.MAX_VALUE - 8 || !reaches(pn)) {
             return;
         }
         int i = (int) pn;

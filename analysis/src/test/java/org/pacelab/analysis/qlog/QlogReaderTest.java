@@ -237,6 +237,28 @@ class QlogReaderTest {
         assertTrue(t.notes().getFirst().startsWith("h.sqlog:3: unreadable JSON record"), t.notes().getFirst());
     }
 
+    /**
+     * A packet number far beyond the packets logged before it is skipped with a note instead of sizing the arrays for
+     * it (fuzz audit: packet_number 2000000000 ran out of memory); gaps within reach are kept.
+     */
+    @Test
+    void aPacketNumberFarBeyondThePacketsBeforeIsSkippedWithANote() throws IOException {
+        String sent = RS + "{\"time\":%d,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
+                + "\"packet_number\":%s}}}\n";
+        Path f = Files.writeString(dir.resolve("far.sqlog"), RS + "{\"qlog_version\":\"0.3\",\"trace\":{}}\n"
+                + sent.formatted(1, "0") + sent.formatted(2, "2000000000") + sent.formatted(3, "2e9")
+                + sent.formatted(4, "40000") + sent.formatted(5, "1"));
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertTrue(t.sent().contains(0));
+        assertTrue(t.sent().contains(1));
+        assertTrue(t.sent().contains(40000), "0-RTT numbers or skipped ones before are within reach");
+        assertFalse(t.sent().contains(2_000_000_000L));
+        assertEquals(3, t.sent().count());
+        assertEquals(5, t.packetsSent());
+        assertEquals(List.of("far.sqlog: 2 1-RTT packet(s) with a packet number far beyond those logged before skipped (the first: "
+                + "2000000000 after 1 packet(s))"), t.notes());
+    }
+
     @Test
     void directoriesListQlogFilesOnly() throws IOException {
         Files.writeString(dir.resolve("x.sqlog"), "");
