@@ -65,7 +65,8 @@ final class CaptureInput implements Closeable {
 
     /**
      * Makes at least {@code n} unread bytes available at the buffer's position.
-     * Returns false when the file ends first (the available bytes stay readable).
+     * Returns false when the file ends first (the available bytes stay readable). The buffer grows only as far as
+     * the file still reaches: a record announcing more than that is cut short, and its length costs no memory.
      */
     boolean ensure(int n) throws IOException {
         if (buf.remaining() >= n) {
@@ -76,13 +77,17 @@ final class CaptureInput implements Closeable {
                 throw new CaptureFormatException(path, offset(), "a record of " + n
                         + " bytes is larger than the " + MAX_RECORD + "-byte limit; the file is probably corrupt");
             }
-            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(n, buf.capacity() * 2)).order(buf.order());
-            bufferFileOffset += buf.position();
-            bigger.put(buf);
-            bigger.flip();
-            buf = bigger;
+            long capacity = n > remainingInFile() ? remainingInFile() : Math.max(n, buf.capacity() * 2L);
+            if (capacity > buf.capacity()) {
+                ByteBuffer bigger = ByteBuffer.allocateDirect((int) capacity).order(buf.order());
+                bufferFileOffset += buf.position();
+                bigger.put(buf);
+                bigger.flip();
+                buf = bigger;
+            }
         }
-        while (buf.remaining() < n && !eof) {
+        // a full buffer smaller than n ends the loop: the file was shorter than n when opened (read() would return 0)
+        while (buf.remaining() < n && buf.remaining() < buf.capacity() && !eof) {
             bufferFileOffset += buf.position();
             buf.compact();
             int r = channel.read(buf);

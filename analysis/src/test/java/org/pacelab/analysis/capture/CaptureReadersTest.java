@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -163,6 +164,53 @@ class CaptureReadersTest {
                 assertTrue(f.capturedLength() > 0);
             }
             assertTrue(reader.truncation().orElseThrow().contains("ends inside a block"));
+        }
+    }
+
+    /** A pcap header with a 64 MiB snap length and one record header announcing {@code capLen}, then {@code data} bytes. */
+    private static byte[] longRecordPcap(int capLen, int data) {
+        return ByteBuffer.allocate(24 + 16 + data).order(ByteOrder.BIG_ENDIAN)
+                .putInt(PcapReader.MAGIC_MICROS).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0)
+                .putInt(0x04000000).putInt(1)
+                .putInt(1).putInt(0).putInt(capLen).putInt(capLen)
+                .array();
+    }
+
+    /**
+     * A record announcing more than the rest of the file is a truncation, and the read buffer grows at most to the
+     * rest of the file for it (fuzz audit: a 40-byte pcap announcing 64 MiB took 64 MiB of direct memory per read).
+     */
+    @Test
+    void aRecordLongerThanTheRestOfTheFileIsATruncationWithoutGrowingTheBuffer() throws IOException {
+        Path p = write("long-record.pcap", longRecordPcap(0x03FFFFF0, 0));
+        try (CaptureReader r = CaptureReaders.open(p, 4096)) {
+            assertFalse(r.next(new CapturedFrame()));
+            assertEquals("the file ends inside the record at byte offset 24 (67108848 bytes of packet data announced, 0 present)",
+                    r.truncation().orElseThrow());
+        }
+        try (CaptureInput in = new CaptureInput(p, 4096)) {
+            assertTrue(in.ensure(24));
+            in.skip(24);
+            assertFalse(in.ensure(16 + 0x03FFFFF0));
+            assertEquals(4096, in.buffer().capacity());
+            assertEquals(16, in.buffer().remaining());
+        }
+        Path q = write("longer-record.pcap", longRecordPcap(20_000, 10_000));
+        try (CaptureInput in = new CaptureInput(q, 4096)) {
+            assertTrue(in.ensure(24));
+            in.skip(24);
+            assertFalse(in.ensure(16 + 20_000));
+            assertEquals(16 + 10_000, in.buffer().capacity(), "as far as the file reaches, not as far as the record claims");
+            assertEquals(16 + 10_000, in.buffer().remaining());
+        }
+        byte[] pcapng = ByteBuffer.allocate(40).order(ByteOrder.BIG_ENDIAN)
+                .putInt(PcapngReader.SHB).putInt(28).putInt(0x1A2B3C4D).putShort((short) 1).putShort((short) 0).putLong(-1).putInt(28)
+                .putInt(6).putInt(0x03FFFFFC).putInt(0)
+                .array();
+        try (CaptureReader r = CaptureReaders.open(write("long-block.pcapng", pcapng), 4096)) {
+            assertFalse(r.next(new CapturedFrame()));
+            assertEquals("the file ends inside a block of type 0x6 at byte offset 28 (67108860 bytes announced, 12 present)",
+                    r.truncation().orElseThrow());
         }
     }
 
