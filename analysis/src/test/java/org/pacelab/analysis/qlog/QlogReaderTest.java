@@ -243,11 +243,11 @@ class QlogReaderTest {
      */
     @Test
     void aPacketNumberFarBeyondThePacketsBeforeIsSkippedWithANote() throws IOException {
-        String sent = RS + "{\"time\":%d,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
+        String packet = RS + "{\"time\":%d,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
                 + "\"packet_number\":%s}}}\n";
         Path f = Files.writeString(dir.resolve("far.sqlog"), RS + "{\"qlog_version\":\"0.3\",\"trace\":{}}\n"
-                + sent.formatted(1, "0") + sent.formatted(2, "2000000000") + sent.formatted(3, "2e9")
-                + sent.formatted(4, "40000") + sent.formatted(5, "1"));
+                + packet.formatted(1, "0") + packet.formatted(2, "2000000000") + packet.formatted(3, "2e9")
+                + packet.formatted(4, "40000") + packet.formatted(5, "1"));
         QlogTrace t = QlogReader.read(f).getFirst();
         assertTrue(t.sent().contains(0));
         assertTrue(t.sent().contains(1));
