@@ -86,6 +86,9 @@ class BatchSplitterTest {
         assertEquals(new SplitRatio(9, 1), SplitRatio.parse("ratio", "90%"));
         assertEquals(new SplitRatio(1, 0), SplitRatio.parse("ratio", "100%"));
         assertEquals(new SplitRatio(0, 1), SplitRatio.parse("ratio", "0:5"));
+        assertEquals(new SplitRatio(7, 3), SplitRatio.parse("ratio", "7e2:3E2"));
+        assertEquals(new SplitRatio(1, 0), SplitRatio.parse("ratio", "1.50:0.00"));
+        assertEquals(new SplitRatio(1, 3), SplitRatio.parse("ratio", "25.0%"));
         assertEquals(0.9, SplitRatio.parse("ratio", "9:1").shareA(), 1e-12);
     }
 

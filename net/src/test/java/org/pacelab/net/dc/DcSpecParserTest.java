@@ -81,15 +81,6 @@ class DcSpecParserTest {
         assertTrue(error("batch").startsWith("--dc: 'batch' is not a key=value field"));
     }
 
-    @Test
-    void splitRatiosInAnyNotationReduceToLowestTerms() throws SpecException {
-        assertEquals(new SplitRatio(9, 1), SplitRatio.parse("r", "90%"));
-        assertEquals(new SplitRatio(7, 3), SplitRatio.parse("r", "0.7:0.3"));
-        assertEquals(new SplitRatio(7, 3), SplitRatio.parse("r", "7e2:3E2"));
-        assertEquals(new SplitRatio(1, 0), SplitRatio.parse("r", "1.50:0.00"));
-        assertEquals(new SplitRatio(1, 3), SplitRatio.parse("r", "25.0%"));
-    }
-
     /** Exponents that BigDecimal accepts but no ratio needs are refused before any rescaling (a fuzzer finding). */
     @Test
     void hugeExponentsAreRefusedWithoutBuildingTheNumber() {
@@ -98,7 +89,6 @@ class DcSpecParserTest {
         assertTrue(error("ratio=1e-1000000000%").startsWith("--dc ratio: '1e-1000000000%' has more than 9 decimals"));
         assertTrue(error("ratio=1:1e-10").startsWith("--dc ratio: '1:1e-10' has more than 9 decimals"));
         assertTrue(error("ratio=99999999999999:1").startsWith("--dc ratio: '99999999999999:1' is too large"));
-        assertTrue(error("ratio=-1:2").startsWith("--dc ratio: '-1:2' has a negative side"));
     }
 
     @Test
