@@ -1,63 +1,83 @@
 package org.pacelab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The QUIC Interop Runner cases pacelab's endpoint gained for issue 16, each against ngtcp2 (Debian's gtlsserver and
- * gtlsclient) in both roles, through the relay with the runner's impairments and checked from its tap as the runner
- * checks them: 0-RTT, NAT rebinding of the client's port and of its address (path validation), IPv6 on ::1, and many
- * connections from one client (handshakeloss: 50 connections under 30 % loss). The rebinding cases run with pacelab
- * as server only: Debian's ngtcp2 0.12.1 server fails them with every client, its own included (docs/interop.md).
- * handshakeloss runs with pacelab as client only: with pacelab's server, gtlsclient idled out in one of 50
- * connections in two of three runs (it fell silent after its first 1-RTT packet while the server kept probing;
- * not yet diagnosed, an open defect in docs/interop.md).
+ * gtlsclient 0.12.1) in both roles where ngtcp2 takes the case: one test per cell (case, server, client), each a
+ * {@code pacelab interop} through the relay with the runner's impairments, checked from its tap as the runner checks
+ * it, and required to succeed. A failed cell's directory (tap, key logs, qlogs, process logs) is kept and named.
+ *
+ * <p>Cells left out, and why:
+ * <ul>
+ *   <li>v2, both roles: Debian's ngtcp2 0.12.1 knows only the QUIC v2 draft version 0x709a50c4
+ *       ({@code NGTCP2_PROTO_VER_V2_DRAFT}; gtlsserver's {@code --preferred-versions} takes "v1" and "v2draft"), not
+ *       RFC 9369's 0x6b3343cf, which ngtcp2 gained in 0.13.0; the runner's check wants 0x6b3343cf.</li>
+ *   <li>connectionmigration, both roles: pacelab's server offers no preferred address (RFC 9000 §9.6) and pacelab's
+ *       client does not migrate to one, so pacelab → ngtcp2 has no address to migrate to and ngtcp2 → pacelab no
+ *       client that migrates. gtlsserver could not serve it here either: it binds the address it advertises as
+ *       preferred ({@code examples/server.cc}, {@code add_endpoint} of {@code preferred_ipv4_addr}), which through the
+ *       relay must be the relay's own; ngtcp2's own interop image answered connectionmigration with exit 127 until
+ *       ngtcp2 1.11.0.</li>
+ *   <li>rebind-port and rebind-addr with ngtcp2 as server: Debian's ngtcp2 0.12.1 server fails them with every
+ *       client, its own included (docs/interop.md).</li>
+ *   <li>amplificationlimit with pacelab as server: gtlsclient gives up at its 10 s handshake timeout
+ *       ({@code NGTCP2_DEFAULT_HANDSHAKE_TIMEOUT}). pacelab's cold server JVM answered the ClientHello after 2.2 s, so
+ *       gtlsclient's first RTT sample was 2229 ms and its PTO about 6.7 s; with its datagrams 2–7 dropped by the case
+ *       it could not reach the server again within 10 s (2026-12-03, an open defect in docs/interop.md).</li>
+ *   <li>handshakeloss with pacelab as server: gtlsclient idled out in one of 50 connections in two of three runs (it
+ *       stopped sending after its Finished and first request were lost; an open defect in docs/interop.md).</li>
+ * </ul>
  */
 @Tag("interop")
 class InteropCasesNgtcp2Test {
-    private static final String CASES = "zerortt,rebind-port,rebind-addr,ipv6";
-    private static final String CASES_NGTCP2_SERVER = "zerortt,ipv6,handshakeloss";
-
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path tmp;
 
-    @Test
-    void pacelabServerWithNgtcp2Client() throws Exception {
-        run("pacelab", "ngtcp2", CASES);
-    }
-
-    @Test
-    void ngtcp2ServerWithPacelabClient() throws Exception {
-        run("ngtcp2", "pacelab", CASES_NGTCP2_SERVER);
-    }
-
-    private void run(String server, String client, String cases) throws Exception {
+    @ParameterizedTest(name = "{0}: {1} serves {2}")
+    @CsvSource(textBlock = """
+            resumption,          pacelab, ngtcp2
+            resumption,          ngtcp2,  pacelab
+            zerortt,             pacelab, ngtcp2
+            zerortt,             ngtcp2,  pacelab
+            blackhole,           pacelab, ngtcp2
+            blackhole,           ngtcp2,  pacelab
+            ecn,                 pacelab, ngtcp2
+            ecn,                 ngtcp2,  pacelab
+            amplificationlimit,  ngtcp2,  pacelab
+            handshakeloss,       ngtcp2,  pacelab
+            transfercorruption,  pacelab, ngtcp2
+            transfercorruption,  ngtcp2,  pacelab
+            handshakecorruption, pacelab, ngtcp2
+            handshakecorruption, ngtcp2,  pacelab
+            ipv6,                pacelab, ngtcp2
+            ipv6,                ngtcp2,  pacelab
+            rebind-port,         pacelab, ngtcp2
+            rebind-addr,         pacelab, ngtcp2
+            """)
+    void cellSucceeds(String testCase, String server, String client) throws Exception {
         CampaignPreconditions.requireProgram("gtlsserver", "ngtcp2-server");
         CampaignPreconditions.requireProgram("gtlsclient", "ngtcp2-client");
         CampaignPreconditions.requireProgram("tshark", "tshark");
         Path out = tmp.resolve("matrix");
-        CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", cases, "--out", out.toString());
-        JsonNode m = new ObjectMapper().readTree(Files.readString(out.resolve("matrix.json")));
-        List<String> cells = new ArrayList<>();
-        for (JsonNode c : m.get("results")) {
-            cells.add(c.get("case").asText() + ": " + c.get("result").asText() + " (" + c.get("reason").asText() + ")");
-        }
-        assertEquals(cases.split(",").length, cells.size(), cells.toString());
-        for (String c : cells) {
-            assertTrue(c.contains(": succeeded ("), server + " -> " + client + ": " + String.join("; ", cells));
-        }
+        CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", testCase, "--out", out.toString());
+        JsonNode results = new ObjectMapper().readTree(Files.readString(out.resolve("matrix.json"))).get("results");
+        assertEquals(1, results.size(), results.toString());
+        JsonNode cell = results.get(0);
+        assertEquals("succeeded", cell.get("result").asText(), testCase + " " + server + " -> " + client + ": "
+                + cell.get("reason").asText() + " (kept: " + out.resolve("runs").resolve(server + "_" + client).resolve(testCase) + ")");
         assertEquals(0, r.code(), r.out() + r.err());
     }
 }
