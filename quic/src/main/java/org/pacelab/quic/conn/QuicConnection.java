@@ -705,7 +705,7 @@ public final class QuicConnection implements StreamTransport {
         SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
                 b.inFlight(), b.frames());
         recovery.onPacketSent(sp, now);
-        ecn.onSent(space, b.packetNumber, txEcn != 0);
+        ecn.onSent(spaces[space.ordinal()], b.packetNumber, txEcn != 0);
         if (level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(b.packetNumber);
         }
