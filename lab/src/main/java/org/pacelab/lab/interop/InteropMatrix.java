@@ -158,15 +158,29 @@ public final class InteropMatrix {
         return cells;
     }
 
-    /** The cell's result: decided before running, kept from an earlier run, or run now. */
+    /**
+     * Whether a stored result stands. A run cell's does while its seed is the plan's and {@code --rerun} does not name
+     * it. A decided cell ("unsupported": an endpoint does not take the test name, or no common protocol; {@code before}
+     * is the decision made now) is decided afresh every time, but its {@code result.json} and provenance stay as they
+     * were while the decision and its reason are the same (and the seed, and {@code --rerun} does not name it): the
+     * commit and time of a decision change only when the decision does, not at every sitting of a matrix built in
+     * slices. A cell that ran before and is decided now, or the other way round, is done again.
+     */
+    static boolean keeps(CellResult stored, CheckResult before, Plan plan) {
+        if (stored == null || stored.provenance().seed() != plan.seed() || plan.rerun().matches(stored)) {
+            return false;
+        }
+        return before == null ? stored.directory() != null : stored.directory() == null && before.equals(stored.result());
+    }
+
+    /** The cell's result: decided before running, kept from an earlier invocation ({@link #keeps}), or run now. */
     private CellResult cell(InteropCase c, InteropEndpoint s, InteropEndpoint cl, Plan plan, CellResult stored,
                             String invocation) throws IOException, InterruptedException {
         String alpn = alpn(c, s, cl);
         CheckResult before = before(c, s, cl, alpn);
         String rel = "runs/" + s.name() + "_" + cl.name() + "/" + c.name();
         Path dir = out.resolve(rel);
-        if (before == null && stored != null && stored.directory() != null && stored.provenance().seed() == plan.seed()
-                && !plan.rerun().matches(stored)) {
+        if (keeps(stored, before, plan)) {
             return stored;
         }
         deleteTree(dir);
