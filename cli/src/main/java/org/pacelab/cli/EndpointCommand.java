@@ -21,7 +21,7 @@ import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;

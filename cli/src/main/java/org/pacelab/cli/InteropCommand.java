@@ -23,9 +23,11 @@ import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Role;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code pacelab interop}: the QUIC Interop Runner's test cases between every usable peer, both roles, run locally
@@ -40,6 +42,8 @@ import picocli.CommandLine.Spec;
                 "runs/SERVER_CLIENT/CASE/ (tap.pcapng, key logs, logs, result.json). Needs tshark (Debian package tshark).",
                 "Resumable: run again with the same --out and only cells without a finished result run (--rerun to repeat",
                 "some); the matrix covers every cell in DIR, so a long matrix is built in slices of --cases or peers.",
+                "--jobs N runs N cells at once; each cell's provenance says so. 1 is the default and the recommended value for a",
+                "matrix of record: parallel cells share the CPUs and the timing-sensitive cases fail more under load.",
                 "Example: pacelab interop --peers pacelab,ngtcp2 --cases handshake,transfer,retry"})
 public final class InteropCommand implements Callable<Integer> {
     @Spec
@@ -75,6 +79,31 @@ public final class InteropCommand implements Callable<Integer> {
 
     @Option(names = "--tshark", defaultValue = "tshark", paramLabel = "PROGRAM", description = "tshark program (default: ${DEFAULT-VALUE})")
     String tshark;
+
+    @Option(names = "--jobs", defaultValue = "1", paramLabel = "N", converter = Jobs.class,
+            description = "cells run at once (default: ${DEFAULT-VALUE}); they share the host's CPUs, and the timing-sensitive "
+                    + "cases (the rebinding cases, the case timeouts, handshakeloss) fail more under load: keep 1 for a "
+                    + "matrix of record unless measured")
+    int jobs;
+
+    /** {@code --jobs}: a whole number from 1 up; anything else is one sentence with the valid range. */
+    static final class Jobs implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int n;
+            try {
+                n = Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a whole number; give how many cells run at once, 1 or more "
+                        + "(default 1)");
+            }
+            if (n < 1) {
+                throw new TypeConversionException("must be at least 1, got " + n + "; give how many cells run at once, 1 or more "
+                        + "(default 1)");
+            }
+            return n;
+        }
+    }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -123,7 +152,7 @@ public final class InteropCommand implements Callable<Integer> {
         if (s.isEmpty() || c.isEmpty()) {
             return usage("no usable " + (s.isEmpty() ? "server" : "client") + " is left to run");
         }
-        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed, again));
+        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed, again), jobs);
         long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
         long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
         long unsupported = cells.size() - ok - failed;

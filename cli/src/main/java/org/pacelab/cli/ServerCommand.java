@@ -112,7 +112,8 @@ public final class ServerCommand implements Callable<Integer> {
         }));
         InetSocketAddress bound = server.localAddress();
         System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
-                + " (" + String.join(", ", alpn) + "; cc " + transport.congestionConfig().algorithm().optionValue()
+                + " (" + String.join(", ", alpn) + "; cc "
+                + transport.congestionConfig().controller().algorithm().optionValue()
                 + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + "; send " + send.describe() + ")");
         server.await();
         if (server.failure() != null) {

@@ -13,8 +13,9 @@ import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.cc.ControllerConfig;
 import org.pacelab.quic.cc.SlowStartConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.pacing.PacingConfig;
@@ -119,7 +120,7 @@ final class TransportOptions {
     @Option(names = SendConfig.REALTIME_PRIORITY, paramLabel = "N", description = "SCHED_FIFO priority with --realtime, 1-99 (default: 10, the emulator's).")
     String realtimePriority;
 
-    @Option(names = CongestionConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
+    @Option(names = ControllerConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
     @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
             + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
@@ -143,9 +144,9 @@ final class TransportOptions {
     @Option(names = SlowStartConfig.ONSET_DELAY, paramLabel = "TIME",
             description = "The onset rules' floor of the queueing delay that ends slow start, 0.1ms to 100ms (default: 1ms).")
     String onsetDelay;
-    @Option(names = CongestionConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
+    @Option(names = ControllerConfig.ROLLBACK, paramLabel = "MODE", description = "CUBIC spurious-loss undo: off, rfc9438, quiche (default: off).")
     String rollback;
-    @Option(names = CongestionConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
+    @Option(names = ControllerConfig.FAST_CONVERGENCE, paramLabel = "on|off", description = "CUBIC fast convergence (default: on).")
     String fastConvergence;
     @Option(names = PacingConfig.PACER, paramLabel = "PACER", description = "Pacer: none, leaky-bucket, interval, token-bucket (default: interval).")
     String pacer;
@@ -167,7 +168,7 @@ final class TransportOptions {
     /** The congestion and pacing options given, by option name (as scenario files name them). */
     Map<String, String> congestionOptions() {
         Map<String, String> m = new LinkedHashMap<>();
-        put(m, CongestionConfig.CC, cc);
+        put(m, ControllerConfig.CC, cc);
         put(m, SlowStartConfig.SLOW_START, slowStart);
         put(m, SlowStartConfig.HYSTART, hystart);
         put(m, SlowStartConfig.HYSTART_L, hystartL);
@@ -175,8 +176,8 @@ final class TransportOptions {
         put(m, SlowStartConfig.HYSTART_DETECT, hystartDetect);
         put(m, SlowStartConfig.SEARCH_THRESHOLD, searchThreshold);
         put(m, SlowStartConfig.ONSET_DELAY, onsetDelay);
-        put(m, CongestionConfig.ROLLBACK, rollback);
-        put(m, CongestionConfig.FAST_CONVERGENCE, fastConvergence);
+        put(m, ControllerConfig.ROLLBACK, rollback);
+        put(m, ControllerConfig.FAST_CONVERGENCE, fastConvergence);
         put(m, PacingConfig.PACER, pacer);
         put(m, PacingConfig.PACING_GAIN_SS, gainSs);
         put(m, PacingConfig.PACING_GAIN_CA, gainCa);

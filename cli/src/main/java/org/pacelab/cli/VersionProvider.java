@@ -1,14 +1,16 @@
 package org.pacelab.cli;
 
+import org.pacelab.lab.interop.SourceCommit;
+
 import picocli.CommandLine.IVersionProvider;
 
-/** Reports pacelab's version together with the JDK it runs on. */
+/** Reports pacelab's version, the commit it was built from ({@link SourceCommit}) and the JDK it runs on. */
 final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         String v = Main.class.getPackage().getImplementationVersion();
         return new String[] {
-                "pacelab " + (v == null ? "development build" : v),
+                "pacelab " + (v == null ? "development build" : v) + ", built from commit " + SourceCommit.ofThisBuild(),
                 "JDK " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"
         };
     }

@@ -187,6 +187,8 @@ class CliBadInputTest {
                 c("interop --out under a file", 2, "interop", "--out", underFile, "--cases", "handshake"),
                 c("interop --update-doc missing", 2, "interop", "--update-doc", missingDir.resolve("interop.md")),
                 c("interop --seed not a number", 2, "interop", "--seed", "x"),
+                c("interop --jobs 0", 2, "interop", "--jobs", "0"),
+                c("interop --jobs not a number", 2, "interop", "--jobs", "many"),
                 // peers install (checked before anything is built)
                 c("peers install unknown peer", 2, "peers", "install", "moon"),
                 c("peers install --source missing", 2, "peers", "install", "--source", missing, "picoquic"),

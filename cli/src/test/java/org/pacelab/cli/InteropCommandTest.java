@@ -44,6 +44,32 @@ class InteropCommandTest {
     }
 
     @Test
+    void jobsBelowOneOrNotAWholeNumberNamesTheValidRange() {
+        for (String bad : new String[] {"0", "-2", "two", "1.5", ""}) {
+            CliRun r = CliRun.of("interop", "--cases", "handshake", "--jobs", bad, "--out", dir.resolve("m").toString());
+            assertEquals(2, r.code(), bad + ": " + r.err());
+            String err = r.err().strip();
+            assertEquals(1, err.lines().count(), err);
+            String range = "; give how many cells run at once, 1 or more (default 1)";
+            String expected = bad.equals("0") || bad.equals("-2")
+                    ? "pacelab interop: --jobs: must be at least 1, got " + bad + range
+                    : "pacelab interop: --jobs: '" + bad + "' is not a whole number" + range;
+            assertEquals(expected, err);
+            assertFalse(Files.exists(dir.resolve("m")), bad + ": nothing is made");
+        }
+    }
+
+    @Test
+    void jobsIsReadAsTheNumberOfCellsAtOnce() {
+        InteropCommand command = new InteropCommand();
+        new picocli.CommandLine(command).parseArgs("--jobs", "3");
+        assertEquals(3, command.jobs);
+        InteropCommand byDefault = new InteropCommand();
+        new picocli.CommandLine(byDefault).parseArgs();
+        assertEquals(1, byDefault.jobs, "one cell at a time unless asked");
+    }
+
+    @Test
     void missingTsharkAndABadDocumentAreOneSentence() throws Exception {
         CliRun r = CliRun.of("interop", "--tshark", dir.resolve("no-tshark").toString(), "--out", dir.resolve("m").toString());
         assertEquals(2, r.code());

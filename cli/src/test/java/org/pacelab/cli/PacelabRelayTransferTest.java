@@ -32,7 +32,7 @@ import org.pacelab.net.log.EventLogSummary;
 import org.pacelab.net.relay.RelayConfig;
 import org.pacelab.net.relay.UdpRelay;
 import org.pacelab.net.spec.LinkSpecParser;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.tls.TlsConfig;

@@ -14,7 +14,7 @@ import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.QuicException;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadSink;

@@ -17,7 +17,7 @@ import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.LinkSpecParser;
 import org.pacelab.net.spec.SpecException;
 import org.pacelab.net.spec.Units;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.sim.host.HostConfig;
 import org.pacelab.sim.host.HostTiming;

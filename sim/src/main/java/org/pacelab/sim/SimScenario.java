@@ -12,7 +12,7 @@ import org.pacelab.net.dc.DcSpec;
 import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.Presets;
 import org.pacelab.net.spec.SpecException;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.tls.TlsConfig;
 import org.pacelab.sim.host.HostConfig;

@@ -34,7 +34,7 @@ class SimOptionsTest {
         SimScenario s = parse("--preset", "quic-steps", "--size", "100MiB", "--cc", "cubic", "--pacer", "interval", "--seed", "7");
         assertEquals(100L << 20, s.transferBytes());
         assertEquals(7, s.seed());
-        assertEquals(CongestionAlgorithm.CUBIC, s.congestion().algorithm());
+        assertEquals(CongestionAlgorithm.CUBIC, s.congestion().controller().algorithm());
         assertEquals(40_000_000L, s.link().down().rateBps());
         assertEquals("park", s.server().send());
         assertTrue(s.analyze());

@@ -445,7 +445,7 @@ public final class QlogReader {
         long packetsLost;
         long events;
         long unnamed;
-        /** 1-RTT packets skipped because their number lay far beyond the packets kept before (SentPackets.reaches). */
+        /** 1-RTT packets skipped because their number lay far beyond the packets kept before (SentPackets.add). */
         long farPackets;
         long firstFarPn;
         long keptBeforeFar;
@@ -568,7 +568,7 @@ public final class QlogReader {
                 sendAtMs -= referenceMs;
             }
             long number = pn.asLong();
-            if (!sent.reaches(number)) {
+            if (!sent.add(number, t, sendAtMs, size, pacingRate)) {
                 if (farPackets++ == 0) {
                     firstFarPn = number;
                     keptBeforeFar = sent.count();
@@ -578,7 +578,6 @@ public final class QlogReader {
             if (t != Math.rint(t)) {
                 subMillisecondTimes++;
             }
-            sent.add(number, t, sendAtMs, size, pacingRate);
         }
 
         static boolean isOneRtt(String type) {

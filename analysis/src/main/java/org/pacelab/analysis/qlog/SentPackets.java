@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The 1-RTT packets a qlog says were sent, indexed by packet number in primitive arrays (8–28 bytes per packet,
  * no objects): intended send time, size and the pacing rate in force when it was sent. The arrays reach only as far
- * as the packets kept justify ({@link #reaches}), so one record with a huge packet number cannot size them.
+ * as the packets kept justify ({@link #add}), so one record with a huge packet number cannot size them.
  */
 public final class SentPackets {
     /** Packet numbers any trace may use before it has kept a packet: room for skipped numbers and 0-RTT before 1-RTT. */
@@ -22,17 +22,20 @@ public final class SentPackets {
     private long maxPn = -1;
 
     /**
-     * Whether {@code pn} lies within what the packets kept so far justify: {@link #REACH} plus {@link #SPREAD} per
-     * packet. A number beyond it would size the arrays for packets that were never logged (2e9: 56 GB).
+     * Keeps a packet if {@code pn} lies within what the packets kept so far justify: {@link #REACH} plus
+     * {@link #SPREAD} per packet. A number beyond it would size the arrays for packets that were never logged (2e9:
+     * 56 GB). Within reach, a negative number (or one no array can index) is ignored, and of a packet logged twice the
+     * first is kept.
+     *
+     * @return whether {@code pn} was within reach: false means the packet was not kept for lying beyond it (the
+     *         reader counts those), true that it was kept or ignored as above
      */
-    boolean reaches(long pn) {
-        return pn <= REACH + SPREAD * count;
-    }
-
-    /** Keeps a packet; a negative number, or one that it does not {@link #reaches reach}, is ignored. */
-    void add(long pn, double eventTimeMs, double sendAtTimeMs, int bytes, double rateBps) {
-        if (pn < 0 || pn > Integer.MAX_VALUE - 8 || !reaches(pn)) {
-            return;
+    boolean add(long pn, double eventTimeMs, double sendAtTimeMs, int bytes, double rateBps) {
+        if (pn > REACH + SPREAD * count) {
+            return false;
+        }
+        if (pn < 0 || pn > Integer.MAX_VALUE - 8) {
+            return true;
         }
         int i = (int) pn;
         if (i >= eventMs.length) {
@@ -43,7 +46,7 @@ public final class SentPackets {
             size = Arrays.copyOf(size, n);
         }
         if (!Double.isNaN(eventMs[i])) {
-            return; // logged twice: keep the first
+            return true; // logged twice: keep the first
         }
         eventMs[i] = eventTimeMs;
         sendAtMs[i] = sendAtTimeMs;
@@ -54,6 +57,7 @@ public final class SentPackets {
             withSendAt++;
         }
         maxPn = Math.max(maxPn, pn);
+        return true;
     }
 
     private static double[] grow(double[] a, int n) {

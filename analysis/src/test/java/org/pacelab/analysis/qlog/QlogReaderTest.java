@@ -259,6 +259,21 @@ class QlogReaderTest {
                 + "2000000000 after 1 packet(s))"), t.notes());
     }
 
+    /** A packet logged twice is kept once (the first) and is not taken for a packet far beyond the others. */
+    @Test
+    void aPacketLoggedTwiceIsKeptOnceWithoutANote() throws IOException {
+        String packet = RS + "{\"time\":%s,\"name\":\"transport:packet_sent\",\"data\":{\"header\":{\"packet_type\":\"1RTT\","
+                + "\"packet_number\":%d},\"raw\":{\"length\":%d}}}\n";
+        Path f = Files.writeString(dir.resolve("twice.sqlog"), RS + "{\"qlog_version\":\"0.3\",\"trace\":{}}\n"
+                + packet.formatted("1", 0, 1200) + packet.formatted("2", 1, 1200) + packet.formatted("2.5", 1, 100));
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertEquals(2, t.sent().count());
+        assertEquals(1200, t.sent().size(1), "the first is kept");
+        assertEquals(2.0, t.sent().eventMs(1));
+        assertEquals(3, t.packetsSent());
+        assertEquals(List.of(), t.notes());
+    }
+
     @Test
     void directoriesListQlogFilesOnly() throws IOException {
         Files.writeString(dir.resolve("x.sqlog"), "");

@@ -23,7 +23,7 @@ import org.pacelab.net.log.EventLogReader;
 import org.pacelab.net.relay.RelayConfig;
 import org.pacelab.net.relay.RelayRoute;
 import org.pacelab.net.relay.UdpRelay;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.BytePattern;
 import org.pacelab.quic.content.DownloadRequest;

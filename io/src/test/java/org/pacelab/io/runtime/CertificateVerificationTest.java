@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.TransportError;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.SyntheticContent;

@@ -18,16 +18,18 @@ import org.pacelab.io.tls.Certificates;
 import org.pacelab.net.relay.RelayConfig;
 import org.pacelab.net.relay.UdpRelay;
 import org.pacelab.net.spec.LinkSpecParser;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.SyntheticContent;
+import org.pacelab.quic.recovery.EcnValidator;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**
  * ECN end to end (RFC 9000 §13.4): both endpoints on the native socket read the ECN field, report counts and mark
  * ECT(0); through the relay the marks survive, so each side validates the path and keeps marking every packet. Judged
- * from the relay's tap: far more ECT(0) datagrams each way than the ten of the testing period, and no CE.
+ * from the relay's tap: more ECT(0) datagrams each way than the ten of the testing period (far more from the server), and
+ * no CE.
  */
 class EcnOverLoopbackTest {
     @Test
@@ -63,7 +65,11 @@ class EcnOverLoopbackTest {
         readTap(tap, down, up);
         assertEquals(0, down[3] + up[3], "no CE marks");
         assertTrue(down[2] > 500, "server datagrams marked ECT(0): " + down[2] + " of " + (down[0] + down[2]));
-        assertTrue(up[2] > 50, "client datagrams marked ECT(0): " + up[2] + " of " + (up[0] + up[2]));
+        // The client sends mostly ACKs, and how many depends on how the host schedules the receiver (a loaded host
+        // delivers longer bursts, each acknowledged once: 20-25 datagrams were seen for 2 MB). A path that failed
+        // validation stops marking after the testing period, so more marked datagrams than that prove it passed.
+        assertTrue(up[2] > EcnValidator.TESTING_PACKETS,
+                "client datagrams marked ECT(0): " + up[2] + " of " + (up[0] + up[2]));
     }
 
     /** Counts the ECN field of the tap's IPv4 datagrams per direction (server port: the source of the first reply). */

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.tls.TlsConfig;
 

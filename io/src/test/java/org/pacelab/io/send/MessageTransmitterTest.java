@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.pacelab.io.port.NativeDatagramPort;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.app.StreamTransport;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.LocalConnectionIds;
 import org.pacelab.quic.conn.QuicConnection;

@@ -11,6 +11,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.time.Clock;
 
 import org.pacelab.analysis.io.AtomicFiles;
@@ -25,9 +32,10 @@ import org.pacelab.lab.run.RunConditions;
 
 /**
  * Runs the QUIC Interop Runner's test cases between every server and every client chosen (pacelab against each peer
- * in both roles, and the peers against each other), one cell at a time, and writes the matrix: {@code matrix.json},
- * {@code index.html}, {@code matrix.md}, {@code environment.json} and one directory per cell under {@code runs/}
- * (tap, key logs, logs, the emulator's counters, {@code result.json}). Every file is written atomically.
+ * in both roles, and the peers against each other), one cell at a time or several at once ({@link #run(Plan, int)}),
+ * and writes the matrix: {@code matrix.json}, {@code index.html}, {@code matrix.md}, {@code environment.json} and one
+ * directory per cell under {@code runs/} (tap, key logs, logs, the emulator's counters, {@code result.json}). Every
+ * file is written atomically.
  *
  * <p>Resumable, like a campaign: a cell whose {@code result.json} holds a finished result of the same seed is taken
  * as it is (unless {@link Rerun} names it), a cell without one (never run, or interrupted) runs, and the matrix files
@@ -85,8 +93,12 @@ public final class InteropMatrix {
     private final CellRunner runner;
     private final Clock clock;
     private final String commit;
+    private final LoopbackPorts ports;
+    /** The certificate directory per chain length, made once per matrix (guarded by itself). */
     private final Map<Integer, Path> pki = new LinkedHashMap<>();
-    private ProcessSupervisor supervisor;
+    private final AtomicBoolean running = new AtomicBoolean();
+    /** The current run's; set before its cells start. */
+    private volatile ProcessSupervisor supervisor;
 
     public InteropMatrix(Path out, PacelabLauncher pacelab, Host host, String tshark, PrintStream progress,
                          InteropEndpoints registry) {
@@ -104,6 +116,7 @@ public final class InteropMatrix {
         this.runner = runner != null ? runner : this::runForReal;
         this.clock = clock;
         this.commit = commit;
+        this.ports = LoopbackPorts.HOST;
     }
 
     /** Why an endpoint cannot run here in a role, or null when it can. */
@@ -112,61 +125,208 @@ public final class InteropMatrix {
         return a.usable() ? null : a.reason();
     }
 
-    /** Runs the plan's missing cells (and those {@link Plan#rerun} names) and writes the matrix; returns the plan's cells. */
+    /** Runs the plan one cell at a time; see {@link #run(Plan, int)}. */
     public List<CellResult> run(Plan plan) throws IOException, InterruptedException {
+        return run(plan, 1);
+    }
+
+    /**
+     * Runs the plan's missing cells (and those {@link Plan#rerun} names), {@code jobs} of them at once, writes the
+     * matrix after each and returns the plan's cells in plan order. Cells that run at once have their own directory,
+     * relay, tap and ports ({@link LoopbackPorts}, held until the cell has stopped); they share the process supervisor,
+     * the certificates (made once per chain length, under a lock) and the record of results and matrix files, which
+     * one lock guards. They also share the host's CPUs, which the timing-sensitive cases notice (lab/README.md). On a
+     * cell's error the cells still running are interrupted, stop their processes, and the error is thrown. One plan at
+     * a time per matrix object.
+     */
+    public List<CellResult> run(Plan plan, int jobs) throws IOException, InterruptedException {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs: must be at least 1, got " + jobs);
+        }
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("this matrix is already running a plan");
+        }
+        try {
+            return runOnce(plan, jobs);
+        } finally {
+            running.set(false);
+        }
+    }
+
+    /** One cell of the plan with what the directory held for it before this run. */
+    private record Cell(InteropCase testCase, InteropEndpoint server, InteropEndpoint client, CellResult stored) {
+    }
+
+    /** A cell's work, run on this thread or on one of the pool's. */
+    @FunctionalInterface
+    private interface CellTask {
+        void run() throws IOException, InterruptedException;
+    }
+
+    private List<CellResult> runOnce(Plan plan, int jobs) throws IOException, InterruptedException {
         Files.createDirectories(out.resolve("runs"));
         Map<String, CellResult> all = MatrixStore.read(out, progress);
         String invocation = clock.instant().toString();
         Path children = out.resolve(".children");
         ProcessSupervisor.stopLeftovers(children);
-        supervisor = new ProcessSupervisor(children);
-        ProcessSupervisor running = supervisor;
-        Thread hook = new Thread(() -> running.shutdown(2_000), "interop-shutdown");
+        ProcessSupervisor sup = new ProcessSupervisor(children);
+        supervisor = sup;
+        Thread hook = new Thread(() -> sup.shutdown(2_000), "interop-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        List<CellResult> cells = new ArrayList<>();
-        int total = plan.cases().size() * plan.servers().size() * plan.clients().size();
-        int n = 0;
-        try {
-            writeEnvironment(plan, invocation);
-            for (InteropCase c : plan.cases()) {
-                for (InteropEndpoint s : plan.servers()) {
-                    for (InteropEndpoint cl : plan.clients()) {
-                        n++;
-                        CellResult stored = all.get(c.name() + " " + s.name() + " " + cl.name());
-                        CellResult r = cell(c, s, cl, plan, stored, invocation);
-                        boolean reused = r == stored;
-                        cells.add(r);
-                        all.put(r.key(), r);
-                        progress.printf(Locale.ROOT, "[%3d/%d] %-20s %-8s -> %-8s %-11s %5.1f s  %s%s%n", n, total, c.name(), s.name(),
-                                cl.name(), r.result().outcome().label(), r.seconds(),
-                                reused ? "(kept from " + r.provenance().started() + ", commit " + r.provenance().commit() + ") " : "",
-                                r.result().reason() == null ? "" : r.result().reason());
-                        progress.flush();
-                        writeMatrix(plan, all.values());
-                    }
+        List<Cell> todo = new ArrayList<>();
+        for (InteropCase c : plan.cases()) {
+            for (InteropEndpoint s : plan.servers()) {
+                for (InteropEndpoint cl : plan.clients()) {
+                    todo.add(new Cell(c, s, cl, all.get(c.name() + " " + s.name() + " " + cl.name())));
                 }
             }
-            writeMatrix(plan, all.values());
+        }
+        Sitting sitting = new Sitting(plan, all, todo.size());
+        try {
+            writeEnvironment(plan, invocation, jobs);
+            List<CellTask> tasks = new ArrayList<>();
+            for (int i = 0; i < todo.size(); i++) {
+                int index = i;
+                Cell x = todo.get(i);
+                tasks.add(() -> {
+                    CellResult r = cell(x.testCase(), x.server(), x.client(), plan, x.stored(), invocation, jobs);
+                    sitting.finished(index, r, r == x.stored());
+                });
+            }
+            if (jobs == 1 || tasks.size() < 2) {
+                for (CellTask t : tasks) {
+                    t.run();
+                }
+            } else {
+                runAtOnce(tasks, jobs);
+            }
+            sitting.writeMatrix();
         } finally {
-            supervisor.stopAll(2_000);
+            sup.stopAll(2_000);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running
             }
         }
-        return cells;
+        return sitting.cells();
     }
 
-    /** The cell's result: decided before running, kept from an earlier run, or run now. */
+    /** Runs the tasks on {@code jobs} threads; the first error interrupts the others and is thrown once they ended. */
+    private void runAtOnce(List<CellTask> tasks, int jobs) throws IOException, InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, tasks.size()),
+                Thread.ofPlatform().name("interop-cell-", 1).factory());
+        CompletionService<Void> done = new ExecutorCompletionService<>(pool);
+        AtomicBoolean failed = new AtomicBoolean();
+        try {
+            for (CellTask t : tasks) {
+                done.submit(() -> {
+                    if (failed.get()) {
+                        return null; // a cell failed: start no more (a thread may reach the queue before the shutdown)
+                    }
+                    try {
+                        t.run();
+                    } catch (Throwable e) {
+                        failed.set(true);
+                        throw e;
+                    }
+                    return null;
+                });
+            }
+            for (int i = 0; i < tasks.size(); i++) {
+                try {
+                    done.take().get();
+                } catch (ExecutionException e) {
+                    throw unwrapped(e.getCause());
+                }
+            }
+        } finally {
+            // after an error: the queued cells never start, the running ones are interrupted and stop their processes
+            pool.shutdownNow();
+            if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
+                progress.println("pacelab interop: some cells had not stopped 60 s after the run was cut short");
+            }
+        }
+    }
+
+    /** A cell's error as thrown by the cell (an I/O error as it is, anything else unchecked as it is). */
+    private static IOException unwrapped(Throwable t) throws InterruptedException {
+        if (t instanceof IOException io) {
+            return io;
+        }
+        if (t instanceof InterruptedException ie) {
+            throw ie;
+        }
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error er) {
+            throw er;
+        }
+        return new IOException(t);
+    }
+
+    /**
+     * One run's record, shared by its cells: the directory's results (earlier invocations' and this one's), the plan's
+     * cells in plan order, how many are done; a cell that ends prints its line and rewrites the matrix files while it
+     * holds this object's lock, so the files always hold every finished cell and never an older state over a newer.
+     */
+    private final class Sitting {
+        private final Plan plan;
+        private final Map<String, CellResult> all;
+        private final CellResult[] cells;
+        private int done;
+
+        Sitting(Plan plan, Map<String, CellResult> all, int total) {
+            this.plan = plan;
+            this.all = all;
+            this.cells = new CellResult[total];
+        }
+
+        synchronized void finished(int index, CellResult r, boolean reused) throws IOException {
+            cells[index] = r;
+            all.put(r.key(), r);
+            done++;
+            progress.printf(Locale.ROOT, "[%3d/%d] %-20s %-8s -> %-8s %-11s %5.1f s  %s%s%n", done, cells.length, r.testCase(),
+                    r.server(), r.client(), r.result().outcome().label(), r.seconds(),
+                    reused ? "(kept from " + r.provenance().started() + ", commit " + r.provenance().commit() + ") " : "",
+                    r.result().reason() == null ? "" : r.result().reason());
+            progress.flush();
+            InteropMatrix.this.writeMatrix(plan, all.values());
+        }
+
+        synchronized void writeMatrix() throws IOException {
+            InteropMatrix.this.writeMatrix(plan, all.values());
+        }
+
+        synchronized List<CellResult> cells() {
+            return List.of(cells);
+        }
+    }
+
+    /**
+     * Whether a stored result stands. A run cell's does while its seed is the plan's and {@code --rerun} does not name
+     * it. A decided cell ("unsupported": an endpoint does not take the test name, or no common protocol; {@code before}
+     * is the decision made now) is decided afresh every time, but its {@code result.json} and provenance stay as they
+     * were while the decision and its reason are the same (and the seed, and {@code --rerun} does not name it): the
+     * commit and time of a decision change only when the decision does, not at every sitting of a matrix built in
+     * slices. A cell that ran before and is decided now, or the other way round, is done again.
+     */
+    static boolean keeps(CellResult stored, CheckResult before, Plan plan) {
+        if (stored == null || stored.provenance().seed() != plan.seed() || plan.rerun().matches(stored)) {
+            return false;
+        }
+        return before == null ? stored.directory() != null : stored.directory() == null && before.equals(stored.result());
+    }
+
+    /** The cell's result: decided before running, kept from an earlier invocation ({@link #keeps}), or run now. */
     private CellResult cell(InteropCase c, InteropEndpoint s, InteropEndpoint cl, Plan plan, CellResult stored,
-                            String invocation) throws IOException, InterruptedException {
+                            String invocation, int jobs) throws IOException, InterruptedException {
         String alpn = alpn(c, s, cl);
         CheckResult before = before(c, s, cl, alpn);
         String rel = "runs/" + s.name() + "_" + cl.name() + "/" + c.name();
         Path dir = out.resolve(rel);
-        if (before == null && stored != null && stored.directory() != null && stored.provenance().seed() == plan.seed()
-                && !plan.rerun().matches(stored)) {
+        if (keeps(stored, before, plan)) {
             return stored;
         }
         deleteTree(dir);
@@ -175,7 +335,7 @@ public final class InteropMatrix {
         double loadStart = RunConditions.loadAverage();
         if (before != null) {
             CellResult r = new CellResult(c.name(), s.name(), cl.name(), before, 0, null, null,
-                    new CellProvenance(commit, invocation, started, started, loadStart, loadStart, plan.seed()));
+                    new CellProvenance(commit, invocation, started, started, loadStart, loadStart, plan.seed(), jobs));
             AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r));
             return r;
         }
@@ -189,7 +349,7 @@ public final class InteropMatrix {
         double seconds = (System.nanoTime() - start) / 1e9;
         CellResult r = new CellResult(c.name(), s.name(), cl.name(), result, seconds, alpn, rel,
                 new CellProvenance(commit, invocation, started, clock.instant().toString(), loadStart, RunConditions.loadAverage(),
-                        plan.seed()));
+                        plan.seed(), jobs));
         AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r));
         return r;
     }
@@ -198,7 +358,7 @@ public final class InteropMatrix {
     private CheckResult runForReal(InteropCase c, InteropEndpoint s, InteropEndpoint cl, String alpn, Path dir, long seed)
             throws IOException, InterruptedException {
         Path certs = certificates(c.certificateChain());
-        InteropRun run = new InteropRun(c, s, cl, alpn, dir, certs, pacelab, supervisor, reader, seed);
+        InteropRun run = new InteropRun(c, s, cl, alpn, dir, certs, pacelab, supervisor, reader, seed, ports);
         try {
             return run.run();
         } finally {
@@ -238,8 +398,17 @@ public final class InteropMatrix {
         return null;
     }
 
-    /** The certificate directory for a chain length, made once per matrix. */
+    /**
+     * The certificate directory for a chain length, made once per matrix; under {@link #pki}'s lock, so that two cells
+     * starting at once do not both write it (one could read the other's key beside its own certificate).
+     */
     private Path certificates(int length) throws IOException {
+        synchronized (pki) {
+            return certificatesLocked(length);
+        }
+    }
+
+    private Path certificatesLocked(int length) throws IOException {
         Path dir = pki.get(length);
         if (dir != null) {
             return dir;
@@ -259,7 +428,7 @@ public final class InteropMatrix {
     }
 
     /** The host, the peers' versions, the commit and the plan: {@code environment.json}, and per invocation in {@code invocations/}. */
-    private void writeEnvironment(Plan plan, String invocation) throws IOException {
+    private void writeEnvironment(Plan plan, String invocation, int jobs) throws IOException {
         Map<String, String> env = new LinkedHashMap<>(EnvironmentRecord.collect(host));
         Set<InteropEndpoint> used = new java.util.LinkedHashSet<>(plan.servers());
         used.addAll(plan.clients());
@@ -274,6 +443,7 @@ public final class InteropMatrix {
         env.put("cases", String.join(",", plan.cases().stream().map(InteropCase::name).toList()));
         Rerun rr = plan.rerun();
         env.put("rerun", rr.all() ? "all" : (rr.failed() ? "failed " : "") + String.join(",", rr.cases()));
+        env.put("jobs", Integer.toString(jobs));
         String json = MatrixFiles.json(env);
         AtomicFiles.writeString(out.resolve("environment.json"), json);
         Files.createDirectories(out.resolve("invocations"));

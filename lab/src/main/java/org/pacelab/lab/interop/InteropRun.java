@@ -51,9 +51,11 @@ final class InteropRun {
     private final ProcessSupervisor supervisor;
     private final TraceReader reader;
     private final long seed;
+    private final LoopbackPorts ports;
 
+    /** @param ports where the relay's and the server's ports come from (held while this run uses them) */
     InteropRun(InteropCase testCase, InteropEndpoint server, InteropEndpoint client, String alpn, Path dir, Path certificates,
-               PacelabLauncher pacelab, ProcessSupervisor supervisor, TraceReader reader, long seed) {
+               PacelabLauncher pacelab, ProcessSupervisor supervisor, TraceReader reader, long seed, LoopbackPorts ports) {
         this.testCase = testCase;
         this.server = server;
         this.client = client;
@@ -64,9 +66,20 @@ final class InteropRun {
         this.supervisor = supervisor;
         this.reader = reader;
         this.seed = seed;
+        this.ports = ports;
     }
 
     CheckResult run() throws IOException, InterruptedException {
+        // the server's and the relay's ports, and with a preferred address the server's second one and the relay's route to it
+        List<Integer> taken = ports.take(testCase.preferredAddress() ? 4 : 2);
+        try {
+            return run(taken);
+        } finally {
+            ports.release(taken);
+        }
+    }
+
+    private CheckResult run(List<Integer> taken) throws IOException, InterruptedException {
         Path www = dir.resolve("www");
         Path downloads = dir.resolve("downloads");
         Files.createDirectories(www);
@@ -76,8 +89,8 @@ final class InteropRun {
         List<String> files = makeFiles(www);
         boolean v6 = testCase.family() == InteropCase.Family.IPV6;
         InetAddress loopback = InetAddress.getByName(v6 ? "::1" : "127.0.0.1");
-        int serverPort = PortProbe.freePort();
-        int relayPort = freePortOtherThan(serverPort);
+        int serverPort = taken.get(0);
+        int relayPort = taken.get(1);
         InetSocketAddress serverAddress = new InetSocketAddress(loopback, serverPort);
         InetSocketAddress relayAddress = new InetSocketAddress(loopback, relayPort);
         List<RelayRoute> routes = new ArrayList<>(List.of(new RelayRoute(relayAddress, serverAddress, DcFlowMode.DUAL)));
@@ -85,8 +98,8 @@ final class InteropRun {
         InetSocketAddress advertised = null;
         Set<Integer> serverPorts = new LinkedHashSet<>(List.of(serverPort));
         if (testCase.preferredAddress()) {
-            preferred = new InetSocketAddress(loopback, freePortOtherThan(serverPort, relayPort));
-            advertised = new InetSocketAddress(loopback, freePortOtherThan(serverPort, relayPort, preferred.getPort()));
+            preferred = new InetSocketAddress(loopback, taken.get(2));
+            advertised = new InetSocketAddress(loopback, taken.get(3));
             routes.add(new RelayRoute(advertised, preferred, DcFlowMode.DUAL));
             serverPorts.add(preferred.getPort());
         }
@@ -98,7 +111,8 @@ final class InteropRun {
         } catch (SpecException e) {
             throw new IllegalStateException("case " + testCase.name() + " has a bad link: " + e.getMessage(), e);
         }
-        Thread relayThread = Thread.ofPlatform().name("interop-relay").start(() -> {
+        String cell = dir.getParent().getFileName() + "/" + dir.getFileName();
+        Thread relayThread = Thread.ofPlatform().name("interop-relay " + cell).start(() -> {
             try {
                 relay.run();
             } catch (IOException e) {
@@ -160,7 +174,7 @@ final class InteropRun {
                 supervisor.stop(serverProcess, STOP_GRACE_MILLIS);
             }
             relay.stop();
-            relayThread.join(10_000);
+            joinEvenIfInterrupted(relayThread, 10_000);
             relay.close();
             Files.writeString(dir.resolve("emulator.txt"), relay.report());
         }
@@ -229,16 +243,26 @@ final class InteropRun {
         return names;
     }
 
-    private static int freePortOtherThan(int... taken) throws IOException {
-        while (true) {
-            int p = PortProbe.freePort();
-            boolean clash = false;
-            for (int t : taken) {
-                clash |= t == p;
+    /**
+     * Waits for the relay's thread to leave its loop, also when this thread is interrupted (another cell of the matrix
+     * failed and the others are being stopped): its sockets are closed only after it, and its ports given back.
+     */
+    private static void joinEvenIfInterrupted(Thread t, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
             }
-            if (!clash) {
-                return p;
+            try {
+                t.join(java.time.Duration.ofNanos(left));
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

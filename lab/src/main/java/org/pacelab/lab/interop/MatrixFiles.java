@@ -48,6 +48,7 @@ final class MatrixFiles {
             x.put("load_start", Double.isNaN(p.loadStart()) ? null : p.loadStart());
             x.put("load_end", Double.isNaN(p.loadEnd()) ? null : p.loadEnd());
             x.put("seed", p.seed());
+            x.put("jobs", p.jobs());
             m.put("provenance", x);
         }
         return m;
@@ -103,7 +104,8 @@ final class MatrixFiles {
 
     /**
      * Where the matrix's cells came from, in one paragraph: how many of the table's cells have a result, from how many
-     * invocations (a matrix built in slices says so), their time span (UTC), commits, seeds and the host's load.
+     * invocations (a matrix built in slices says so), their time span (UTC), commits, seeds and the host's load, and
+     * when some ran beside others ({@code --jobs}), how many.
      */
     static String provenance(InteropMatrix.Plan plan, List<CellResult> cells) {
         long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
@@ -118,6 +120,7 @@ final class MatrixFiles {
         java.util.TreeSet<String> invocations = new java.util.TreeSet<>();
         Map<String, Integer> commits = new java.util.TreeMap<>();
         java.util.TreeSet<Long> seeds = new java.util.TreeSet<>();
+        Map<Integer, Integer> jobs = new java.util.TreeMap<>();
         String first = null;
         String last = null;
         double lo = Double.NaN;
@@ -130,6 +133,9 @@ final class MatrixFiles {
             invocations.add(p.invocation());
             commits.merge(p.commit(), 1, Integer::sum);
             seeds.add(p.seed());
+            if (r.directory() != null) {
+                jobs.merge(p.jobs(), 1, Integer::sum);
+            }
             first = first == null || p.started().compareTo(first) < 0 ? p.started() : first;
             last = last == null || p.finished().compareTo(last) > 0 ? p.finished() : last;
             for (double l : new double[] {p.loadStart(), p.loadEnd()}) {
@@ -157,6 +163,14 @@ final class MatrixFiles {
         b.append("; seed").append(seeds.size() == 1 ? " " : "s ").append(String.join(", ", seeds.stream().map(String::valueOf).toList()));
         if (!Double.isNaN(lo)) {
             b.append(String.format(Locale.ROOT, "; the host's 1-minute load average at the cells' starts and ends %.1f–%.1f", lo, hi));
+        }
+        if (jobs.keySet().stream().anyMatch(j -> j > 1)) {
+            // cells run beside others shared the CPUs: say how many, as the timing-sensitive cases notice it
+            List<String> j = new ArrayList<>();
+            jobs.forEach((k, v) -> j.add(v + (k == 1 ? " one at a time" : " with `--jobs " + k + "`")));
+            // e.g. "4 ran one at a time, 10 with `--jobs 2`"
+            b.append("; of the cells that ran, ").append(String.join(", ", j).replaceFirst(" ", " ran "))
+                    .append(" (beside other cells, on the same CPUs)");
         }
         return b.append('.').toString();
     }

@@ -73,7 +73,7 @@ final class MatrixStore {
             }
             CellProvenance prov = new CellProvenance(p.path("commit").asText("unknown"), p.path("invocation").asText(""),
                     p.path("started").asText(""), p.path("finished").asText(""), number(p.get("load_start")),
-                    number(p.get("load_end")), p.path("seed").asLong());
+                    number(p.get("load_end")), p.path("seed").asLong(), Math.max(1, p.path("jobs").asInt(1)));
             return new CellResult(n.get("case").asText(), n.get("server").asText(), n.get("client").asText(),
                     new CheckResult(outcome, text(n.get("reason"))), n.path("seconds").asDouble(), text(n.get("alpn")),
                     text(n.get("directory")), prov);

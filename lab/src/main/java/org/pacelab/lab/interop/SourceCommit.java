@@ -1,48 +1,51 @@
 package org.pacelab.lab.interop;
 
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import org.pacelab.peers.build.Commands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
 
 /**
- * The commit of the pacelab that runs, for the provenance of interop results: the short hash of the git work tree its
- * classes or jar live in (found by walking up to a {@code .git}), with {@code +changes} when tracked files differ from
- * it, or {@code unknown (…)} saying why there is none.
+ * The commit the running pacelab was built from, for the provenance of interop results and {@code pacelab --version}:
+ * the line {@code scripts/build-commit.sh} printed when {@code ./pacelab} built the jar (HEAD's short hash, with
+ * {@code +dirty} when the jar's sources — a module's {@code src/main}, the poms — differed from it), which the build
+ * puts into {@value #RESOURCE}. It is read from the build, never from the checkout: by the time a result is written,
+ * HEAD may have moved on or the work tree changed, and the jar is still what it was. A build that did not record it
+ * (Maven run directly) says {@code unknown (…)} and why.
  */
-final class SourceCommit {
+public final class SourceCommit {
+    static final String RESOURCE = "build-commit.properties";
+
     private SourceCommit() {}
 
     /** The commit of the build this class was loaded from. */
-    static String ofThisBuild() {
-        try {
-            var source = SourceCommit.class.getProtectionDomain().getCodeSource();
-            if (source == null) {
-                return "unknown (no code source)";
+    public static String ofThisBuild() {
+        try (InputStream in = SourceCommit.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return "unknown (this build has no " + RESOURCE + ")";
             }
-            return of(Path.of(source.getLocation().toURI()));
-        } catch (URISyntaxException | RuntimeException e) {
-            return "unknown (" + e.getMessage() + ")";
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return "unknown (" + RESOURCE + " cannot be read: " + e.getMessage() + ")";
         }
     }
 
-    /** The commit of the git work tree holding {@code path}. */
-    static String of(Path path) {
-        Path dir = path.toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve(".git"))) {
-            dir = dir.getParent();
+    /** The commit in the text of {@value #RESOURCE}. */
+    static String parse(String text) {
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException e) {
+            return "unknown (" + RESOURCE + " is not a properties file: " + e.getMessage() + ")";
         }
-        if (dir == null) {
-            return "unknown (" + path + " is not in a git work tree)";
+        String commit = p.getProperty("commit", "").strip();
+        if (commit.isEmpty()) {
+            return "unknown (" + RESOURCE + " names no commit)";
         }
-        Commands.Result head = Commands.run(List.of("git", "-C", dir.toString(), "rev-parse", "--short=7", "HEAD"), null, 30);
-        if (!head.ok() || head.output().isBlank()) {
-            return "unknown (git rev-parse in " + dir + ": " + head.output() + ")";
+        if (commit.contains("${")) {
+            return "unknown (" + RESOURCE + " was copied without Maven's filtering, which fills in the commit)";
         }
-        Commands.Result status = Commands.run(List.of("git", "-C", dir.toString(), "status", "--porcelain",
-                "--untracked-files=no"), null, 30);
-        return head.output().strip() + (status.ok() && !status.output().isBlank() ? "+changes" : "");
+        return commit;
     }
 }

@@ -13,7 +13,7 @@ import org.pacelab.analysis.clientlog.ClientLog;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.conn.CongestionConfig;
 
 /**
  * pacelab's own stack ({@code pacelab server} / {@code pacelab client}) with every congestion-control, pacer and

@@ -127,6 +127,50 @@ class InteropMatrixResumeTest {
     }
 
     @Test
+    void anUnsupportedCellKeepsItsFileAndProvenanceUntilItsDecisionChanges() throws Exception {
+        // client b does not take retry: decided "unsupported", never run
+        InteropMatrix.Plan plan = new InteropMatrix.Plan(List.of(a), List.of(a, b), cases("retry"), 1);
+        matrix("abc1234").run(plan);
+        Path file = dir.resolve("runs/a_b/retry/result.json");
+        String written = Files.readString(file);
+        var modified = Files.getLastModifiedTime(file);
+        ran.clear();
+
+        List<CellResult> again = matrix("def5678").run(plan);
+        assertEquals(List.of(), ran);
+        assertEquals(written, Files.readString(file), "the same decision leaves the file as it was");
+        assertEquals(modified, Files.getLastModifiedTime(file));
+        CellResult decided = again.get(1);
+        assertEquals(CheckResult.unsupported("client b: no option for retry"), decided.result());
+        assertEquals("abc1234", decided.provenance().commit());
+        String md = Files.readString(dir.resolve("matrix.md"));
+        assertTrue(md.contains(" Run by one invocation of `pacelab interop`") && md.contains(" UTC, at commit abc1234; seed 1"), md);
+
+        // the decision's reason changes (b now speaks no protocol a does): rewritten with the new provenance
+        InteropMatrixTest.Fake mute = new InteropMatrixTest.Fake("b", Set.of("x"), Set.of());
+        List<CellResult> changed = matrix("0123abc").run(new InteropMatrix.Plan(List.of(a), List.of(a, mute), cases("retry"), 1));
+        assertEquals(List.of(), ran);
+        assertEquals(CheckResult.unsupported("no common application protocol (server a: h3, hq-interop; client b: x)"),
+                changed.get(1).result());
+        assertEquals("0123abc", changed.get(1).provenance().commit());
+        assertEquals("0123abc", MatrixStore.parse(file).provenance().commit());
+
+        // --rerun naming the case, and another seed, decide it again with new provenance; the run cell a → a runs again
+        matrix("4567def").run(new InteropMatrix.Plan(List.of(a), List.of(a, mute), cases("retry"), 1,
+                InteropMatrix.Rerun.of(List.of("retry"))));
+        assertEquals("4567def", MatrixStore.parse(file).provenance().commit());
+        assertEquals(List.of("retry a a"), ran);
+        ran.clear();
+
+        // b takes retry now: the decided cell runs
+        InteropMatrixTest.Fake willing = new InteropMatrixTest.Fake("b", Set.of("hq-interop", "h3"), Set.of());
+        List<CellResult> run = matrix("89abcde").run(new InteropMatrix.Plan(List.of(a), List.of(a, willing), cases("retry"), 1));
+        assertEquals(List.of("retry a b"), ran);
+        assertEquals(CheckResult.Outcome.SUCCEEDED, run.get(1).result().outcome());
+        assertEquals("runs/a_b/retry", run.get(1).directory());
+    }
+
+    @Test
     void anUnreadableOrOldResultRunsAgain() throws Exception {
         Path cell = Files.createDirectories(dir.resolve("runs/a_a/handshake"));
         Files.writeString(cell.resolve("result.json"), "{\"case\":\"handshake\",\"server\":\"a\",\"client\":\"a\",\"result\":\"failed\"}");

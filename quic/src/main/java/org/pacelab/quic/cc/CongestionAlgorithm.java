@@ -29,7 +29,7 @@ public enum CongestionAlgorithm {
                 return a;
             }
         }
-        throw new IllegalArgumentException(CongestionConfig.CC + ": '" + value
+        throw new IllegalArgumentException(ControllerConfig.CC + ": '" + value
                 + "' is not a congestion controller; valid values are "
                 + Arrays.stream(values()).map(CongestionAlgorithm::optionValue).collect(Collectors.joining(", ")) + ".");
     }

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.pacelab.quic.pacing.PacingConfig;
-
 /**
  * How {@link NewRenoController} and {@link CubicController} leave their initial slow start: the rule and its
  * parameters, with the option names used on the command line, in scenario files and here.
@@ -105,20 +103,20 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
         SlowStartConfig d = defaults(algorithm);
         String v;
-        SlowStartRule rule = (v = PacingConfig.get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
-        String hystartSwitch = PacingConfig.get(options, HYSTART);
+        SlowStartRule rule = (v = ControllerConfig.get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
+        String hystartSwitch = ControllerConfig.get(options, HYSTART);
         if (algorithm == CongestionAlgorithm.BBR) {
             if (hystartSwitch != null) {
                 throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " applies only to "
-                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+                        + ControllerConfig.CC + " newreno and cubic; " + bbrChoices());
             }
             if (rule != null && !BBR_RULES.contains(rule)) {
                 throw new IllegalArgumentException(SLOW_START + " " + rule.optionValue() + " applies only to "
-                        + CongestionConfig.CC + " newreno and cubic; " + bbrChoices());
+                        + ControllerConfig.CC + " newreno and cubic; " + bbrChoices());
             }
         }
         if (hystartSwitch != null) {
-            SlowStartRule mapped = CongestionConfig.parseOnOff(HYSTART, hystartSwitch) ? SlowStartRule.HYSTART_PLUS_PLUS
+            SlowStartRule mapped = ControllerConfig.parseOnOff(HYSTART, hystartSwitch) ? SlowStartRule.HYSTART_PLUS_PLUS
                     : SlowStartRule.STANDARD;
             if (rule != null && rule != mapped) {
                 throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " (the older switch for "
@@ -147,7 +145,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     public static final List<SlowStartRule> BBR_RULES = List.of(SlowStartRule.STANDARD, SlowStartRule.QUEUE_ONSET);
 
     private static String bbrChoices() {
-        return CongestionConfig.CC + " bbr leaves Startup by the draft's full-pipe and loss checks (" + SLOW_START
+        return ControllerConfig.CC + " bbr leaves Startup by the draft's full-pipe and loss checks (" + SLOW_START
                 + " standard) or also at the queue's onset (" + SLOW_START + " onset).";
     }
 
@@ -161,7 +159,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
 
     /** The value of a parameter of the {@code owners}, or null; given with another rule it is an error. */
     private static String parameter(Map<String, String> options, String option, SlowStartRule rule, SlowStartRule... owners) {
-        String v = PacingConfig.get(options, option);
+        String v = ControllerConfig.get(options, option);
         if (v != null && !List.of(owners).contains(rule)) {
             String names = java.util.Arrays.stream(owners).map(o -> SLOW_START + " " + o.optionValue())
                     .collect(java.util.stream.Collectors.joining(" or "));

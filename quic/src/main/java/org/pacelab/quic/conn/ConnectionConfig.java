@@ -3,7 +3,6 @@ package org.pacelab.quic.conn;
 import java.util.List;
 import java.util.function.Function;
 
-import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.packet.QuicVersion;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.stream.StreamLimits;

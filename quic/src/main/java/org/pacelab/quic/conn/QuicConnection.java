@@ -140,7 +140,7 @@ public final class QuicConnection implements StreamTransport {
         this.spaces = PacketNumberSpace.all(config.ackElicitingThreshold(), config.maxAckDelay());
         int mds = maxDatagramSize();
         RttEstimator rtt = new RttEstimator(config.initialRtt());
-        this.recovery = new Recovery(rtt, spaces, CongestionSetup.create(config.congestion(), mds, random), qlog);
+        this.recovery = new Recovery(rtt, spaces, congestionSetup(mds), qlog);
         this.ecn = new EcnValidator(config.ecn());
         this.appEvents = new ApplicationEvents(app);
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
@@ -705,7 +705,7 @@ public final class QuicConnection implements StreamTransport {
         SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
                 b.inFlight(), b.frames());
         recovery.onPacketSent(sp, now);
-        ecn.onSent(space, b.packetNumber, txEcn != 0);
+        ecn.onSent(spaces[space.ordinal()], b.packetNumber, txEcn != 0);
         if (level == EncryptionLevel.ONE_RTT) {
             keys.onPacketSent(b.packetNumber);
         }
@@ -855,7 +855,13 @@ public final class QuicConnection implements StreamTransport {
     private void resetForNewPath(long now) {
         newPathNeedsFreshState = false;
         pathResets++;
-        recovery.resetForNewPath(CongestionSetup.create(config.congestion(), maxDatagramSize(), random), now);
+        recovery.resetForNewPath(congestionSetup(maxDatagramSize()), now);
+    }
+
+    /** A new controller and pacer for a path of {@code maxDatagramSize}, each from its part of the configuration. */
+    private CongestionSetup congestionSetup(int maxDatagramSize) {
+        CongestionConfig c = config.congestion();
+        return CongestionSetup.create(c.controller(), c.pacing(), maxDatagramSize, random);
     }
 
     /** Whether the path the connection sends on is being validated (RFC 9000 §8.2). */

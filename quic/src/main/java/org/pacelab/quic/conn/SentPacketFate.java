@@ -70,7 +70,7 @@ final class SentPacketFate {
         }
         if (!r.newlyAcked().isEmpty()) {
             // RFC 9000 §13.4.2.1: validate the peer's ECN counts against the marked packets this ACK newly acknowledges
-            ecn.onAck(space, r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
+            ecn.onAck(spaces[space.ordinal()], r.newlyAcked().stream().map(p -> p.packetNumber).toList(), ack.ecn());
         }
         onLost(r.lost());
         if (space == PacketSpace.APPLICATION && !r.newlyAcked().isEmpty()) {
@@ -84,7 +84,7 @@ final class SentPacketFate {
         for (SentPacket p : lost) {
             packetsLost++;
             sendAgain(p);
-            ecn.onLost(p.space, List.of(p.packetNumber));
+            ecn.onLost(spaces[p.space.ordinal()], List.of(p.packetNumber));
             if (p.space != PacketSpace.APPLICATION && p.ackEliciting) {
                 // RFC 9002 §7.3.2: on entering recovery a packet may be sent at once. Lost handshake data goes out as
                 // such a probe: a full window of 1-RTT data the peer cannot acknowledge before the handshake

@@ -58,6 +58,11 @@ public record PacingConfig(PacerKind pacer, double gainSlowStart, double gainCon
         }
     }
 
+    /** Whether the connection paces (any pacer but {@code none}). */
+    public boolean paced() {
+        return pacer != PacerKind.NONE;
+    }
+
     private static void checkGain(String option, double gain) {
         if (!(gain > 0) || Double.isInfinite(gain) || gain > 100) {
             throw new IllegalArgumentException(option + ": must be a number above 0 and at most 100, got " + gain + ".");

@@ -3,7 +3,6 @@ package org.pacelab.quic.recovery;
 import java.util.List;
 
 import org.pacelab.quic.frame.EcnCounts;
-import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.util.RangeSet;
 
 /**
@@ -15,6 +14,11 @@ import org.pacelab.quic.util.RangeSet;
  * (never sent here) or more marked packets than were sent, or when every testing packet was lost. CE counts are
  * counted ({@link #ceReported()}); congestion control does not react to them (RFC 9002 §7.1) — pacelab's emulator never
  * sets CE.
+ *
+ * <p>This class holds the path's state (RFC 9000 §13.4.2 validates a path). What is counted per packet number space
+ * (§13.4.1: each space has its own ECN counts) — the packets sent marked, those not yet acknowledged or lost, the
+ * largest ECT(0) and CE counts the peer reported — each {@link PacketNumberSpace} keeps, beside its loss-detection
+ * state; the validator is handed the space an event belongs to.
  */
 public final class EcnValidator {
     /** Packets marked while testing (RFC 9000 §13.4.2: "the first ten outgoing packets"). */
@@ -30,11 +34,6 @@ public final class EcnValidator {
     /** Marked packets declared lost. */
     private int testingLost;
     private boolean anyMarkedAcked;
-    private final long[] markedSent = new long[3];
-    /** Numbers of the packets sent marked and not yet acknowledged or lost, per space (a few runs). */
-    private final RangeSet[] marked = {new RangeSet(), new RangeSet(), new RangeSet()};
-    private final long[] lastEct0 = new long[3];
-    private final long[] lastCe = new long[3];
     private long ceReported;
     private String failure;
 
@@ -59,12 +58,11 @@ public final class EcnValidator {
         return state == State.TESTING || state == State.CAPABLE ? ECT0 : 0;
     }
 
-    /** A packet was sent with {@link #codepoint()}. */
-    public void onSent(PacketSpace space, long packetNumber, boolean marked) {
-        int i = space.ordinal();
+    /** A packet of {@code space} was sent with {@link #codepoint()}. */
+    public void onSent(PacketNumberSpace space, long packetNumber, boolean marked) {
         if (marked) {
-            markedSent[i]++;
-            this.marked[i].add(packetNumber);
+            space.ecnMarkedSent++;
+            space.ecnMarked.add(packetNumber);
             if (state == State.TESTING && ++testingSent >= TESTING_PACKETS) {
                 state = State.UNKNOWN;
             }
@@ -72,45 +70,46 @@ public final class EcnValidator {
     }
 
     /** An ACK frame of {@code space} newly acknowledged {@code packetNumbers}; {@code counts} are its ECN counts or null. */
-    public void onAck(PacketSpace space, List<Long> packetNumbers, EcnCounts counts) {
-        int i = space.ordinal();
+    public void onAck(PacketNumberSpace space, List<Long> packetNumbers, EcnCounts counts) {
+        RangeSet marked = space.ecnMarked;
         long newlyMarked = 0;
         for (long pn : packetNumbers) {
-            if (marked[i].contains(pn)) {
-                marked[i].remove(pn, pn + 1);
+            if (marked.contains(pn)) {
+                marked.remove(pn, pn + 1);
                 newlyMarked++;
             }
         }
         if (counts != null) {
-            if (counts.ce() > lastCe[i]) {
-                ceReported += counts.ce() - lastCe[i];
+            if (counts.ce() > space.ecnLastCe) {
+                ceReported += counts.ce() - space.ecnLastCe;
             }
         }
         if (state == State.FAILED || newlyMarked == 0) {
-            remember(i, counts);
+            remember(space, counts);
             return;
         }
         if (counts == null) {
             fail("an ACK frame newly acknowledged " + newlyMarked + " ECT(0) packets without ECN counts");
             return;
         }
-        long grown = Math.max(0, counts.ect0() - lastEct0[i]) + Math.max(0, counts.ce() - lastCe[i]);
+        long grown = Math.max(0, counts.ect0() - space.ecnLastEct0) + Math.max(0, counts.ce() - space.ecnLastCe);
         if (grown < newlyMarked) {
             fail("the ECT(0) and CE counts grew by " + grown + " for " + newlyMarked + " newly acknowledged ECT(0) packets");
         } else if (counts.ect1() > 0) {
             fail("the peer reported " + counts.ect1() + " ECT(1) packets, and none were sent");
-        } else if (counts.ect0() + counts.ce() > markedSent[i]) {
-            fail("the peer reported " + (counts.ect0() + counts.ce()) + " ECT(0)/CE packets, more than the " + markedSent[i] + " sent");
+        } else if (counts.ect0() + counts.ce() > space.ecnMarkedSent) {
+            fail("the peer reported " + (counts.ect0() + counts.ce()) + " ECT(0)/CE packets, more than the "
+                    + space.ecnMarkedSent + " sent");
         } else {
             anyMarkedAcked = true;
             state = State.CAPABLE;
         }
-        remember(i, counts);
+        remember(space, counts);
     }
 
     /** Marked packets were declared lost; when every testing packet was lost and none acknowledged, ECN fails. */
-    public void onLost(PacketSpace space, List<Long> packetNumbers) {
-        RangeSet m = marked[space.ordinal()];
+    public void onLost(PacketNumberSpace space, List<Long> packetNumbers) {
+        RangeSet m = space.ecnMarked;
         for (long pn : packetNumbers) {
             if (m.contains(pn)) {
                 m.remove(pn, pn + 1);
@@ -123,10 +122,10 @@ public final class EcnValidator {
         }
     }
 
-    private void remember(int i, EcnCounts counts) {
+    private static void remember(PacketNumberSpace space, EcnCounts counts) {
         if (counts != null) {
-            lastEct0[i] = Math.max(lastEct0[i], counts.ect0());
-            lastCe[i] = Math.max(lastCe[i], counts.ce());
+            space.ecnLastEct0 = Math.max(space.ecnLastEct0, counts.ect0());
+            space.ecnLastCe = Math.max(space.ecnLastCe, counts.ce());
         }
     }
 

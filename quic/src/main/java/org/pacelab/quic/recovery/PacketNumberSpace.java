@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.pacelab.quic.packet.PacketSpace;
+import org.pacelab.quic.util.RangeSet;
 
 /**
  * Everything one packet number space (RFC 9000 §12.3) keeps, in one place: what was received and when to
  * acknowledge it, the next packet number to send, the packets sent and not yet acknowledged with the RFC 9002
- * loss-detection state of the space, and the probes a PTO asked for. quinn keeps the same in its
- * {@code PacketSpace} (connection/spaces.rs), ngtcp2 in {@code ngtcp2_pktns}.
+ * loss-detection state of the space, the probes a PTO asked for, and the ECN marks sent and counts reported in the
+ * space. quinn keeps the same in its {@code PacketSpace} (connection/spaces.rs), ngtcp2 in {@code ngtcp2_pktns}.
  *
- * <p>The connection owns the three spaces; {@link LossDetector} reads and updates their loss-detection state.
+ * <p>The connection owns the three spaces; {@link LossDetector} reads and updates their loss-detection state,
+ * {@link EcnValidator} their ECN counts.
  */
 public final class PacketNumberSpace {
     public final PacketSpace id;
@@ -30,6 +32,15 @@ public final class PacketNumberSpace {
     long lossTime;
     int ackElicitingInFlight;
     boolean discarded;
+
+    // RFC 9000 §13.4.1–13.4.2, per space (EcnValidator's state; the validation's own state is the path's)
+    /** Packets sent marked ECT(0) in this space. */
+    long ecnMarkedSent;
+    /** Numbers of the packets sent marked and not yet acknowledged or lost (a few runs). */
+    final RangeSet ecnMarked = new RangeSet();
+    /** The largest ECT(0) and CE counts the peer reported for this space. */
+    long ecnLastEct0;
+    long ecnLastCe;
 
     /**
      * @param ackElicitingThreshold for the application space, ack-eliciting packets received before an ACK is

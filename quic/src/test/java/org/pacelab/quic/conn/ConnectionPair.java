@@ -10,7 +10,6 @@ import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.crypto.CipherSuite;
 import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.ParsedPacket;
-import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**

@@ -9,7 +9,6 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.pacelab.quic.app.ApplicationHandler;
-import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.content.DownloadListener;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;

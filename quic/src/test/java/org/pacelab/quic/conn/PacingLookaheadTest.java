@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
-import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.packet.PacketType;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.tls.TlsConfig;

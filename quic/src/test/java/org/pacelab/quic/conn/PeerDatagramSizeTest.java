@@ -10,7 +10,6 @@ import java.util.Random;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pacelab.quic.cc.CongestionConfig;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.pacelab.quic.cc.CongestionConfig;
+import org.pacelab.quic.cc.ControllerConfig;
+import org.pacelab.quic.pacing.PacingConfig;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.qlog.QlogSink;
 
@@ -20,7 +21,8 @@ class RecoveryTimerTest {
     private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2, 25_000_000L);
     private final RttEstimator rtt = new RttEstimator(100 * MS);
     private final Recovery recovery = new Recovery(rtt, spaces,
-            CongestionSetup.create(CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none")), 1200),
+            CongestionSetup.create(ControllerConfig.fromOptions(Map.of("--cc", "newreno")),
+                    PacingConfig.fromOptions(Map.of("--pacer", "none")), 1200),
             QlogSink.NONE);
 
     private SentPacket send(PacketSpace space, long sentAt) {

@@ -1,16 +1,27 @@
-package org.pacelab.quic.cc;
+package org.pacelab.quic.conn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.pacelab.quic.cc.BbrV3Controller;
+import org.pacelab.quic.cc.CongestionAlgorithm;
+import org.pacelab.quic.cc.ControllerConfig;
+import org.pacelab.quic.cc.CubicController;
+import org.pacelab.quic.cc.CubicRollback;
+import org.pacelab.quic.cc.HyStart;
+import org.pacelab.quic.cc.HyStartPlusPlus;
+import org.pacelab.quic.cc.NewRenoController;
+import org.pacelab.quic.cc.SlowStartConfig;
+import org.pacelab.quic.cc.SlowStartRule;
 import org.pacelab.quic.pacing.IntervalPacer;
 import org.pacelab.quic.pacing.LeakyBucketPacer;
 import org.pacelab.quic.pacing.NoPacer;
@@ -23,6 +34,10 @@ import org.pacelab.quic.recovery.CongestionSetup;
 
 class CongestionConfigTest {
 
+    private static CongestionSetup setup(CongestionConfig c, int maxDatagramSize) {
+        return CongestionSetup.create(c.controller(), c.pacing(), maxDatagramSize);
+    }
+
     private static String error(Map<String, String> options) {
         return assertThrows(IllegalArgumentException.class, () -> CongestionConfig.fromOptions(options)).getMessage();
     }
@@ -31,16 +46,16 @@ class CongestionConfigTest {
     void defaults() {
         CongestionConfig c = CongestionConfig.fromOptions(Map.of());
         assertEquals(CongestionConfig.DEFAULT, c);
-        assertEquals(CongestionAlgorithm.CUBIC, c.algorithm());
-        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.slowStart().rule());
-        assertEquals(CubicRollback.OFF, c.rollback());
+        assertEquals(CongestionAlgorithm.CUBIC, c.controller().algorithm());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.controller().slowStart().rule());
+        assertEquals(CubicRollback.OFF, c.controller().rollback());
         assertEquals(PacerKind.INTERVAL, c.pacing().pacer());
         assertEquals(2.0, c.pacing().gainSlowStart());
         assertEquals(1.25, c.pacing().gainCongestionAvoidance());
         assertSame(Quantum.AUTO, c.pacing().quantum());
         assertEquals(10, c.pacing().initialBurst());
         assertEquals(HyStartPlusPlus.INFINITE_L, c.effectiveHystartL(), "paced: L = infinity");
-        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.slowStart().cssRounds());
+        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.controller().slowStart().cssRounds());
     }
 
     @Test
@@ -52,11 +67,11 @@ class CongestionConfigTest {
                 Map.entry("pacing-gain-ca", "1.1"), Map.entry("--quantum", "2p"), Map.entry("--initial-burst", "0"),
                 Map.entry("--min-pacing-rate", "1mbit"), Map.entry("--max-pacing-rate", "5mbps"),
                 Map.entry("--unpaced-above", "10gbit"), Map.entry("--send", "hybrid")));
-        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.slowStart().rule());
-        assertEquals(16, c.slowStart().hystartL());
-        assertEquals(2, c.slowStart().cssRounds());
-        assertEquals(CubicRollback.QUICHE, c.rollback());
-        assertFalse(c.fastConvergence());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.controller().slowStart().rule());
+        assertEquals(16, c.controller().slowStart().hystartL());
+        assertEquals(2, c.controller().slowStart().cssRounds());
+        assertEquals(CubicRollback.QUICHE, c.controller().rollback());
+        assertFalse(c.controller().fastConvergence());
         PacingConfig p = c.pacing();
         assertEquals(PacerKind.LEAKY_BUCKET, p.pacer());
         assertEquals(1.5, p.gainSlowStart());
@@ -108,23 +123,25 @@ class CongestionConfigTest {
     void slowStartRulesAndTheOlderHystartSwitch() {
         for (SlowStartRule r : SlowStartRule.values()) {
             CongestionConfig c = CongestionConfig.fromOptions(Map.of("--slow-start", r.optionValue()));
-            assertEquals(r, c.slowStart().rule());
+            assertEquals(r, c.controller().slowStart().rule());
             assertEquals(c, CongestionConfig.fromOptions(c.toOptions()), r + " round-trips");
         }
-        assertEquals(SlowStartRule.STANDARD, CongestionConfig.fromOptions(Map.of("--hystart", "off")).slowStart().rule());
-        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, CongestionConfig.fromOptions(Map.of("--hystart", "on")).slowStart().rule());
+        assertEquals(SlowStartRule.STANDARD,
+                CongestionConfig.fromOptions(Map.of("--hystart", "off")).controller().slowStart().rule());
+        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS,
+                CongestionConfig.fromOptions(Map.of("--hystart", "on")).controller().slowStart().rule());
         // consistent combinations are accepted
         assertEquals(SlowStartRule.STANDARD, CongestionConfig.fromOptions(
-                Map.of("--hystart", "off", "--slow-start", "standard")).slowStart().rule());
+                Map.of("--hystart", "off", "--slow-start", "standard")).controller().slowStart().rule());
         CongestionConfig linux = CongestionConfig.fromOptions(Map.of("--slow-start", "hystart", "--hystart-detect", "train",
                 "--cc", "newreno"));
-        assertEquals(HyStart.Detect.TRAIN, linux.slowStart().hystartDetect());
+        assertEquals(HyStart.Detect.TRAIN, linux.controller().slowStart().hystartDetect());
         assertEquals(0.4, CongestionConfig.fromOptions(Map.of("slow-start", "search", "search-threshold", "0.4"))
-                .slowStart().searchThreshold());
+                .controller().slowStart().searchThreshold());
         // the factory hands each controller its rule
-        CongestionSetup s = CongestionSetup.create(CongestionConfig.fromOptions(Map.of("--slow-start", "search")), 1200);
+        CongestionSetup s = setup(CongestionConfig.fromOptions(Map.of("--slow-start", "search")), 1200);
         assertEquals("search", ((CubicController) s.controller()).qlogState().get("slow_start_rule"));
-        CongestionSetup h = CongestionSetup.create(CongestionConfig.fromOptions(
+        CongestionSetup h = setup(CongestionConfig.fromOptions(
                 Map.of("--cc", "newreno", "--slow-start", "hystart")), 1200);
         assertEquals("hystart", h.controller().qlogState().get("slow_start_rule"));
     }
@@ -142,9 +159,9 @@ class CongestionConfigTest {
                 + "search; leave it out or select --slow-start onset or --slow-start onset-bdp.",
                 error(Map.of("--slow-start", "search", "--onset-delay", "2ms")));
         CongestionConfig ob = CongestionConfig.fromOptions(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"));
-        assertEquals(SlowStartRule.ONSET_BDP, ob.slowStart().rule());
-        assertEquals(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"), ob.slowStart().toOptions());
-        assertEquals("onset-bdp", CongestionSetup.create(ob, 1200).controller()
+        assertEquals(SlowStartRule.ONSET_BDP, ob.controller().slowStart().rule());
+        assertEquals(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"), ob.controller().slowStart().toOptions());
+        assertEquals("onset-bdp", setup(ob, 1200).controller()
                 .qlogState().get("slow_start_rule"));
         assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
                 + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
@@ -170,14 +187,14 @@ class CongestionConfigTest {
                 + "it out or select --slow-start hystart++.", error(Map.of("--hystart", "off", "--hystart-css-rounds", "3")));
         // BBR takes standard (the draft's Startup) and onset, and round-trips either
         CongestionConfig bbr = CongestionConfig.fromOptions(Map.of("--cc", "bbr"));
-        assertEquals(SlowStartConfig.BBR_DEFAULT_RULE, bbr.slowStart().rule());
+        assertEquals(SlowStartConfig.BBR_DEFAULT_RULE, bbr.controller().slowStart().rule());
         assertEquals(bbr, CongestionConfig.fromOptions(bbr.toOptions()));
         CongestionConfig onset = CongestionConfig.fromOptions(Map.of("--cc", "bbr", "--slow-start", "onset", "--onset-delay", "2ms"));
-        assertEquals(2_000_000, onset.slowStart().onsetMinDelay());
+        assertEquals(2_000_000, onset.controller().slowStart().onsetMinDelay());
         assertEquals("2ms", onset.toOptions().get("--onset-delay"));
         assertEquals(onset, CongestionConfig.fromOptions(onset.toOptions()));
         assertEquals(500_000, CongestionConfig.fromOptions(Map.of("--slow-start", "onset", "--onset-delay", "0.5ms"))
-                .slowStart().onsetMinDelay());
+                .controller().slowStart().onsetMinDelay());
     }
 
     @Test
@@ -203,26 +220,45 @@ class CongestionConfigTest {
     @Test
     void factoryBuildsTheConfiguredControllerAndPacer() {
         int mds = 1200;
-        CongestionSetup reno = CongestionSetup.create(CongestionConfig.fromOptions(
-                Map.of("--cc", "newreno", "--pacer", "none")), mds);
+        CongestionConfig unpaced = CongestionConfig.fromOptions(Map.of("--cc", "newreno", "--pacer", "none"));
+        CongestionSetup reno = setup(unpaced, mds);
         assertInstanceOf(NewRenoController.class, reno.controller());
         assertInstanceOf(NoPacer.class, reno.pacer());
-        assertEquals(HyStartPlusPlus.NON_PACED_L, reno.config().effectiveHystartL(), "unpaced: L = 8");
+        assertEquals(HyStartPlusPlus.NON_PACED_L, unpaced.effectiveHystartL(), "unpaced: L = 8");
 
-        CongestionSetup cubic = CongestionSetup.create(CongestionConfig.fromOptions(
+        CongestionSetup cubic = setup(CongestionConfig.fromOptions(
                 Map.of("--rollback", "rfc9438", "--pacer", "token-bucket")), mds);
         assertEquals(CubicRollback.RFC9438, assertInstanceOf(CubicController.class, cubic.controller()).rollbackMode());
         assertInstanceOf(TokenBucketPacer.class, cubic.pacer());
 
-        CongestionSetup bbr = CongestionSetup.create(CongestionConfig.fromOptions(
+        CongestionSetup bbr = setup(CongestionConfig.fromOptions(
                 Map.of("--cc", "bbr", "--pacer", "leaky-bucket")), mds);
         assertInstanceOf(BbrV3Controller.class, bbr.controller());
         assertInstanceOf(LeakyBucketPacer.class, bbr.pacer());
-        assertInstanceOf(IntervalPacer.class, CongestionSetup.create(CongestionConfig.DEFAULT, mds).pacer());
+        assertInstanceOf(IntervalPacer.class, setup(CongestionConfig.DEFAULT, mds).pacer());
 
         assertEquals("maximum datagram size must be at least 1200 bytes (RFC 9000 §14), got 1000.",
                 assertThrows(IllegalArgumentException.class,
-                        () -> CongestionSetup.create(CongestionConfig.DEFAULT, 1000)).getMessage());
-        assertNull(null);
+                        () -> setup(CongestionConfig.DEFAULT, 1000)).getMessage());
+    }
+
+    /** The controller's options and the pacer's are read by their own records; this one only puts them together. */
+    @Test
+    void bundlesTheControllersAndThePacersOptions() {
+        List<String> names = new ArrayList<>(ControllerConfig.OPTION_NAMES);
+        names.addAll(PacingConfig.OPTION_NAMES);
+        assertEquals(names, CongestionConfig.OPTION_NAMES);
+        assertEquals(new CongestionConfig(ControllerConfig.DEFAULT, PacingConfig.DEFAULT), CongestionConfig.DEFAULT);
+        Map<String, String> options = Map.of("--cc", "bbr", "--slow-start", "onset", "--pacer", "none", "--quantum", "2p");
+        CongestionConfig c = CongestionConfig.fromOptions(options);
+        assertEquals(ControllerConfig.fromOptions(options), c.controller());
+        assertEquals(PacingConfig.fromOptions(options), c.pacing());
+        assertFalse(c.paced());
+        assertTrue(CongestionConfig.DEFAULT.paced());
+        List<String> keys = new ArrayList<>(c.controller().toOptions().keySet());
+        keys.addAll(c.pacing().toOptions().keySet());
+        assertEquals(keys, List.copyOf(c.toOptions().keySet()), "the controller's options, then the pacer's");
+        assertEquals(ControllerConfig.DEFAULT, ControllerConfig.fromOptions(Map.of("--pacer", "fq")), "not its option");
+        assertEquals(PacingConfig.DEFAULT, PacingConfig.fromOptions(Map.of("--cc", "vegas")), "not its option");
     }
 }

@@ -6,12 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.pacelab.quic.pacing.PacerKind;
-import org.pacelab.quic.pacing.PacingConfig;
-
 /**
- * The congestion-control and pacing configuration of a connection, with the option names used on
- * {@code pacelab server}/{@code client}, in scenario files and here.
+ * The congestion controller's configuration, with the option names used on {@code pacelab server}/{@code client}, in
+ * scenario files and here. The pacer's options are {@code pacing.PacingConfig}'s; the connection's
+ * {@code conn.CongestionConfig} bundles the two, so that the controllers and the pacers know nothing of each other.
  *
  * @param algorithm       {@code --cc}: newreno, cubic, bbr (default cubic)
  * @param slowStart       how newreno and cubic leave their initial slow start ({@link SlowStartConfig}: {@code
@@ -19,48 +17,36 @@ import org.pacelab.quic.pacing.PacingConfig;
  * @param rollback        {@code --rollback}: off, rfc9438, quiche — CUBIC's undo of spurious reductions
  *                        (default off)
  * @param fastConvergence {@code --fast-convergence}: on, off — CUBIC fast convergence (default on, RFC 9438 §4.7)
- * @param pacing          the pacer and its inputs ({@link PacingConfig})
  */
-public record CongestionConfig(CongestionAlgorithm algorithm, SlowStartConfig slowStart, CubicRollback rollback,
-                               boolean fastConvergence, PacingConfig pacing) {
+public record ControllerConfig(CongestionAlgorithm algorithm, SlowStartConfig slowStart, CubicRollback rollback,
+                               boolean fastConvergence) {
 
     public static final String CC = "--cc";
     public static final String ROLLBACK = "--rollback";
     public static final String FAST_CONVERGENCE = "--fast-convergence";
 
-    /** Every option of this configuration, the slow-start and pacing options included, in documentation order. */
+    /** Every option of this configuration, the slow-start options included, in documentation order. */
     public static final List<String> OPTION_NAMES;
 
     static {
         List<String> names = new ArrayList<>(List.of(CC));
         names.addAll(SlowStartConfig.OPTION_NAMES);
         names.addAll(List.of(ROLLBACK, FAST_CONVERGENCE));
-        names.addAll(PacingConfig.OPTION_NAMES);
         OPTION_NAMES = List.copyOf(names);
     }
 
-    public static final CongestionConfig DEFAULT = new CongestionConfig(CongestionAlgorithm.CUBIC, SlowStartConfig.DEFAULT,
-            CubicRollback.OFF, true, PacingConfig.DEFAULT);
+    public static final ControllerConfig DEFAULT = new ControllerConfig(CongestionAlgorithm.CUBIC,
+            SlowStartConfig.DEFAULT, CubicRollback.OFF, true);
 
-    public CongestionConfig {
-        if (algorithm == null || slowStart == null || rollback == null || pacing == null) {
-            throw new IllegalArgumentException("congestion configuration needs a controller, a slow start, a rollback mode "
-                    + "and pacing.");
+    public ControllerConfig {
+        if (algorithm == null || slowStart == null || rollback == null) {
+            throw new IllegalArgumentException("a controller configuration needs a controller, a slow start and a "
+                    + "rollback mode.");
         }
         if (rollback != CubicRollback.OFF && algorithm != CongestionAlgorithm.CUBIC) {
             throw new IllegalArgumentException(ROLLBACK + " " + rollback.optionValue() + " applies only to " + CC
                     + " cubic, not to " + algorithm.optionValue() + "; use " + ROLLBACK + " off.");
         }
-    }
-
-    /** Whether the connection paces (any pacer but {@code none}). */
-    public boolean paced() {
-        return pacing.pacer() != PacerKind.NONE;
-    }
-
-    /** HyStart++'s L for this configuration, resolving auto from the pacer. */
-    public long effectiveHystartL() {
-        return slowStart.effectiveHystartL(paced());
     }
 
     /**
@@ -69,16 +55,15 @@ public record CongestionConfig(CongestionAlgorithm algorithm, SlowStartConfig sl
      * options of {@link #OPTION_NAMES} are ignored. An invalid value throws {@link IllegalArgumentException}
      * with one sentence naming the option and the valid values.
      */
-    public static CongestionConfig fromOptions(Map<String, String> options) {
-        CongestionConfig d = DEFAULT;
+    public static ControllerConfig fromOptions(Map<String, String> options) {
+        ControllerConfig d = DEFAULT;
         String v;
-        CongestionAlgorithm algorithm = (v = PacingConfig.get(options, CC)) == null ? d.algorithm
-                : CongestionAlgorithm.parse(v);
+        CongestionAlgorithm algorithm = (v = get(options, CC)) == null ? d.algorithm : CongestionAlgorithm.parse(v);
         SlowStartConfig slowStart = SlowStartConfig.fromOptions(options, algorithm);
-        CubicRollback rollback = (v = PacingConfig.get(options, ROLLBACK)) == null ? d.rollback : CubicRollback.parse(v);
-        boolean fc = (v = PacingConfig.get(options, FAST_CONVERGENCE)) == null ? d.fastConvergence
+        CubicRollback rollback = (v = get(options, ROLLBACK)) == null ? d.rollback : CubicRollback.parse(v);
+        boolean fc = (v = get(options, FAST_CONVERGENCE)) == null ? d.fastConvergence
                 : parseOnOff(FAST_CONVERGENCE, v);
-        return new CongestionConfig(algorithm, slowStart, rollback, fc, PacingConfig.fromOptions(options));
+        return new ControllerConfig(algorithm, slowStart, rollback, fc);
     }
 
     /**
@@ -91,8 +76,16 @@ public record CongestionConfig(CongestionAlgorithm algorithm, SlowStartConfig sl
         m.putAll(slowStart.toOptions());
         m.put(ROLLBACK, rollback.optionValue());
         m.put(FAST_CONVERGENCE, fastConvergence ? "on" : "off");
-        m.putAll(pacing.toOptions());
         return m;
+    }
+
+    /** The value of {@code option} in {@code options}, looked up with and without the leading dashes. */
+    static String get(Map<String, String> options, String option) {
+        String v = options.get(option);
+        if (v == null) {
+            v = options.get(option.substring(2));
+        }
+        return v;
     }
 
     static boolean parseOnOff(String option, String value) {
