@@ -2,6 +2,7 @@ package org.pacelab.lab.interop;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -344,6 +345,13 @@ public final class InteropMatrix {
         try {
             result = runner.run(c, s, cl, alpn, dir, plan.seed());
         } catch (IOException e) {
+            if (e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted()) {
+                // stopped beside a failed cell (--jobs): the cell did not run to its end, so it gets no result and a
+                // later invocation runs it again, instead of a "failed" one that resuming would keep
+                InterruptedException stopped = new InterruptedException("cell " + c.name() + " stopped");
+                stopped.addSuppressed(e);
+                throw stopped;
+            }
             result = CheckResult.failed("the run could not be completed: " + e.getMessage());
         }
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -104,21 +104,6 @@ final class InteropRun {
             serverPorts.add(preferred.getPort());
         }
         Path tap = dir.resolve("tap.pcapng");
-        UdpRelay relay;
-        try {
-            relay = new UdpRelay(new RelayConfig(routes, LinkSpecParser.parse("interop-simple-p2p", testCase.down(), testCase.up()), null,
-                    seed, tap, 0, dir.resolve("events.bin"), 32 << 20, 150_000, 1024, 1_000_000, false, testCase.rebinding()));
-        } catch (SpecException e) {
-            throw new IllegalStateException("case " + testCase.name() + " has a bad link: " + e.getMessage(), e);
-        }
-        String cell = dir.getParent().getFileName() + "/" + dir.getFileName();
-        Thread relayThread = Thread.ofPlatform().name("interop-relay " + cell).start(() -> {
-            try {
-                relay.run();
-            } catch (IOException e) {
-                // the run fails on its own (the client gets nothing); the report says what the relay saw
-            }
-        });
         String host = v6 ? "[::1]" : "127.0.0.1";
         List<String> urls = files.stream().map(f -> "https://" + host + ":" + relayPort + "/" + f).toList();
         Path serverKeys = dir.resolve("keys-server.log");
@@ -128,6 +113,23 @@ final class InteropRun {
                 List.of(), www, null, certificates, serverKeys, dir.resolve("qlog-server"), timeoutNs);
         EndpointSetup clientSetup = new EndpointSetup(dir, testCase.clientTestname(), alpn, null, null, null, urls, null, downloads,
                 null, clientKeys, dir.resolve("qlog-client"), timeoutNs);
+        UdpRelay relay;
+        try {
+            relay = new UdpRelay(new RelayConfig(routes, LinkSpecParser.parse("interop-simple-p2p", testCase.down(), testCase.up()), null,
+                    seed, tap, 0, dir.resolve("events.bin"), 32 << 20, 150_000, 1024, 1_000_000, false, testCase.rebinding()));
+        } catch (SpecException e) {
+            throw new IllegalStateException("case " + testCase.name() + " has a bad link: " + e.getMessage(), e);
+        }
+        // the relay opens its sockets and starts last, right before the try whose finally stops it: nothing between
+        // can throw and leave it running
+        String cell = dir.getParent().getFileName() + "/" + dir.getFileName();
+        Thread relayThread = Thread.ofPlatform().name("interop-relay " + cell).start(() -> {
+            try {
+                relay.run();
+            } catch (IOException e) {
+                // the run fails on its own (the client gets nothing); the report says what the relay saw
+            }
+        });
         ChildProcess serverProcess = null;
         try {
             Launch sl = server.server(serverSetup, pacelab);

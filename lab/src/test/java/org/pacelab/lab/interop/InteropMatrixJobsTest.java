@@ -142,6 +142,32 @@ class InteropMatrixJobsTest {
         assertTrue(!Files.exists(dir.resolve("runs/a_a/handshake/result.json")), "an interrupted cell has no result");
     }
 
+    /**
+     * An interrupted cell whose interruption surfaces as an I/O error (a file channel closed by the interrupt, as when the
+     * run writes its logs after the stop) gets no result either: a "failed" one would be kept by the next invocation.
+     */
+    @Test
+    void aCellStoppedInTheMiddleOfAWriteGetsNoResult() {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch besideInside = new CountDownLatch(1);
+        InteropMatrix.CellRunner runner = (c, s, cl, alpn, d, seed) -> {
+            if (cl.name().equals("b")) {
+                besideInside.await(60, TimeUnit.SECONDS);
+                throw new IllegalStateException("broken runner");
+            }
+            besideInside.countDown();
+            try {
+                never.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new java.nio.channels.ClosedByInterruptException();
+            }
+            return CheckResult.succeeded("fine");
+        };
+        InteropMatrix.Plan plan = new InteropMatrix.Plan(List.of(a), List.of(a, b), cases("handshake"), 1);
+        assertThrows(IllegalStateException.class, () -> matrix(runner).run(plan, 2));
+        assertTrue(!Files.exists(dir.resolve("runs/a_a/handshake/result.json")), "the stopped cell has no result");
+    }
+
     /** A clock one minute further at every reading, from 2026-12-03 03:00 UTC; safe to read from several threads. */
     private static final class Ticking extends Clock {
         private Instant now = Instant.parse("2026-12-03T03:00:00Z");
