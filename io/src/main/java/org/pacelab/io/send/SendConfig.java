@@ -1,5 +1,7 @@
 package org.pacelab.io.send;
 
+import static org.pacelab.quic.util.OptionValues.get;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +13,6 @@ import org.pacelab.io.runtime.WaitStrategy;
 import org.pacelab.net.spec.SpecException;
 import org.pacelab.net.spec.Units;
 import org.pacelab.net.sys.OutgoingMessages;
-import org.pacelab.quic.pacing.PacingConfig;
 
 /**
  * How an endpoint hands its datagrams to the kernel — the second half of pacing, "how the host honours it" —
@@ -157,34 +158,34 @@ public record SendConfig(String waitName, long hybridSpin, Socket socket, int se
     public static SendConfig fromOptions(Map<String, String> options) {
         SendConfig d = DEFAULT;
         String v;
-        String wait = (v = PacingConfig.get(options, SEND)) == null ? d.waitName : v;
-        long spin = (v = PacingConfig.get(options, HYBRID_SPIN)) == null ? d.hybridSpin : duration(HYBRID_SPIN, v);
-        Socket socket = (v = PacingConfig.get(options, SOCKET)) == null ? d.socket : switch (v.trim().toLowerCase(Locale.ROOT)) {
+        String wait = (v = get(options, SEND)) == null ? d.waitName : v;
+        long spin = (v = get(options, HYBRID_SPIN)) == null ? d.hybridSpin : duration(HYBRID_SPIN, v);
+        Socket socket = (v = get(options, SOCKET)) == null ? d.socket : switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "jdk" -> Socket.JDK;
             case "native" -> Socket.NATIVE;
             default -> throw new IllegalArgumentException(SOCKET + ": '" + v + "' is not a socket kind; valid values are "
                     + "jdk, native.");
         };
         boolean nativeSocket = socket == Socket.NATIVE;
-        int mmsg = (v = PacingConfig.get(options, SENDMMSG)) == null ? d.sendmmsg : count(SENDMMSG, v, "1 (sendmsg) to " + MAX_BATCH);
-        int gso = (v = PacingConfig.get(options, GSO)) == null ? (nativeSocket ? d.gsoSegments : 1)
+        int mmsg = (v = get(options, SENDMMSG)) == null ? d.sendmmsg : count(SENDMMSG, v, "1 (sendmsg) to " + MAX_BATCH);
+        int gso = (v = get(options, GSO)) == null ? (nativeSocket ? d.gsoSegments : 1)
                 : v.trim().equalsIgnoreCase("auto") ? GSO_AUTO : gsoCount(v);
-        boolean shrink = (v = PacingConfig.get(options, GSO_SHRINK_ON_LOSS)) != null && onOff(GSO_SHRINK_ON_LOSS, v);
-        boolean txtime = (v = PacingConfig.get(options, TXTIME)) != null && onOff(TXTIME, v);
-        TxTimeClock clock = (v = PacingConfig.get(options, TXTIME_CLOCK)) == null ? d.txtimeClock : TxTimeClock.parse(v);
-        long lookahead = (v = PacingConfig.get(options, PACING_LOOKAHEAD)) == null ? (txtime ? DEFAULT_LOOKAHEAD : 0)
+        boolean shrink = (v = get(options, GSO_SHRINK_ON_LOSS)) != null && onOff(GSO_SHRINK_ON_LOSS, v);
+        boolean txtime = (v = get(options, TXTIME)) != null && onOff(TXTIME, v);
+        TxTimeClock clock = (v = get(options, TXTIME_CLOCK)) == null ? d.txtimeClock : TxTimeClock.parse(v);
+        long lookahead = (v = get(options, PACING_LOOKAHEAD)) == null ? (txtime ? DEFAULT_LOOKAHEAD : 0)
                 : duration(PACING_LOOKAHEAD, v);
-        boolean paced = (v = PacingConfig.get(options, PACED_GSO)) != null && onOff(PACED_GSO, v);
-        int recv = (v = PacingConfig.get(options, RECV_BATCH)) == null ? (nativeSocket ? d.recvBatch : 1)
+        boolean paced = (v = get(options, PACED_GSO)) != null && onOff(PACED_GSO, v);
+        int recv = (v = get(options, RECV_BATCH)) == null ? (nativeSocket ? d.recvBatch : 1)
                 : count(RECV_BATCH, v, "1 (recvmsg) to " + MAX_BATCH);
-        boolean gro = (v = PacingConfig.get(options, GRO)) == null ? nativeSocket && d.gro : onOff(GRO, v);
-        boolean realtime = (v = PacingConfig.get(options, REALTIME)) != null && onOff(REALTIME, v);
-        int priority = (v = PacingConfig.get(options, REALTIME_PRIORITY)) == null ? d.realtimePriority
+        boolean gro = (v = get(options, GRO)) == null ? nativeSocket && d.gro : onOff(GRO, v);
+        boolean realtime = (v = get(options, REALTIME)) != null && onOff(REALTIME, v);
+        int priority = (v = get(options, REALTIME_PRIORITY)) == null ? d.realtimePriority
                 : count(REALTIME_PRIORITY, v, "1 to 99");
-        if (PacingConfig.get(options, REALTIME_PRIORITY) != null && !realtime) {
+        if (get(options, REALTIME_PRIORITY) != null && !realtime) {
             throw new IllegalArgumentException(REALTIME_PRIORITY + " needs " + REALTIME + ": it is the event loop's SCHED_FIFO priority.");
         }
-        if (PacingConfig.get(options, TXTIME_CLOCK) != null && !txtime) {
+        if (get(options, TXTIME_CLOCK) != null && !txtime) {
             throw new IllegalArgumentException(TXTIME_CLOCK + " needs " + TXTIME + ": it names the clock of the send times.");
         }
         return new SendConfig(wait, spin, socket, mmsg, gso, shrink, txtime, clock, lookahead, paced, recv, gro, realtime, priority);

@@ -1,5 +1,7 @@
 package org.pacelab.quic.cc;
 
+import static org.pacelab.quic.util.OptionValues.get;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,15 +79,6 @@ public record ControllerConfig(CongestionAlgorithm algorithm, SlowStartConfig sl
         m.put(ROLLBACK, rollback.optionValue());
         m.put(FAST_CONVERGENCE, fastConvergence ? "on" : "off");
         return m;
-    }
-
-    /** The value of {@code option} in {@code options}, looked up with and without the leading dashes. */
-    static String get(Map<String, String> options, String option) {
-        String v = options.get(option);
-        if (v == null) {
-            v = options.get(option.substring(2));
-        }
-        return v;
     }
 
     static boolean parseOnOff(String option, String value) {

@@ -1,5 +1,7 @@
 package org.pacelab.quic.cc;
 
+import static org.pacelab.quic.util.OptionValues.get;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -103,8 +105,8 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
         SlowStartConfig d = defaults(algorithm);
         String v;
-        SlowStartRule rule = (v = ControllerConfig.get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
-        String hystartSwitch = ControllerConfig.get(options, HYSTART);
+        SlowStartRule rule = (v = get(options, SLOW_START)) == null ? null : SlowStartRule.parse(v);
+        String hystartSwitch = get(options, HYSTART);
         if (algorithm == CongestionAlgorithm.BBR) {
             if (hystartSwitch != null) {
                 throw new IllegalArgumentException(HYSTART + " " + hystartSwitch.trim() + " applies only to "
@@ -159,7 +161,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
 
     /** The value of a parameter of the {@code owners}, or null; given with another rule it is an error. */
     private static String parameter(Map<String, String> options, String option, SlowStartRule rule, SlowStartRule... owners) {
-        String v = ControllerConfig.get(options, option);
+        String v = get(options, option);
         if (v != null && !List.of(owners).contains(rule)) {
             String names = java.util.Arrays.stream(owners).map(o -> SLOW_START + " " + o.optionValue())
                     .collect(java.util.stream.Collectors.joining(" or "));

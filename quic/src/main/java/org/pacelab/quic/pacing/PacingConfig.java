@@ -1,5 +1,7 @@
 package org.pacelab.quic.pacing;
 
+import static org.pacelab.quic.util.OptionValues.get;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,15 +101,6 @@ public record PacingConfig(PacerKind pacer, double gainSlowStart, double gainCon
         m.put(MAX_PACING_RATE, TcUnits.formatRate(maxPacingRate));
         m.put(UNPACED_ABOVE, TcUnits.formatRate(unpacedAbove));
         return m;
-    }
-
-    /** The value of {@code option} in {@code options}, looked up with and without the leading dashes. */
-    public static String get(Map<String, String> options, String option) {
-        String v = options.get(option);
-        if (v == null) {
-            v = options.get(option.substring(2));
-        }
-        return v;
     }
 
     static double parseGain(String option, String text) {
