@@ -25,6 +25,11 @@ import org.pacelab.quic.tls.TlsConfig;
  * wire − intended delays of the first ~7 s of a 100 MiB quic-steps transfer had a standard deviation of
  * ~500 µs against ~15–50 µs afterwards. A warmed server starts the measured transfer with compiled code and, after
  * an explicit collection, an empty young generation.
+ *
+ * <p>The same warm-up readies a server's first handshake ({@code pacelab endpoint}): a cold JVM loads and
+ * initialises the receive path, Initial packet protection, the TLS engine, key exchange, the certificate signature and
+ * the qlog writer while the first client waits; measured (docs/interop.md, issue 16's amplificationlimit), 0.5–1.3 s
+ * to the server's first datagram at low load.
  */
 public final class JitWarmup {
     /** How the warm-up ended. */
@@ -65,6 +70,22 @@ public final class JitWarmup {
      */
     public static Result run(ConnectionConfig serverConfig, boolean qlog, SendConfig send, int bufferBytes, long bytes,
                              long limitNanos) throws IOException {
+        return run(serverConfig, serverConfig.tls().applicationProtocols().getFirst(), qlog, send, bufferBytes, bytes,
+                limitNanos);
+    }
+
+    /**
+     * Runs the warm-up transfer over one of the server's application protocols (a server that offers several runs
+     * each protocol's code only when a client asks for it).
+     *
+     * @param alpn the protocol the warm-up client asks for: one of {@code serverConfig}'s
+     */
+    public static Result run(ConnectionConfig serverConfig, String alpn, boolean qlog, SendConfig send, int bufferBytes,
+                             long bytes, long limitNanos) throws IOException {
+        if (!serverConfig.tls().applicationProtocols().contains(alpn)) {
+            throw new IllegalArgumentException("warm-up: the server does not offer " + alpn + " (it offers "
+                    + String.join(", ", serverConfig.tls().applicationProtocols()) + ")");
+        }
         long start = System.nanoTime();
         ConnectionConfig server = serverConfig.withKeyLog(KeyLogSink.NONE).withQlog(qlog
                 ? JitWarmup::discardingQlog : odcid -> QlogSink.NONE);
@@ -72,7 +93,6 @@ public final class JitWarmup {
         try (QuicServer s = QuicServer.start(new InetSocketAddress("127.0.0.1", 0), server, SyntheticContent.only(),
                 false, bufferBytes, warmSend, r -> { })) {
             InetSocketAddress at = s.localAddress();
-            String alpn = serverConfig.tls().applicationProtocols().getFirst();
             TlsConfig tls = TlsConfig.client(List.of(alpn), serverConfig.tls().cipherSuites(), "localhost", null, false);
             ConnectionConfig client = ConnectionConfig.defaults(tls, serverConfig.congestion())
                     .withMaxUdpPayloadSize(serverConfig.maxUdpPayloadSize());
