@@ -1,6 +1,6 @@
 package org.pacelab.cli;
 
-import org.pacelab.lab.interop.SourceCommit;
+import org.pacelab.lab.host.SourceCommit;
 
 import picocli.CommandLine.IVersionProvider;
 

@@ -25,6 +25,7 @@ import org.pacelab.analysis.io.AtomicFiles;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.lab.host.EnvironmentRecord;
 import org.pacelab.lab.host.Host;
+import org.pacelab.lab.host.SourceCommit;
 import org.pacelab.lab.peer.Availability;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.Role;

@@ -1,4 +1,4 @@
-package org.pacelab.lab.interop;
+package org.pacelab.lab.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

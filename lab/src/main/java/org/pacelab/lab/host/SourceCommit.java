@@ -1,4 +1,4 @@
-package org.pacelab.lab.interop;
+package org.pacelab.lab.host;
 
 import java.io.IOException;
 import java.io.InputStream;
