@@ -15,9 +15,9 @@ import java.util.Set;
 
 import org.pacelab.analysis.summary.Summary;
 import org.pacelab.analysis.summary.SummaryField;
-import org.pacelab.peers.build.Commands;
 import org.pacelab.lab.host.EnvironmentRecord;
 import org.pacelab.lab.host.Host;
+import org.pacelab.lab.host.SourceCommit;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.peer.PeerRegistry;
 import org.pacelab.lab.plan.CampaignPlan;
@@ -284,7 +284,8 @@ public final class Reproduction {
     private List<String> header(Map<String, PlannedCampaign> done, int now, int before, List<String> failures) {
         List<String> h = new ArrayList<>();
         Map<String, String> env = EnvironmentRecord.collect(host);
-        h.add("Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; pacelab " + pacelabVersion());
+        h.add("Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "; pacelab built from commit "
+                + SourceCommit.ofThisBuild());
         h.add("Machine: " + env.get("os") + ", Linux " + env.get("kernel") + ", " + env.get("cpus") + " × " + env.get("cpu") + ", "
                 + env.get("memory") + " memory, " + env.get("jdk") + "; root: " + env.get("root"));
         Set<String> setups = new LinkedHashSet<>();
@@ -313,12 +314,5 @@ public final class Reproduction {
                 + (lo <= hi ? "; 1-minute load average at the runs' start " + Numbers.format(lo) + "–" + Numbers.format(hi) : "")
                 + (emulated > 0 ? "; each emulated row names its runs' load and emulator lateness" : ""));
         return h;
-    }
-
-    /** The pacelab build: the git description of the repository holding the reference file, or "development build". */
-    private String pacelabVersion() {
-        Path root = ref.file().toAbsolutePath().getParent().getParent();
-        Commands.Result r = Commands.run(10, List.of("git", "-C", root.toString(), "describe", "--always", "--dirty", "--abbrev=10"));
-        return r.ok() && !r.output().isBlank() ? r.output().strip() : "development build";
     }
 }
