@@ -38,16 +38,6 @@ public record CongestionConfig(ControllerConfig controller, PacingConfig pacing)
         }
     }
 
-    /** Whether the connection paces (any pacer but {@code none}). */
-    public boolean paced() {
-        return pacing.paced();
-    }
-
-    /** HyStart++'s L for this configuration, resolving auto from the pacer. */
-    public long effectiveHystartL() {
-        return controller.slowStart().effectiveHystartL(paced());
-    }
-
     /**
      * Reads a configuration from option name to value (names with or without the leading {@code --}, as on
      * the command line or in a scenario file). Options not given keep their defaults; keys that are not

@@ -54,7 +54,9 @@ class CongestionConfigTest {
         assertEquals(1.25, c.pacing().gainCongestionAvoidance());
         assertSame(Quantum.AUTO, c.pacing().quantum());
         assertEquals(10, c.pacing().initialBurst());
-        assertEquals(HyStartPlusPlus.INFINITE_L, c.effectiveHystartL(), "paced: L = infinity");
+        // as CongestionSetup builds it: the rule created with whether the pacer paces
+        assertEquals(HyStartPlusPlus.INFINITE_L, assertInstanceOf(HyStartPlusPlus.class,
+                c.controller().slowStart().create(c.pacing().paced())).limitSegments(), "paced: L = infinity");
         assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.controller().slowStart().cssRounds());
     }
 
@@ -224,7 +226,8 @@ class CongestionConfigTest {
         CongestionSetup reno = setup(unpaced, mds);
         assertInstanceOf(NewRenoController.class, reno.controller());
         assertInstanceOf(NoPacer.class, reno.pacer());
-        assertEquals(HyStartPlusPlus.NON_PACED_L, unpaced.effectiveHystartL(), "unpaced: L = 8");
+        assertEquals(HyStartPlusPlus.NON_PACED_L, assertInstanceOf(HyStartPlusPlus.class,
+                unpaced.controller().slowStart().create(unpaced.pacing().paced())).limitSegments(), "unpaced: L = 8");
 
         CongestionSetup cubic = setup(CongestionConfig.fromOptions(
                 Map.of("--rollback", "rfc9438", "--pacer", "token-bucket")), mds);
@@ -253,8 +256,8 @@ class CongestionConfigTest {
         CongestionConfig c = CongestionConfig.fromOptions(options);
         assertEquals(ControllerConfig.fromOptions(options), c.controller());
         assertEquals(PacingConfig.fromOptions(options), c.pacing());
-        assertFalse(c.paced());
-        assertTrue(CongestionConfig.DEFAULT.paced());
+        assertFalse(c.pacing().paced());
+        assertTrue(CongestionConfig.DEFAULT.pacing().paced());
         List<String> keys = new ArrayList<>(c.controller().toOptions().keySet());
         keys.addAll(c.pacing().toOptions().keySet());
         assertEquals(keys, List.copyOf(c.toOptions().keySet()), "the controller's options, then the pacer's");
