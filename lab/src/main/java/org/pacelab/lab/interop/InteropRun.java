@@ -22,6 +22,7 @@ import org.pacelab.lab.run.ChildProcess;
 import org.pacelab.lab.run.PortProbe;
 import org.pacelab.lab.run.ProcessSupervisor;
 import org.pacelab.net.dc.DcFlowMode;
+import org.pacelab.net.driver.WarmUp;
 import org.pacelab.net.relay.RelayConfig;
 import org.pacelab.net.relay.RelayRoute;
 import org.pacelab.net.relay.UdpRelay;
@@ -40,6 +41,12 @@ final class InteropRun {
     private static final long STOP_GRACE_MILLIS = 3_000;
     /** After the client exits, the server's last packets (acknowledgements, CONNECTION_CLOSE) still cross the link. */
     private static final long SETTLE_MILLIS = 300;
+    /**
+     * Synthetic packets through copies of each cell's relay before it starts ({@link UdpRelay#warmUp}): enough to load
+     * and compile its path (the first cell of an invocation meets it cold), few enough to cost a warm JVM little per
+     * cell.
+     */
+    static final int RELAY_WARMUP_PACKETS = 5_000;
 
     private final InteropCase testCase;
     private final InteropEndpoint server;
@@ -114,9 +121,15 @@ final class InteropRun {
         EndpointSetup clientSetup = new EndpointSetup(dir, testCase.clientTestname(), alpn, null, null, null, urls, null, downloads,
                 null, clientKeys, dir.resolve("qlog-client"), timeoutNs);
         UdpRelay relay;
+        WarmUp.Result relayWarmUp;
         try {
-            relay = new UdpRelay(new RelayConfig(routes, LinkSpecParser.parse("interop-simple-p2p", testCase.down(), testCase.up()), null,
-                    seed, tap, 0, dir.resolve("events.bin"), 32 << 20, 150_000, 1024, 1_000_000, false, testCase.rebinding()));
+            RelayConfig relayConfig = new RelayConfig(routes, LinkSpecParser.parse("interop-simple-p2p", testCase.down(),
+                    testCase.up()), null, seed, tap, 0, dir.resolve("events.bin"), 32 << 20, 150_000, 1024, 1_000_000, false,
+                    testCase.rebinding());
+            // the relay's path compiled before the server starts: a cold relay delivered a cell's first datagrams up to
+            // 0.1 s late, which the client's first RTT sample, and so its PTO, took for the path's
+            relayWarmUp = UdpRelay.warmUp(relayConfig, RELAY_WARMUP_PACKETS);
+            relay = new UdpRelay(relayConfig);
         } catch (SpecException e) {
             throw new IllegalStateException("case " + testCase.name() + " has a bad link: " + e.getMessage(), e);
         }
@@ -178,7 +191,7 @@ final class InteropRun {
             relay.stop();
             joinEvenIfInterrupted(relayThread, 10_000);
             relay.close();
-            Files.writeString(dir.resolve("emulator.txt"), relay.report());
+            Files.writeString(dir.resolve("emulator.txt"), relayWarmUp.describe() + "\n" + relay.report());
         }
         CaseRun run = CaseRun.ofTap(testCase, www, downloads, files, keyLog(clientKeys, serverKeys), tap, serverPorts, reader, dir);
         return testCase.check().check(run);
