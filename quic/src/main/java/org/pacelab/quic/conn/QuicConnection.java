@@ -519,7 +519,7 @@ public final class QuicConnection implements StreamTransport {
             peerCids.setInitialResetToken(tp.statelessResetToken());
         }
         if (qlog.enabled()) {
-            qlog.parametersSet(0, false, tp.qlogFields());
+            qlog.parametersSet(lastNow, false, tp.qlogFields()); // the arrival of the datagram that carried them
         }
     }
 
