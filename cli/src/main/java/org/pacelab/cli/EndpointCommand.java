@@ -21,7 +21,6 @@ import org.pacelab.io.runtime.JitWarmup;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
-import org.pacelab.io.send.SendPath;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
@@ -164,11 +163,10 @@ public final class EndpointCommand implements Callable<Integer> {
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
         ConnectionConfig config = config(tls, "server", testcase);
-        try (SendPath probe = SendPath.open(sendConfig(testcase), addr, UDP_BUFFER_BYTES, null)) {
-            // an address that cannot be bound fails now, in its one sentence, not after the warm-up
-        }
         for (JitWarmup.Result w : warmUp(config, sendConfig(testcase))) {
-            System.err.println("pacelab endpoint: " + w.describe());
+            // a report, on standard output as `pacelab emulate` reports its warm-up: standard error keeps a bad
+            // address's one sentence
+            System.out.println("pacelab endpoint: " + w.describe());
         }
         return QuicServer.start(addr, config, ServerContent.of(dir(www, "WWW", "/www")), testcase.equals("retry"),
                 UDP_BUFFER_BYTES, sendConfig(testcase), r -> {});
