@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,19 +34,31 @@ class InteropBuiltPeersTest {
     void bothRolesWithPacelab(String peer) throws Exception {
         CampaignPreconditions.requireBuilt(peer);
         CampaignPreconditions.requireProgram("tshark", "tshark");
-        run("pacelab", peer, "server");
-        run(peer, "pacelab", "client");
+        run("pacelab", peer, "server", CASES);
+        run(peer, "pacelab", "client", CASES);
     }
 
-    private void run(String server, String client, String name) throws Exception {
+    /**
+     * The check of the rebinding cases decrypts the server's first packet on the client's new path with tshark, which
+     * finds the connection by the packet's connection ID: quic-go's client must have one (0.29 dials with none unless
+     * told; with none this cell failed, "did not contain a PATH_CHALLENGE frame", though the server had sent one).
+     */
+    @Test
+    void quicGoClientThroughARebinding() throws Exception {
+        CampaignPreconditions.requireBuilt("quic-go");
+        CampaignPreconditions.requireProgram("tshark", "tshark");
+        run("pacelab", "quic-go", "rebind", "rebind-port");
+    }
+
+    private void run(String server, String client, String name, String cases) throws Exception {
         Path out = tmp.resolve(name);
-        CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", CASES, "--out", out.toString());
+        CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", cases, "--out", out.toString());
         JsonNode m = new ObjectMapper().readTree(Files.readString(out.resolve("matrix.json")));
         List<String> cells = new ArrayList<>();
         for (JsonNode c : m.get("results")) {
             cells.add(c.get("case").asText() + ": " + c.get("result").asText() + " (" + c.get("reason").asText() + ")");
         }
-        assertEquals(CASES.split(",").length, cells.size(), cells.toString());
+        assertEquals(cases.split(",").length, cells.size(), cells.toString());
         for (String c : cells) {
             assertTrue(c.contains(": succeeded ("), server + " -> " + client + ": " + String.join("; ", cells));
         }

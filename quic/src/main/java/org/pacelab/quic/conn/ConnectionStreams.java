@@ -2,6 +2,7 @@ package org.pacelab.quic.conn;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.function.LongConsumer;
 
 import org.pacelab.quic.QuicException;
 import org.pacelab.quic.TransportError;
@@ -17,6 +18,7 @@ import org.pacelab.quic.frame.ResetStreamFrame;
 import org.pacelab.quic.frame.StopSendingFrame;
 import org.pacelab.quic.frame.StreamDataBlockedFrame;
 import org.pacelab.quic.frame.StreamFrame;
+import org.pacelab.quic.frame.StreamFrameHeader;
 import org.pacelab.quic.frame.StreamsBlockedFrame;
 import org.pacelab.quic.stream.QuicStream;
 import org.pacelab.quic.stream.SendBuffer;
@@ -43,6 +45,8 @@ final class ConnectionStreams {
     private final PendingFrames pending;
     private final ApplicationHandler app;
     private final ApplicationEvents events;
+    /** {@link #onPeerStreamOpened}, made once rather than for every frame that names a stream. */
+    private final LongConsumer peerStreamOpened = this::onPeerStreamOpened;
 
     ConnectionStreams(boolean isClient, StreamLimits limits, PendingFrames pending, ApplicationHandler app,
                       ApplicationEvents events) {
@@ -99,15 +103,25 @@ final class ConnectionStreams {
     }
 
     private void onStreamFrame(StreamFrame s) throws QuicException {
-        checkStreamDirection(s.streamId(), false, FrameType.STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STREAM, this::onPeerStreamOpened);
+        onStreamData(new StreamFrameHeader(s.streamId(), s.offset(), s.data().length, s.fin()), ByteBuffer.wrap(s.data()), 0);
+    }
+
+    /**
+     * A STREAM frame whose data is at index {@code data} of {@code src} (a view of the decrypted packet; its position is
+     * not moved): the stream's checks (RFC 9000 §4.1, §4.5) and its copy of the data, then the connection's flow
+     * control (§4.1: the sum of the streams' highest offsets must stay within MAX_DATA, else FLOW_CONTROL_ERROR).
+     */
+    void onStreamData(StreamFrameHeader h, ByteBuffer src, int data) throws QuicException {
+        checkStreamDirection(h.streamId(), false, FrameType.STREAM);
+        StreamManager.Lookup l = streams.lookupForPeerFrame(h.streamId(), FrameType.STREAM, peerStreamOpened);
         QuicStream stream = l.stream();
         if (stream == null) {
             return;
         }
-        long delta = stream.onStreamFrame(s.offset(), s.data(), s.fin());
+        long delta = stream.onStreamFrame(h.offset(), src, data, h.length(), h.fin());
         if (!flow.receive().onReceivedMore(delta)) {
-            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.STREAM, "connection flow-control limit exceeded");
+            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, FrameType.STREAM, "connection flow-control limit "
+                    + flow.receive().limit() + " exceeded (RFC 9000 §4.1)");
         }
         if (stream.isReadable()) {
             events.readable(stream.id);
@@ -116,7 +130,7 @@ final class ConnectionStreams {
 
     private void onResetStream(ResetStreamFrame r) throws QuicException {
         checkStreamDirection(r.streamId(), false, FrameType.RESET_STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(r.streamId(), FrameType.RESET_STREAM, this::onPeerStreamOpened);
+        StreamManager.Lookup l = streams.lookupForPeerFrame(r.streamId(), FrameType.RESET_STREAM, peerStreamOpened);
         QuicStream stream = l.stream();
         if (stream == null) {
             return;
@@ -145,7 +159,7 @@ final class ConnectionStreams {
 
     private void onStopSending(StopSendingFrame s) throws QuicException {
         checkStreamDirection(s.streamId(), true, FrameType.STOP_SENDING);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STOP_SENDING, this::onPeerStreamOpened);
+        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STOP_SENDING, peerStreamOpened);
         QuicStream stream = l.stream();
         if (stream == null) {
             return;
@@ -175,7 +189,7 @@ final class ConnectionStreams {
 
     private void onMaxStreamData(MaxStreamDataFrame m) throws QuicException {
         checkStreamDirection(m.streamId(), true, FrameType.MAX_STREAM_DATA);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(m.streamId(), FrameType.MAX_STREAM_DATA, this::onPeerStreamOpened);
+        StreamManager.Lookup l = streams.lookupForPeerFrame(m.streamId(), FrameType.MAX_STREAM_DATA, peerStreamOpened);
         QuicStream stream = l.stream();
         if (stream == null) {
             return;

@@ -31,6 +31,7 @@ import org.pacelab.quic.frame.RetireConnectionIdFrame;
 import org.pacelab.quic.frame.StopSendingFrame;
 import org.pacelab.quic.frame.StreamDataBlockedFrame;
 import org.pacelab.quic.frame.StreamFrame;
+import org.pacelab.quic.frame.StreamFrameHeader;
 import org.pacelab.quic.frame.StreamsBlockedFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.PacketType;
@@ -110,6 +111,15 @@ final class FrameReceiver {
         List<Frame> logged = qlog.enabled() ? new ArrayList<>() : null;
         int length = payload.remaining();
         while (payload.hasRemaining()) {
+            if (FrameCodec.atStreamFrame(payload)) {
+                receiveStream(payload, type, logged);
+                ackEliciting = true;
+                nonProbing = true;
+                if (handler.stopped()) {
+                    break;
+                }
+                continue;
+            }
             Frame f = FrameCodec.decode(payload);
             if (!FrameRules.allowedIn(f, type)) {
                 throw new QuicException(TransportError.PROTOCOL_VIOLATION, f.type(),
@@ -133,6 +143,26 @@ final class FrameReceiver {
             qlog.packetReceived(now, type, pn, length, logged);
         }
         return ackEliciting;
+    }
+
+    /**
+     * A STREAM frame (ack-eliciting and non-probing, RFC 9000 §13.2.1, §9.1): its data goes from the packet straight
+     * into the stream's buffer; only a qlog gets a copy.
+     */
+    private void receiveStream(ByteBuffer payload, PacketType type, List<Frame> logged) throws QuicException {
+        if (!FrameRules.allowedIn(FrameType.STREAM, type)) {
+            throw new QuicException(TransportError.PROTOCOL_VIOLATION, FrameType.STREAM,
+                    "STREAM frame not allowed in a " + type + " packet");
+        }
+        StreamFrameHeader h = FrameCodec.decodeStreamHeader(payload);
+        int data = payload.position();
+        if (logged != null) {
+            byte[] copy = new byte[h.length()];
+            payload.get(data, copy);
+            logged.add(h.withData(copy));
+        }
+        streams.onStreamData(h, payload, data);
+        payload.position(data + h.length());
     }
 
     /** Whether the last packet {@link #receive}d held a non-probing frame (RFC 9000 §9.1). */

@@ -9,6 +9,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -28,6 +29,10 @@ final class LibcryptoAead implements PacketAead {
     private final MemorySegment ctx;
     private final int[] outLength = new int[1];
     private final MemorySegment outLengthSegment = MemorySegment.ofArray(outLength);
+    private byte[] lastArray;
+    private MemorySegment lastArraySegment;
+    private byte[] lastNonce;
+    private MemorySegment lastNonceSegment;
 
     LibcryptoAead(CipherSuite suite, byte[] key) {
         Native n = Native.INSTANCE.orElseThrow(() -> new IllegalStateException("libcrypto is not available"));
@@ -67,13 +72,16 @@ final class LibcryptoAead implements PacketAead {
     public int seal(ByteBuffer packet, int headerOffset, int headerLength, int payloadOffset, int payloadLength,
                     byte[] nonce, long packetNumber) {
         Native n = Native.INSTANCE.get();
+        Objects.checkFromIndexSize(headerOffset, headerLength, packet.capacity());
+        Objects.checkFromIndexSize(payloadOffset, payloadLength + CipherSuite.TAG_LENGTH, packet.capacity());
         MemorySegment p = segment(packet);
-        MemorySegment payload = p.asSlice(payloadOffset, payloadLength + CipherSuite.TAG_LENGTH);
+        long base = base(packet);
+        MemorySegment payload = p.asSlice(base + payloadOffset, payloadLength + CipherSuite.TAG_LENGTH);
         try {
             int ok = (int) n.init.invokeExact(ctx, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL,
-                    MemorySegment.ofArray(nonce), 1);
+                    nonceSegment(nonce), 1);
             ok &= (int) n.update.invokeExact(ctx, MemorySegment.NULL, outLengthSegment,
-                    p.asSlice(headerOffset, headerLength), headerLength);
+                    p.asSlice(base + headerOffset, headerLength), headerLength);
             ok &= (int) n.update.invokeExact(ctx, payload, outLengthSegment, payload, payloadLength);
             MemorySegment tag = payload.asSlice(payloadLength, CipherSuite.TAG_LENGTH);
             ok &= (int) n.finalEx.invokeExact(ctx, tag, outLengthSegment);
@@ -94,19 +102,23 @@ final class LibcryptoAead implements PacketAead {
     public int open(ByteBuffer packet, int headerOffset, int headerLength, int payloadOffset, int ciphertextLength,
                     byte[] nonce, long packetNumber) throws AeadException {
         Native n = Native.INSTANCE.get();
+        Objects.checkFromIndexSize(headerOffset, headerLength, packet.capacity());
+        Objects.checkFromIndexSize(payloadOffset, ciphertextLength, packet.capacity());
         int plain = ciphertextLength - CipherSuite.TAG_LENGTH;
         MemorySegment p = segment(packet);
-        MemorySegment payload = p.asSlice(payloadOffset, ciphertextLength);
+        long base = base(packet);
+        MemorySegment payload = p.asSlice(base + payloadOffset, ciphertextLength);
+        MemorySegment tag = payload.asSlice(plain);
         int ok;
         try {
             ok = (int) n.init.invokeExact(ctx, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL,
-                    MemorySegment.ofArray(nonce), 0);
+                    nonceSegment(nonce), 0);
             ok &= (int) n.update.invokeExact(ctx, MemorySegment.NULL, outLengthSegment,
-                    p.asSlice(headerOffset, headerLength), headerLength);
+                    p.asSlice(base + headerOffset, headerLength), headerLength);
             ok &= (int) n.update.invokeExact(ctx, payload, outLengthSegment, payload, plain);
-            ok &= (int) n.ctrl.invokeExact(ctx, SET_TAG, CipherSuite.TAG_LENGTH, payload.asSlice(plain));
+            ok &= (int) n.ctrl.invokeExact(ctx, SET_TAG, CipherSuite.TAG_LENGTH, tag);
             // Final checks the tag: 0 when the packet does not authenticate
-            ok &= (int) n.finalEx.invokeExact(ctx, payload.asSlice(plain), outLengthSegment);
+            ok &= (int) n.finalEx.invokeExact(ctx, tag, outLengthSegment);
         } catch (Throwable t) {
             throw new AeadException("packet " + packetNumber + " could not be decrypted: " + t, t);
         }
@@ -116,11 +128,35 @@ final class LibcryptoAead implements PacketAead {
         return plain;
     }
 
-    private static MemorySegment segment(ByteBuffer packet) {
+    /**
+     * The segment of the packet's memory: for a heap buffer the whole backing array, kept while packets keep coming in
+     * the same array (a receive burst's buffer, a sender's packet buffer), since a segment and its session per packet
+     * were most of a receiving client's allocation after its STREAM data was no longer copied into arrays.
+     */
+    private MemorySegment segment(ByteBuffer packet) {
         if (packet.hasArray()) {
-            return MemorySegment.ofArray(packet.array()).asSlice(packet.arrayOffset(), packet.capacity());
+            byte[] array = packet.array();
+            if (array != lastArray) {
+                lastArray = array;
+                lastArraySegment = MemorySegment.ofArray(array);
+            }
+            return lastArraySegment;
         }
         return MemorySegment.ofBuffer(packet.duplicate().clear());
+    }
+
+    /** Where the buffer's index 0 lies in {@link #segment}'s segment. */
+    private static long base(ByteBuffer packet) {
+        return packet.hasArray() ? packet.arrayOffset() : 0;
+    }
+
+    /** The nonce's segment: the keys pass the same scratch array for every packet. */
+    private MemorySegment nonceSegment(byte[] nonce) {
+        if (nonce != lastNonce) {
+            lastNonce = nonce;
+            lastNonceSegment = MemorySegment.ofArray(nonce);
+        }
+        return lastNonceSegment;
     }
 
     private static void check(int ok, String what) {

@@ -146,6 +146,30 @@ public final class FrameCodec {
     }
 
     private static StreamFrame decodeStream(ByteBuffer b, long type, int start) throws QuicException {
+        StreamFrameHeader h = decodeStreamFields(b, type, start);
+        return h.withData(bytes(b, h.length(), type, start, "STREAM data"));
+    }
+
+    /**
+     * Whether the frame at the buffer's position is a STREAM frame in the one-byte type encoding (0x08..0x0f, RFC 9000
+     * §19.8), which {@link #decodeStreamHeader} decodes. Any other encoding of the type is {@link #decode}'s to judge.
+     */
+    public static boolean atStreamFrame(ByteBuffer b) {
+        return b.hasRemaining() && (b.get(b.position()) & 0xf8) == FrameType.STREAM;
+    }
+
+    /**
+     * Decodes the header of the STREAM frame at the buffer's position (see {@link #atStreamFrame}) and leaves the position
+     * at its data, of which the header gives the length (all of it remains in the buffer); the caller moves past it. The
+     * checks are {@link #decode}'s: FRAME_ENCODING_ERROR for truncation and an end beyond 2^62-1 (RFC 9000 §19.8).
+     */
+    public static StreamFrameHeader decodeStreamHeader(ByteBuffer b) throws QuicException {
+        int start = b.position();
+        long type = b.get() & 0xff;
+        return decodeStreamFields(b, type, start);
+    }
+
+    private static StreamFrameHeader decodeStreamFields(ByteBuffer b, long type, int start) throws QuicException {
         int bits = (int) type;
         long streamId = VarInt.read(b, type);
         long offset = (bits & FrameType.STREAM_OFF_BIT) != 0 ? VarInt.read(b, type) : 0;
@@ -153,8 +177,7 @@ public final class FrameCodec {
         if (offset + length > VarInt.MAX) {
             throw error(type, start, "STREAM offset " + offset + " + length " + length + " exceeds 2^62-1 (RFC 9000 §19.8)");
         }
-        byte[] data = bytes(b, length, type, start, "STREAM data");
-        return new StreamFrame(streamId, offset, data, (bits & FrameType.STREAM_FIN_BIT) != 0);
+        return new StreamFrameHeader(streamId, offset, length, (bits & FrameType.STREAM_FIN_BIT) != 0);
     }
 
     private static long streamCount(ByteBuffer b, long type, int start) throws QuicException {

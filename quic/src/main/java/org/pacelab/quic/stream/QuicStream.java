@@ -133,24 +133,35 @@ public final class QuicStream {
 
     // ---- frames from the peer ---------------------------------------------------------------
 
-    /**
-     * A STREAM frame arrived. Returns how many bytes beyond the previous highest offset it carried, for
-     * connection-level flow control.
-     */
+    /** A STREAM frame arrived with {@code data}; see {@link #onStreamFrame(long, ByteBuffer, int, int, boolean)}. */
     public long onStreamFrame(long offset, byte[] data, boolean fin) throws QuicException {
+        return onStreamFrame(offset, ByteBuffer.wrap(data), 0, data.length, fin);
+    }
+
+    /**
+     * A STREAM frame arrived whose {@code length} bytes of data are at index {@code index} of {@code src} (a view of
+     * the decrypted packet: they are copied into the receive buffer, and the buffer's position is not moved). Checks the
+     * final size (RFC 9000 §4.5: data beyond a known final size, a changed final size, or a final size below the data
+     * received is a FINAL_SIZE_ERROR) and the stream's flow-control limit (§4.1: FLOW_CONTROL_ERROR) before any byte is
+     * stored. Returns how many bytes beyond the previous highest offset it carried, for connection-level flow control.
+     */
+    public long onStreamFrame(long offset, ByteBuffer src, int index, int length, boolean fin) throws QuicException {
         if (receiveBuffer == null) {
             throw new QuicException(TransportError.STREAM_STATE_ERROR, 0x08, "STREAM frame on send-only stream " + id);
         }
-        long end = offset + data.length;
+        long end = offset + length;
         if (finalSize >= 0 && (end > finalSize || fin && end != finalSize)) {
-            throw new QuicException(TransportError.FINAL_SIZE_ERROR, 0x08, "stream " + id + " data beyond its final size");
+            throw new QuicException(TransportError.FINAL_SIZE_ERROR, 0x08, "stream " + id + " data beyond its final size "
+                    + finalSize + " (a STREAM frame ending at " + end + (fin ? " with FIN" : "") + "; RFC 9000 §4.5)");
         }
         if (fin && end < receiveBuffer.highestOffset()) {
-            throw new QuicException(TransportError.FINAL_SIZE_ERROR, 0x08, "stream " + id + " final size below data received");
+            throw new QuicException(TransportError.FINAL_SIZE_ERROR, 0x08, "stream " + id + " final size " + end
+                    + " below the data received up to " + receiveBuffer.highestOffset() + " (RFC 9000 §4.5)");
         }
         long before = receiveWindow.highestReceived();
         if (!receiveWindow.onReceived(end)) {
-            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, 0x08, "stream " + id + " exceeded its flow-control limit");
+            throw new QuicException(TransportError.FLOW_CONTROL_ERROR, 0x08, "stream " + id + " data up to " + end
+                    + " exceeds its flow-control limit " + receiveWindow.limit() + " (RFC 9000 §4.1)");
         }
         if (recvState == RecvState.RESET_RECVD || recvState == RecvState.RESET_READ) {
             return Math.max(0, end - before);
@@ -160,7 +171,7 @@ public final class QuicStream {
             recvState = RecvState.SIZE_KNOWN;
         }
         if (!stopSendingPending) {
-            receiveBuffer.insert(offset, data);
+            receiveBuffer.insert(offset, src, index, length);
         }
         if (finalSize >= 0 && receiveBuffer.readOffset() + receiveBuffer.readable() == finalSize
                 && recvState == RecvState.SIZE_KNOWN) {

@@ -101,7 +101,7 @@ public final class TlsHandshake {
         this.listener = listener;
         this.keyLog = keyLog;
         for (int i = 0; i < 4; i++) {
-            incoming[i] = new ReceiveBuffer();
+            incoming[i] = new ReceiveBuffer(ReceiveBuffer.CRYPTO_CHUNK);
             outgoing[i] = new SendBuffer(Long.MAX_VALUE);
         }
         StatusHandler status = new StatusHandler(localTransportParameters);

@@ -52,6 +52,41 @@ class PacketAeadTest {
         }
     }
 
+    /**
+     * Packets as the receive path hands them over — slices of one burst buffer at different offsets, now and then
+     * another buffer — with one nonce array rewritten for every packet, as {@code PacketKeys} does: libcrypto (which
+     * keeps the segments of the last array and nonce) seals the JDK's bytes, opens them back to the plaintext, and
+     * touches nothing outside the packet.
+     */
+    @ParameterizedTest
+    @EnumSource(CipherSuite.class)
+    void packetsInSlicesOfSharedBuffersWithOneNonceArray(CipherSuite suite) throws Exception {
+        Random random = new Random(100 + suite.ordinal());
+        byte[] key = new byte[suite.keyLength()];
+        random.nextBytes(key);
+        PacketAead jdk = new JdkAead(suite, key);
+        PacketAead ssl = new LibcryptoAead(suite, key);
+        byte[] nonce = new byte[CipherSuite.IV_LENGTH];
+        byte[][] bursts = {new byte[8192], new byte[8192]};
+        for (int i = 0; i < 24; i++) {
+            random.nextBytes(nonce);
+            byte[] burst = bursts[i / 5 % 2];
+            random.nextBytes(burst);
+            byte[] before = burst.clone();
+            int size = 1 + random.nextInt(1400);
+            int at = random.nextInt(burst.length - HEADER - size - 16);
+            ByteBuffer slice = ByteBuffer.wrap(burst, at, HEADER + size + 16).slice();
+            ByteBuffer reference = ByteBuffer.wrap(java.util.Arrays.copyOfRange(burst, at, at + HEADER + size + 16));
+            jdk.seal(reference, 0, HEADER, HEADER, size, nonce, i);
+            assertEquals(size + 16, ssl.seal(slice, 0, HEADER, HEADER, size, nonce, i));
+            assertArrayEquals(bytes(reference), bytes(slice), "packet " + i + " at " + at);
+            assertEquals(size, ssl.open(slice, 0, HEADER, HEADER, size + 16, nonce, i));
+            int tag = at + HEADER + size;
+            System.arraycopy(burst, tag, before, tag, 16); // the tag stays where sealing wrote it
+            assertArrayEquals(before, burst, "packet " + i + ": opened back, and nothing around it changed");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(CipherSuite.class)
     void libcryptoRefusesATamperedPacketOrHeader(CipherSuite suite) {

@@ -85,6 +85,42 @@ class FrameCodecTest {
         assertEquals(frames, FrameCodec.decodeAll(b.flip()));
     }
 
+    @Provide
+    Arbitrary<StreamFrame> streamFrame() { return FrameArbitraries.stream(); }
+
+    /**
+     * The receive path's decoding of a STREAM frame — its header, then the data left where it is — agrees with the
+     * decoder of whole frames, with and without the LEN bit, and leaves the position at the data.
+     */
+    @Property(tries = 500)
+    void streamHeaderDecodingAgreesWithWholeFrames(@ForAll("streamFrame") StreamFrame f, @ForAll boolean withLength)
+            throws QuicException {
+        ByteBuffer b = ByteBuffer.allocate(2000);
+        b.put((byte) 0xaa); // a byte before the frame: decoding starts at the position
+        StreamFrame.encodeHeader(b, f.streamId(), f.offset(), f.data().length, f.fin(), withLength);
+        int headerEnd = b.position();
+        b.put(f.data()).flip().position(1);
+        assertTrue(FrameCodec.atStreamFrame(b));
+        StreamFrameHeader h = FrameCodec.decodeStreamHeader(b);
+        assertEquals(headerEnd, b.position());
+        assertEquals(new StreamFrameHeader(f.streamId(), f.offset(), f.data().length, f.fin()), h);
+        b.position(1);
+        assertEquals(f, FrameCodec.decode(b));
+    }
+
+    @Test
+    void aTruncatedStreamHeaderIsAFrameEncodingError() {
+        ByteBuffer b = ByteBuffer.wrap(Bytes.fromHex("0e00"));
+        QuicException e = assertThrows(QuicException.class, () -> FrameCodec.decodeStreamHeader(b));
+        assertEquals(TransportError.FRAME_ENCODING_ERROR.code, e.errorCode());
+        ByteBuffer longer = ByteBuffer.wrap(Bytes.fromHex("0a0005414141"));
+        assertEquals(TransportError.FRAME_ENCODING_ERROR.code,
+                assertThrows(QuicException.class, () -> FrameCodec.decodeStreamHeader(longer)).errorCode(),
+                "a length beyond the packet");
+        assertFalse(FrameCodec.atStreamFrame(ByteBuffer.wrap(Bytes.fromHex("4008000141"))),
+                "a STREAM type in two bytes is the whole-frame decoder's to refuse (RFC 9000 §12.4)");
+    }
+
     @Test
     void consecutivePaddingCollapses() throws QuicException {
         ByteBuffer b = ByteBuffer.wrap(Bytes.fromHex("0000000001000000"));

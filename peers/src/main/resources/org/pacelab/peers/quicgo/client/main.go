@@ -152,7 +152,11 @@ func main() {
 		fail("--keylog: %v", err)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: true, KeyLogWriter: keys}
-	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir), HandshakeIdleTimeout: *handshakeTimeout}
+	// Dialing an address, quic-go 0.29 uses a zero-length connection ID unless told otherwise; later quic-go (its
+	// Transport, and the Interop Runner's quic-go image) uses 4 bytes, as this 0.29 does for its servers. 4 bytes here:
+	// with no connection ID, a packet the server sends to a rebound client address names no connection, and neither
+	// tshark nor the rebinding cases' check can tell which connection it belongs to (RFC 9000 §5.2, §9.5).
+	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir), HandshakeIdleTimeout: *handshakeTimeout, ConnectionIDLength: 4}
 	var rt http.RoundTripper
 	var closer io.Closer
 	switch *alpn {
