@@ -109,6 +109,9 @@ public final class SimCommand implements Callable<Integer> {
     String hostModel;
     @Option(names = "--client-send", paramLabel = "STRATEGY", description = "The client's send strategy (default: park).")
     String clientSend;
+    @Option(names = "--servers", paramLabel = "shared|per-flow", description = "With several --flows: one server host "
+            + "serves them all (shared, as in relay mode; default) or each pair has its own (per-flow, as in netns mode).")
+    String servers;
 
     @Option(names = "--snaplen", paramLabel = "BYTES", description = "Bytes of each packet kept in the tap (default: all).")
     String snaplen;
@@ -211,6 +214,7 @@ public final class SimCommand implements Callable<Integer> {
         put(m, "--etf-delta", etfDelta);
         put(m, "--host-model", hostModel);
         put(m, "--client-send", clientSend);
+        put(m, "--servers", servers);
         put(m, "--snaplen", snaplen);
         if (clientQlog) m.put("--client-qlog", "on");
         if (noAnalyze) m.put("--analyze", "off");

@@ -14,7 +14,8 @@ import org.pacelab.sim.host.Host;
 /**
  * The link between the server's host and the clients' hosts as an actor: the server's NIC feeds the downlink, every
  * client's NIC the uplink, and each direction delivers into the other end's socket at the model's delivery time. A
- * packet's flow id says which client/server pair it belongs to (flow i + 1 = client i), as the relay's routes do.
+ * packet's flow id says which client/server pair it belongs to (flow i + 1 = client i), as the relay's routes do;
+ * the uplink delivers to the one server host, or to pair i's own when each pair has one.
  * The link model itself (wire, tap point, loss, queue, rate limiter, delay line; or the dual-connectivity downlink's
  * splitter, two paths and reordering receiver) is the emulator's, unchanged.
  */
@@ -22,7 +23,7 @@ final class SimNetwork implements Actor {
     private final Link link;
     private final InetSocketAddress serverAddress;
     private final List<InetSocketAddress> clientAddresses;
-    private Host server;
+    private List<Host> servers;
     private List<Host> clients;
     private final PacketSink toClient;
     private final PacketSink toServer;
@@ -33,14 +34,25 @@ final class SimNetwork implements Actor {
         this.serverAddress = serverAddress;
         this.clientAddresses = List.copyOf(clientAddresses);
         this.toClient = (p, t) -> clients.get(index(p)).deliver(p.payload(), this.serverAddress, t);
-        this.toServer = (p, t) -> server.deliver(p.payload(), this.clientAddresses.get(index(p)), t);
+        this.toServer = (p, t) -> {
+            int i = index(p);
+            servers.get(servers.size() == 1 ? 0 : i).deliver(p.payload(), this.clientAddresses.get(i), t);
+        };
     }
 
-    void connect(Host serverHost, List<Host> clientHosts) {
+    /**
+     * @param serverHosts one server host serving every client, or one per client (client i's at index i)
+     * @param clientHosts client i's host at index i
+     */
+    void connect(List<Host> serverHosts, List<Host> clientHosts) {
         if (clientHosts.size() != clientAddresses.size()) {
             throw new IllegalArgumentException(clientHosts.size() + " client hosts for " + clientAddresses.size() + " addresses");
         }
-        this.server = serverHost;
+        if (serverHosts.size() != 1 && serverHosts.size() != clientHosts.size()) {
+            throw new IllegalArgumentException(serverHosts.size() + " server hosts for " + clientHosts.size()
+                    + " clients; valid: one, or one per client");
+        }
+        this.servers = List.copyOf(serverHosts);
         this.clients = List.copyOf(clientHosts);
     }
 

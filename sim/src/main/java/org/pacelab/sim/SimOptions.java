@@ -37,7 +37,10 @@ public final class SimOptions {
             "--ack-threshold");
     public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
             "--pacing-lookahead", "--recv-batch", "--qdisc", "--fq-quantum", "--fq-initial-quantum", "--fq-horizon",
-            "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send");
+            "--fq-flow-limit", "--fq-timer-slack", "--etf-delta", "--udp-buffer", "--host-model", "--client-send",
+            "--servers");
+    /** {@code --servers}: one server host serving every pair (the relay's one server process), or one per pair (netns). */
+    public static final List<String> SERVERS = List.of("shared", "per-flow");
     public static final List<String> OUTPUT = List.of("--snaplen", "--tap", "--qlog", "--analyze", "--client-qlog");
     /** Every option name accepted, in documentation order. */
     public static final List<String> NAMES;
@@ -132,7 +135,7 @@ public final class SimOptions {
                     o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
                     o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2,
                     s.dc(), s.flows(), s.duration(), !o.containsKey("--tap") || flag("--tap", o.get("--tap")),
-                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")));
+                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")), serverPerFlow(o.get("--servers")));
             return s;
         } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
@@ -165,6 +168,20 @@ public final class SimOptions {
             out.add(DcFlowMode.parse("--flows", part));
         }
         return out;
+    }
+
+    /** {@code --servers shared|per-flow} (absent: shared). */
+    static boolean serverPerFlow(String value) {
+        if (value == null) {
+            return false;
+        }
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        if (!SERVERS.contains(v)) {
+            throw new IllegalArgumentException("--servers: '" + value + "' is not a server layout; valid: "
+                    + String.join(", ", SERVERS) + " (shared: one server host serves every pair, as in relay mode; per-flow: "
+                    + "one server host per pair, as in netns mode)");
+        }
+        return v.equals("per-flow");
     }
 
     private static SendPathConfig sendPath(Map<String, String> o) throws SpecException {

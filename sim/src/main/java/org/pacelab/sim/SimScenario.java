@@ -53,13 +53,16 @@ import org.pacelab.sim.host.HostConfig;
  * @param tap               write the tap ({@code tap.pcapng}); a long multi-flow run measured from its event log
  *                          may do without
  * @param serverQlog        write the server's qlogs ({@code qlog/server-*.sqlog})
+ * @param serverPerFlow     one server host per client/server pair (its own endpoint, event loop, socket and qdisc,
+ *                          as the netns mode runs one server process per flow) instead of one server host serving
+ *                          every pair (the relay mode's one server process)
  */
 public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
                           CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
                           long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
                           long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
                           boolean analyze, boolean clientQlog, int ackThreshold, DcSpec dc, List<DcFlowMode> flows,
-                          long duration, boolean tap, boolean serverQlog) {
+                          long duration, boolean tap, boolean serverQlog, boolean serverPerFlow) {
     /** Client/server pairs at most (the clients' ports are consecutive). */
     public static final int MAX_FLOWS = 64;
     public static final List<String> ALPNS = List.of("h3", "hq-interop");
@@ -152,7 +155,7 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         try {
             return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
                     TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
-                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true);
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true, false);
         } catch (SpecException e) {
             throw new IllegalStateException("the quic-steps preset is missing", e);
         }
@@ -161,64 +164,70 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
     /** A single-path link (replaces a dual-connectivity one). */
     public SimScenario withLink(LinkSpec l) {
         return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     /** A dual-connectivity link instead of the single-path one (null: back to {@link #link()}). */
     public SimScenario withDc(DcSpec d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     /** Which of the large outputs to write: the tap and the server's qlogs. */
     public SimScenario withOutputs(boolean t, boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q, serverPerFlow);
     }
 
     /** The client/server pairs (one mode each) and how long each downloads (0 = its transfer's size). */
     public SimScenario withFlows(List<DcFlowMode> f, long d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withSeed(long s) {
         return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withTransfer(long bytes, int n) {
         return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withCongestion(CongestionConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withHosts(HostConfig s, HostConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withOutputDir(Path dir) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withAnalyze(boolean a) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 
     public SimScenario withClientQlog(boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+    }
+
+    /** One server host per pair (true) or one server host serving every pair (false, the default). */
+    public SimScenario withServerPerFlow(boolean perFlow) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, perFlow);
     }
 
     public SimScenario withTimeout(long t) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog);
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
     }
 }

@@ -10,12 +10,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import org.pacelab.analysis.RunResult;
 import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
-import org.pacelab.io.runtime.EndpointConnections;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.net.dc.DcFactory;
@@ -31,16 +30,11 @@ import org.pacelab.net.pcap.PcapngWriter;
 import org.pacelab.net.spec.LinkFactory;
 import org.pacelab.net.spec.PathCapacity;
 import org.pacelab.net.spec.SpecException;
-import org.pacelab.quic.app.AlpnSelectingHandler;
-import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.QuicConnection;
-import org.pacelab.quic.conn.ServerEndpoint;
-import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.SyntheticContent;
-import org.pacelab.quic.h3.H3ServerHandler;
-import org.pacelab.quic.hq.HqServerHandler;
+import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.tls.TlsConfig;
 import org.pacelab.sim.engine.EventEngine;
 import org.pacelab.sim.host.CallTimer;
@@ -53,8 +47,6 @@ import org.pacelab.sim.output.RunSummary;
 import org.pacelab.sim.output.ScenarioJson;
 import org.pacelab.sim.output.TapRecorder;
 import org.pacelab.sim.output.VirtualEpoch;
-import org.pacelab.sim.qdisc.Qdisc;
-import org.pacelab.sim.qdisc.Qdiscs;
 import org.pacelab.sim.random.DeterministicRandomProvider;
 import org.pacelab.sim.random.RandomScope;
 import org.pacelab.sim.random.SeededSecureRandom;
@@ -66,7 +58,9 @@ import org.pacelab.sim.random.SeededSecureRandom;
  * run produces plus, for one flow over one path, the analyzer's summary.
  *
  * <p>Several client/server pairs ({@link SimScenario#flows()}) share the link as the relay's routes do: one server
- * host serves them all (the relay's one server process), client i has its own host, address
+ * host serves them all (the relay's one server process), or with {@link SimScenario#serverPerFlow()} each pair has its
+ * own server host ({@link SimServer}: endpoint, event loop, socket and qdisc; netns mode's one server process per
+ * flow); client i has its own host, address
  * ({@link SimScenario#clientAddress(int)}) and flow id i + 1, and on a dual-connectivity link its flow is assigned
  * dc, a or b before its first packet. Each client downloads its transfer, or for {@link SimScenario#duration()} and
  * then closes its connection. The event log carries every path's events and one FLOW record per pair (ending in
@@ -79,7 +73,8 @@ import org.pacelab.sim.random.SeededSecureRandom;
  * BBR), {@code server/tls}, {@code client/tls} (the TLS library's randoms and ECDHE keys, through
  * {@link DeterministicRandomProvider}), {@code server/host}, {@code client/host} (timer lateness),
  * {@code server/qdisc}, {@code client/qdisc}, {@code server/endpoint-key}, {@code client/reset-key}; the second and
- * later clients use {@code client-N/...} likewise. No output
+ * later clients use {@code client-N/...} likewise, and so do the second and later servers ({@code server-N/...}) when
+ * each pair has its own. No output
  * contains a wall-clock reading: virtual time 0 is {@link VirtualEpoch}.
  *
  * <p>Runs are independent: a run touches no shared mutable state but the JVM-wide provider (thread-scoped), so
@@ -146,6 +141,7 @@ public final class Simulation {
         PcapngWriter tap = null;
         QlogFiles serverQlogs = null;
         List<QlogFiles> clientQlogs = new ArrayList<>();
+        List<QlogFiles> extraServerQlogs = new ArrayList<>();
         try {
             LinkObserver observer = LinkObserver.both(linkCounters, events);
             if (s.tap()) {
@@ -164,36 +160,37 @@ public final class Simulation {
             EventEngine engine = new EventEngine(START);
             SimNetwork network = new SimNetwork(link, s.serverAddress(), clientAddresses);
             PacketIds ids = new PacketIds();
-            Qdisc serverQdisc = Qdiscs.create(s.server().qdisc(), (p, t) -> network.transmit(Direction.DOWN, p, t),
-                    s.server().timing(), streams.stream("server/qdisc"));
 
-            // server: one endpoint serving /bytes/N to every client with the real runtime's handlers (as the relay's
-            // one server process serves every route)
-            RandomScope.Source serverTls = new RandomScope.Source(streams.stream("server/tls"));
+            // servers: one endpoint serving /bytes/N to every client with the real runtime's handlers (as the relay's
+            // one server process serves every route), or one per pair (as netns mode runs a server process per flow)
             Certificates.Identity id = Identity.get();
-            ConnectionConfig serverConfig = connectionConfig(s, TlsConfig.server(SimScenario.ALPNS, TlsConfig.ALL_SUITES,
-                    id.chain(), id.key()), s.server().sendPath().pacingLookahead())
-                    .withKeyUpdateInterval(s.keyUpdateInterval()).withKeyLog(keys);
-            if (timer != null) {
-                // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
-                serverConfig = serverConfig.withQlog(new QlogDirectory(files.dir().resolve("calibration-qlog"), "server", true));
-            } else if (s.serverQlog()) {
-                serverConfig = serverConfig.withQlog(serverQlogs);
-            }
-            ContentSource content = SyntheticContent.only();
-            Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
-            handlers.put("h3", () -> new H3ServerHandler(content, r -> { }));
-            handlers.put(HqServerHandler.ALPN, () -> new HqServerHandler(content, r -> { }));
-            ServerEndpoint endpoint = new ServerEndpoint(serverConfig, from -> new AlpnSelectingHandler(handlers),
-                    streams.stream("server/quic"), bytes(streams, "server/endpoint-key"), false, 16);
-            EndpointConnections serverConnections = new EndpointConnections(endpoint);
-            Host serverHost = new Host("server", serverConnections, s.server(), serverQdisc, ids, a -> {
-                Integer flow = flowOfClient.get(a);
-                if (flow == null) {
-                    throw new IllegalStateException("the simulated server sends to " + a + ", which is no client");
+            List<SimServer> servers = new ArrayList<>();
+            int serverCount = s.serverPerFlow() ? n : 1;
+            for (int i = 0; i < serverCount; i++) {
+                String name = i == 0 ? "server" : "server-" + (i + 1);
+                Function<byte[], QlogSink> qlog = null;
+                if (timer != null) {
+                    // timed for calibration: the qlog is written as the io runtime writes it, a flush per record
+                    qlog = new QlogDirectory(files.dir().resolve("calibration-qlog"), name, true);
+                } else if (s.serverQlog()) {
+                    QlogFiles q = i == 0 ? serverQlogs : new QlogFiles(files.qlogDir(), name);
+                    if (i > 0) {
+                        extraServerQlogs.add(q);
+                    }
+                    qlog = q;
                 }
-                return flow;
-            }, streams.stream("server/host"), serverTls, START);
+                InetSocketAddress only = s.serverPerFlow() ? clientAddresses.get(i) : null;
+                String serverName = name;
+                servers.add(new SimServer(s, name, streams, network, ids, id, keys, a -> {
+                    Integer flow = flowOfClient.get(a);
+                    if (flow == null || only != null && !only.equals(a)) {
+                        throw new IllegalStateException("the simulated " + serverName + " sends to " + a
+                                + ", which is not its client");
+                    }
+                    return flow;
+                }, qlog));
+            }
+            List<Host> serverHosts = servers.stream().map(v -> v.host).toList();
 
             // clients: one host and connection per pair, all starting at START
             List<SimClient> clients = new ArrayList<>();
@@ -205,19 +202,25 @@ public final class Simulation {
                 }
                 clients.add(SimClient.create(s, i, streams, network, ids, q));
             }
-            serverHost.timeCalls(timer);
+            for (Host h : serverHosts) {
+                h.timeCalls(timer);
+            }
             List<Host> clientHosts = clients.stream().map(c -> c.host).toList();
             for (Host h : clientHosts) {
                 h.timeCalls(timer);
             }
-            network.connect(serverHost, clientHosts);
+            network.connect(serverHosts, clientHosts);
 
             engine.add(network);
-            engine.add(serverQdisc);
+            for (SimServer v : servers) {
+                engine.add(v.qdisc);
+            }
             for (SimClient c : clients) {
                 engine.add(c.qdisc);
             }
-            engine.add(serverHost);
+            for (Host h : serverHosts) {
+                engine.add(h);
+            }
             for (Host h : clientHosts) {
                 engine.add(h);
             }
@@ -237,7 +240,7 @@ public final class Simulation {
                     }
                 }
             }
-            engine.run(engine.now() + DRAIN, () -> serverConnections.idle() && network.idle() && serverHost.drained());
+            engine.run(engine.now() + DRAIN, () -> network.idle() && servers.stream().allMatch(SimServer::done));
             long end = engine.now();
 
             // outputs
@@ -246,6 +249,9 @@ public final class Simulation {
             }
             events.close();
             serverQlogs.closeAll();
+            for (QlogFiles q : extraServerQlogs) {
+                q.closeAll();
+            }
             for (QlogFiles q : clientQlogs) {
                 q.closeAll();
             }
@@ -260,7 +266,9 @@ public final class Simulation {
             counters.put("link_down_drops", linkCounters.totalDrops(Direction.DOWN));
             counters.put("link_down_queue_full_drops", linkCounters.drops(Direction.DOWN, DropCause.QUEUE_FULL));
             counters.put("link_up_drops", linkCounters.totalDrops(Direction.UP));
-            counters.putAll(serverHost.counters());
+            for (Host h : serverHosts) {
+                counters.putAll(h.counters());
+            }
             for (Host h : clientHosts) {
                 counters.putAll(h.counters());
             }
@@ -280,6 +288,7 @@ public final class Simulation {
             events.discard();
             if (tap != null) tap.discard();
             if (serverQlogs != null) serverQlogs.discard();
+            for (QlogFiles q : extraServerQlogs) q.discard();
             for (QlogFiles q : clientQlogs) q.discard();
             throw e;
         } finally {

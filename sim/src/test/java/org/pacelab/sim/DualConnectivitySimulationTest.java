@@ -93,6 +93,44 @@ class DualConnectivitySimulationTest {
     }
 
     @Test
+    void eachPairMayHaveItsOwnServer(@TempDir Path dir) throws Exception {
+        String[] o = {"--dc", "batch=50 rate=10mbit queue=50p", "--flows", "dc,a,b", "--duration", "3s", "--seed", "3"};
+        SimResult shared = Simulation.run(scenario(dir.resolve("shared"), o));
+        String[] perFlowOptions = java.util.Arrays.copyOf(o, o.length + 2);
+        perFlowOptions[o.length] = "--servers";
+        perFlowOptions[o.length + 1] = "per-flow";
+        SimResult perFlow = Simulation.run(scenario(dir.resolve("per-flow"), perFlowOptions));
+        assertTrue(perFlow.completed(), perFlow.outcome());
+        for (SimResult.FlowResult f : perFlow.flows()) {
+            assertTrue(f.completed(), f.outcome());
+            assertTrue(f.bodyBytes() > 100_000, "flow " + f.flow() + " received " + f.bodyBytes());
+        }
+        // three server hosts, each with its own loop and socket, each serving its one client (Simulation refuses a
+        // server sending to another pair's client)
+        for (String server : List.of("server", "server-2", "server-3")) {
+            assertTrue(perFlow.counters().get(server + "_datagrams_sent") > 100, server + " " + perFlow.counters());
+            assertTrue(perFlow.counters().get(server + "_datagrams_received") > 10, server + " " + perFlow.counters());
+        }
+        assertFalse(shared.counters().containsKey("server-2_datagrams_sent"), shared.counters().toString());
+        long sentShared = shared.counters().get("server_datagrams_sent");
+        assertTrue(sentShared > perFlow.counters().get("server_datagrams_sent"), "the shared server sends every pair's packets");
+        assertTrue(Files.readString(perFlow.files().scenario()).contains("\"servers\" : \"per-flow\""));
+        assertTrue(Files.readString(shared.files().scenario()).contains("\"servers\" : \"shared\""));
+    }
+
+    @Test
+    void oneServerPerFlowIsTheSharedServerWhenThereIsOnePair(@TempDir Path dir) throws Exception {
+        String[] o = {"--dc", "batch=20 rate=10mbit", "--duration", "1500ms", "--seed", "4", "--servers", "shared"};
+        Simulation.run(scenario(dir.resolve("shared"), o));
+        o[o.length - 1] = "per-flow";
+        Simulation.run(scenario(dir.resolve("per-flow"), o));
+        for (String name : List.of("events.bin", "keys.log", "tap.pcapng", "client.json")) {
+            assertArrayEquals(Files.readAllBytes(dir.resolve("shared").resolve(name)),
+                    Files.readAllBytes(dir.resolve("per-flow").resolve(name)), name + " differs");
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameBytes(@TempDir Path dir) throws Exception {
         String[] o = {"--dc", "batch=30 rate=10mbit:5mbit loss=0.5%", "--flows", "3", "--duration", "1500ms",
                 "--seed", "9"};
@@ -135,6 +173,10 @@ class DualConnectivitySimulationTest {
         assertTrue(e.getMessage().contains("batch"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--duration", "10s", "--timeout", "5s"));
         assertTrue(e.getMessage().startsWith("--duration: 10.0 s is not shorter than --timeout"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--dc", "batch=10", "--flows", "3",
+                "--servers", "each"));
+        assertTrue(e.getMessage().startsWith("--servers: 'each' is not a server layout; valid: shared, per-flow"),
+                e.getMessage());
     }
 
     private static Map<String, byte[]> files(Path dir) throws Exception {

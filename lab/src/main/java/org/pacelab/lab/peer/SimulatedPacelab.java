@@ -20,7 +20,7 @@ import org.pacelab.sim.SimOptions;
 public final class SimulatedPacelab {
     /** Options that exist only in the simulator's model of the host. */
     public static final List<String> SIM_ONLY = List.of("fq-quantum", "fq-initial-quantum", "fq-horizon", "fq-flow-limit",
-            "fq-timer-slack", "etf-delta", "host-model");
+            "fq-timer-slack", "etf-delta", "host-model", "servers");
     /** Every option the simulated server takes. */
     public static final Set<String> SERVER_OPTIONS;
     /** The real endpoints' JIT warm-up ({@code --warmup}): virtual time needs none, the simulator drops it. */

@@ -206,6 +206,13 @@ class CampaignPlannerTest {
         String r = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: {fq-quantum: 3028}}\n",
                 ALL);
         assertTrue(r.endsWith("fq-quantum is a parameter of the simulator's host model; it works in mode: sim only"), r);
+        // one simulated server host per flow: sim mode only, two values
+        String s = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{servers: each}}\n", ALL);
+        assertTrue(s.contains("pacelab (server): servers: 'each' is not a server layout; valid: shared, per-flow"), s);
+        String relay = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, server-options: "
+                + "{servers: per-flow}}\n", ALL);
+        assertTrue(relay.endsWith("servers is a parameter of the simulator's host model; it works in mode: sim only"), relay);
     }
 
     @Test

@@ -30,17 +30,18 @@ public final class RangeSet implements Iterable<RangeSet.Range> {
                 return 0;
             }
             added -= floor.getValue() - start;
+            // the range reaching start grows in place (put below replaces its end): the common case of a value just
+            // after the last one (a packet number received in order) makes no new map entry
             start = floor.getKey();
-            ranges.remove(floor.getKey());
         }
-        // absorb every range starting inside [start, end]
-        Map.Entry<Long, Long> next = ranges.ceilingEntry(start);
+        // absorb every range starting inside (start, end] (none starts at start but the one grown in place)
+        Map.Entry<Long, Long> next = ranges.higherEntry(start);
         while (next != null && next.getKey() <= end) {
             long overlapEnd = Math.min(next.getValue(), end);
             added -= Math.max(0, overlapEnd - next.getKey());
             end = Math.max(end, next.getValue());
             ranges.remove(next.getKey());
-            next = ranges.ceilingEntry(start);
+            next = ranges.higherEntry(start);
         }
         ranges.put(start, end);
         return added;

@@ -39,6 +39,7 @@ public final class ScenarioJson {
             o.put("up", s.dc().up().format());
         }
         o.put("flow_modes", String.join(",", s.flows().stream().map(f -> f.label()).toList()));
+        o.put("servers", s.serverPerFlow() ? "per-flow" : "shared");
         o.put("duration_ns", s.duration());
         o.put("size_bytes", s.transferBytes());
         o.put("streams", s.streams());
