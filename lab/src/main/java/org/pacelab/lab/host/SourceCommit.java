@@ -10,9 +10,9 @@ import java.util.Properties;
  * The commit the running pacelab was built from, for the provenance of interop results, the header of reproduction
  * reports and {@code pacelab --version}: the line {@code scripts/build-commit.sh} printed when {@code ./pacelab} built
  * the jar (HEAD's short hash, with {@code +dirty} when the jar's sources — a module's {@code src/main}, the poms —
- * differed from it), which the build puts into {@value #RESOURCE}. It is read from the build, never from the checkout: by the time a result is written,
- * HEAD may have moved on or the work tree changed, and the jar is still what it was. A build that did not record it
- * (Maven run directly) says {@code unknown (…)} and why.
+ * differed from it), which the build puts into {@value #RESOURCE}. It is read from the build, never from the checkout:
+ * by the time a result is written, HEAD may have moved on or the work tree changed, and the jar is still what it was. A
+ * build that did not record it (Maven run directly) says {@code unknown (…)} and why.
  */
 public final class SourceCommit {
     static final String RESOURCE = "build-commit.properties";
