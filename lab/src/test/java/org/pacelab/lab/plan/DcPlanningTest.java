@@ -65,6 +65,16 @@ class DcPlanningTest {
     }
 
     @Test
+    void theHoldLimitReceiverIsAReorderingValue() throws ScenarioException {
+        Configuration c = Plans.plan("link: {dc: {batch: 100, reordering: hold-limit}}\nflows: [dc, a, b]\n"
+                + "implementations: [pacelab]\n", ALL).configurations().getFirst();
+        assertTrue(c.dc().spec().reordering().holdLimit());
+        assertTrue(c.dc().emulatorArguments().get(1).contains("reordering=hold-limit"), c.dc().emulatorArguments().toString());
+        assertStarts("test.yaml:1:37: link.dc.reordering: 'per-packet' is not on, off or hold-limit",
+                Plans.refusal("link: {dc: {batch: 100, reordering: per-packet}}\nimplementations: [pacelab]\n", ALL));
+    }
+
+    @Test
     void flowStartsAreSimulatedOnlyAndOnePerFlow() throws ScenarioException {
         String dc = "link: {dc: {batch: 100}}\nflows: [dc, a, b]\n";
         Configuration c = Plans.plan("mode: sim\n" + dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
