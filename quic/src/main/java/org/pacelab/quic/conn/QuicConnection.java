@@ -973,7 +973,7 @@ public final class QuicConnection implements StreamTransport {
             appEvents.clear();
         }
         String closeReason = close.reason();
-        appEvents.add(() -> app.onClosed(code, application, closeReason));
+        appEvents.close(() -> app.onClosed(code, application, closeReason));
     }
 
     private void dispatchAppEvents() {
@@ -982,7 +982,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         // application callbacks may queue more work (and more events); run until quiet
-        appEvents.deliver(streams::isReadable, () -> state == State.CLOSED);
+        appEvents.deliver(streams::isReadable);
     }
 
     // =============================================================================================
