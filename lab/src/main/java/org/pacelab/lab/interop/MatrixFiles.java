@@ -338,13 +338,18 @@ final class MatrixFiles {
         return b.toString();
     }
 
-    /** The cases' grid (the letters of each cell's cases by outcome) and their legend. */
-    private static void casesHtml(InteropMatrix.Plan plan, List<CellResult> cells, StringBuilder b) {
+    /** A server × client grid's opening: the table and its row of clients. */
+    private static void gridHead(InteropMatrix.Plan plan, StringBuilder b) {
         b.append("<table><tr><th>server ↓ client →</th>");
         for (InteropEndpoint c : plan.clients()) {
             b.append("<th>").append(html(c.name())).append("</th>");
         }
         b.append("</tr>\n");
+    }
+
+    /** The cases' grid (the letters of each cell's cases by outcome) and their legend. */
+    private static void casesHtml(InteropMatrix.Plan plan, List<CellResult> cells, StringBuilder b) {
+        gridHead(plan, b);
         for (InteropEndpoint s : plan.servers()) {
             b.append("<tr><th>").append(html(s.name())).append("</th>");
             for (InteropEndpoint c : plan.clients()) {
@@ -398,11 +403,8 @@ final class MatrixFiles {
         for (InteropMeasurement m : plan.measurements()) {
             b.append("<h2>Measurement ").append(html(m.name())).append(" (").append(html(m.abbreviation())).append(")</h2>\n<p>")
                     .append(html(m.description())).append(" Mean ± sample standard deviation of ").append(m.repetitions())
-                    .append(" repetitions, in ").append(html(m.unit())).append(".</p>\n<table><tr><th>server ↓ client →</th>");
-            for (InteropEndpoint c : plan.clients()) {
-                b.append("<th>").append(html(c.name())).append("</th>");
-            }
-            b.append("</tr>\n");
+                    .append(" repetitions, in ").append(html(m.unit())).append(".</p>\n");
+            gridHead(plan, b);
             for (InteropEndpoint s : plan.servers()) {
                 b.append("<tr><th>").append(html(s.name())).append("</th>");
                 for (InteropEndpoint c : plan.clients()) {
