@@ -275,16 +275,13 @@ final class PacketReceiver {
         }
         packetsReceived++;
         long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
-        // the frames are read from the payload with the datagram's position and limit, put back after them
+        // the frames are read from the payload with the datagram's position and limit, put back after them (a frame
+        // that breaks a rule ends the datagram, and the next one sets the view again)
         int datagramStart = dg.position();
         int datagramEnd = dg.limit();
-        boolean ackEliciting;
-        try {
-            dg.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
-            ackEliciting = frames.receive(dg, type, level, pn, p.dcid(), now);
-        } finally {
-            dg.limit(datagramEnd).position(datagramStart);
-        }
+        dg.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
+        boolean ackEliciting = frames.receive(dg, type, level, pn, p.dcid(), now);
+        dg.limit(datagramEnd).position(datagramStart);
         tracker.onPacketReceived(pn, ackEliciting, now);
         if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
             datagramMovesPath = true;
