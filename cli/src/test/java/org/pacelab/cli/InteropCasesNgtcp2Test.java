@@ -27,7 +27,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * flight; with two, its fifth, 31 PTOs after it. Its PTO during the handshake is three times its first RTT sample (srtt + 4 × rttvar with rttvar
  * half that sample and no max_ack_delay, RFC 9002 §5.3, §6.2.1), which is the path's 30 ms plus the time the relay
  * and the server take to answer the ClientHello, so that sample must stay below about 52 ms (106 ms). pacelab's endpoint warms its server up before it binds its port for that
- * ({@code EndpointCommand.warmUp}); a cold server answered after 0.3–2.2 s (docs/interop.md).
+ * ({@code EndpointCommand.warmUp}); a cold server answered after 0.3–2.2 s (docs/interop.md). And the server
+ * acknowledges the ClientHello's Initial in a datagram of its own before its TLS step ({@code InitialAckFirst}, RFC 9000
+ * §13.2.1), so the sample does not include the key exchange and the certificate's signature: 39–50 ms at load 9–11
+ * under nice 19, against 77–239 ms without (docs/benchmarks.md).
  *
  * <p>Cells left out, and why:
  * <ul>

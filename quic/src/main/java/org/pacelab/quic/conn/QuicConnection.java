@@ -106,6 +106,8 @@ public final class QuicConnection implements StreamTransport {
     private final PacketReceiver receiver;
     /** A client's 0-RTT (RFC 9001 §4.6). */
     private final EarlyData earlyData;
+    /** Server: the client's first Initial acknowledged before TLS processes its ClientHello (RFC 9000 §13.2.1). */
+    private final InitialAckFirst ackFirst;
     /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
     private boolean newPathNeedsFreshState;
     private long pathResets;
@@ -160,6 +162,9 @@ public final class QuicConnection implements StreamTransport {
                 localCids, ackFrequency, recovery, fate);
         this.keepAlive = new ResponseKeepAlive(isClient, streams, recovery, spaces[PacketSpace.APPLICATION.ordinal()], now);
         this.earlyData = new EarlyData(config, keys, tls, streams, recovery, fate);
+        // the ACK goes out in the client's version: only when the ClientHello's version_information cannot switch us to
+        // another (we prefer the client's Original Version, RFC 9368 §4) — the client follows the first version it hears
+        this.ackFirst = new InitialAckFirst(!isClient && config.versions().get(0) == version);
         FrameReceiver frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
                 spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
         this.receiver = new PacketReceiver(isClient, this.originalDcid, initialScid, versions, handshakeIds, localCids,
@@ -331,8 +336,9 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onCrypto(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
-            tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
-            receiver.processPacketsAwaitingKeys(now);
+            if (!ackFirst.hold(level, c)) {
+                toTls(level, c, now);
+            }
         }
 
         @Override
@@ -366,6 +372,12 @@ public final class QuicConnection implements StreamTransport {
         public boolean stopped() {
             return state == State.DRAINING || state == State.CLOSED;
         }
+    }
+
+    /** CRYPTO data to TLS; the packets waiting for the keys it may produce are processed then. */
+    private void toTls(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
+        tls.receive(level == EncryptionLevel.ZERO_RTT ? EncryptionLevel.ONE_RTT : level, c.offset(), c.data());
+        receiver.processPacketsAwaitingKeys(now);
     }
 
     /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
@@ -577,6 +589,8 @@ public final class QuicConnection implements StreamTransport {
             confirmHandshakeNow = false;
             confirmHandshake(now);
         }
+        // the ACK of held CRYPTO data goes in this datagram: TLS gets the data at the next timer turn
+        ackFirst.onSend(now);
         if (idle) {
             readySince = now;
         }
@@ -817,6 +831,7 @@ public final class QuicConnection implements StreamTransport {
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
         t = Math.min(t, path.timer());
+        t = Math.min(t, ackFirst.deadline());
         return Math.min(t, keepAlive.deadline(handshakeConfirmed));
     }
 
@@ -887,6 +902,16 @@ public final class QuicConnection implements StreamTransport {
             dispatchAppEvents();
             return;
         }
+        if (now >= ackFirst.deadline() && state == State.HANDSHAKE) {
+            // the ACK of the client's first Initial has left: now the ClientHello's processing
+            try {
+                ackFirst.release((level, c) -> toTls(level, c, now));
+            } catch (QuicException e) {
+                closeWithError(e, now);
+                dispatchAppEvents();
+                return;
+            }
+        }
         keys.onTimer(now);
         if (now >= path.timer()) {
             path.onTimeout(now, recovery.rtt().ptoBase());
@@ -948,7 +973,7 @@ public final class QuicConnection implements StreamTransport {
             appEvents.clear();
         }
         String closeReason = close.reason();
-        appEvents.add(() -> app.onClosed(code, application, closeReason));
+        appEvents.close(() -> app.onClosed(code, application, closeReason));
     }
 
     private void dispatchAppEvents() {
@@ -957,7 +982,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         // application callbacks may queue more work (and more events); run until quiet
-        appEvents.deliver(streams::isReadable, () -> state == State.CLOSED);
+        appEvents.deliver(streams::isReadable);
     }
 
     // =============================================================================================

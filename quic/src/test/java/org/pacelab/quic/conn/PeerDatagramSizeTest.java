@@ -10,6 +10,7 @@ import java.util.Random;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**
@@ -37,7 +38,9 @@ class PeerDatagramSizeTest {
             return d;
         };
         pair.start();
-        assertTrue(pair.runUntil(() -> pair.server != null, 1_000_000_000L), "the server did not start");
+        // the server's TLS step (its ClientHello's transport parameters) comes after its ACK of the client's Initial
+        assertTrue(pair.runUntil(() -> pair.server != null && pair.server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE),
+                1_000_000_000L), "the server did not process the ClientHello");
         assertEquals(1200, pair.server.maxDatagramSize());
         assertEquals(12_000, pair.server.recovery().congestionController().congestionWindow(),
                 "10 * 1200, not 10 * 1452 = 14 520");
