@@ -15,6 +15,8 @@ import org.pacelab.lab.interop.CellResult;
 import org.pacelab.lab.interop.CheckResult;
 import org.pacelab.lab.interop.InteropCase;
 import org.pacelab.lab.interop.InteropCases;
+import org.pacelab.lab.interop.InteropMeasurement;
+import org.pacelab.lab.interop.InteropMeasurements;
 import org.pacelab.lab.interop.InteropEndpoint;
 import org.pacelab.lab.interop.InteropEndpoints;
 import org.pacelab.lab.interop.InteropMatrix;
@@ -44,7 +46,10 @@ import picocli.CommandLine.TypeConversionException;
                 "some); the matrix covers every cell in DIR, so a long matrix is built in slices of --cases or peers.",
                 "--jobs N runs N cells at once; each cell's provenance says so. 1 is the default and the recommended value for a",
                 "matrix of record: parallel cells share the CPUs and the timing-sensitive cases fail more under load.",
-                "Example: pacelab interop --peers pacelab,ngtcp2 --cases handshake,transfer,retry"})
+                "Measurements (--measurements goodput): the runner's goodput, a 10 MiB download repeated 5 times per server and",
+                "client, each a fresh pair; runs/SERVER_CLIENT/goodput/result.json has every repetition and mean ± std in kbps.",
+                "Example: pacelab interop --peers pacelab,ngtcp2 --cases handshake,transfer,retry",
+                "Example: pacelab interop --peers pacelab --measurements goodput --out results/goodput"})
 public final class InteropCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,8 +64,17 @@ public final class InteropCommand implements Callable<Integer> {
     @Option(names = "--clients", split = ",", paramLabel = "LIST", description = "only these as clients (default: --peers)")
     List<String> clients;
 
-    @Option(names = "--cases", split = ",", paramLabel = "LIST", description = "the test cases (default: all, in the runner's order)")
+    @Option(names = "--cases", split = ",", paramLabel = "LIST", description = "the test cases, or 'none' (default: all, in the "
+            + "runner's order; none when --measurements is given)")
     List<String> cases;
+
+    @Option(names = "--measurements", split = ",", paramLabel = "LIST", description = "the runner's measurements to run after "
+            + "the cases: goodput, or 'none' (default: none); crosstraffic needs a TCP flow pacelab's UDP emulator cannot carry")
+    List<String> measurements;
+
+    @Option(names = "--repetitions", paramLabel = "N", converter = Repetitions.class, description = "repetitions of each "
+            + "measurement (default: the runner's, 5 for goodput); fewer give a quick look, not the runner's numbers")
+    Integer repetitions;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/interop", converter = PathChecks.OutputDirectory.class, description = "matrix directory (default: ${DEFAULT-VALUE})")
     Path out;
@@ -86,6 +100,23 @@ public final class InteropCommand implements Callable<Integer> {
                     + "matrix of record unless measured")
     int jobs;
 
+    /** {@code --repetitions}: a whole number from 1 up; anything else is one sentence with the valid range. */
+    static final class Repetitions implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                int n = Integer.parseInt(value.strip());
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new TypeConversionException("'" + value + "' is not a whole number from 1 up; give how many times each "
+                    + "measurement repeats (default: the runner's, 5 for goodput)");
+        }
+    }
+
     /** {@code --jobs}: a whole number from 1 up; anything else is one sentence with the valid range. */
     static final class Jobs implements ITypeConverter<Integer> {
         @Override
@@ -110,21 +141,48 @@ public final class InteropCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         InteropEndpoints registry = InteropEndpoints.standard();
         List<InteropCase> chosen = new ArrayList<>();
-        for (String name : cases == null ? InteropCases.names() : cases) {
+        for (String name : cases == null ? (measurements == null ? InteropCases.names() : List.<String>of()) : cases) {
+            if (name.strip().equals("none")) {
+                continue;
+            }
             var c = InteropCases.get(name.strip());
             if (c.isEmpty()) {
-                return usage("unknown test case '" + name.strip() + "'; valid cases: " + String.join(", ", InteropCases.names()));
+                return usage("unknown test case '" + name.strip() + "'; valid cases: none, " + String.join(", ", InteropCases.names()));
             }
             if (!chosen.contains(c.get())) {
                 chosen.add(c.get());
             }
         }
+        List<InteropMeasurement> measured = new ArrayList<>();
+        for (String name : measurements == null ? List.<String>of() : measurements) {
+            String n = name.strip();
+            if (n.equals("none")) {
+                continue;
+            }
+            String notHere = InteropMeasurements.notHere(n);
+            if (notHere != null) {
+                return usage("--measurements: " + notHere + "; valid: none, " + String.join(", ", InteropMeasurements.names()));
+            }
+            var m = InteropMeasurements.get(n);
+            if (m.isEmpty()) {
+                return usage("--measurements: unknown measurement '" + n + "'; valid: none, " + String.join(", ",
+                        InteropMeasurements.names()));
+            }
+            InteropMeasurement x = repetitions == null ? m.get() : m.get().withRepetitions(repetitions);
+            if (measured.stream().noneMatch(y -> y.name().equals(x.name()))) {
+                measured.add(x);
+            }
+        }
+        if (chosen.isEmpty() && measured.isEmpty()) {
+            return usage("nothing to run: --cases and --measurements name none");
+        }
         InteropMatrix.Rerun again = InteropMatrix.Rerun.NONE;
         if (rerun != null) {
             List<String> words = rerun.stream().map(String::strip).toList();
             for (String w : words) {
-                if (!w.equals("all") && !w.equals("failed") && InteropCases.get(w).isEmpty()) {
-                    return usage("--rerun: unknown test case '" + w + "'; valid: all, failed, " + String.join(", ", InteropCases.names()));
+                if (!w.equals("all") && !w.equals("failed") && InteropCases.get(w).isEmpty() && InteropMeasurements.get(w).isEmpty()) {
+                    return usage("--rerun: unknown test case '" + w + "'; valid: all, failed, " + String.join(", ", InteropCases.names())
+                            + ", " + String.join(", ", InteropMeasurements.names()));
                 }
             }
             again = InteropMatrix.Rerun.of(words);
@@ -152,7 +210,7 @@ public final class InteropCommand implements Callable<Integer> {
         if (s.isEmpty() || c.isEmpty()) {
             return usage("no usable " + (s.isEmpty() ? "server" : "client") + " is left to run");
         }
-        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed, again), jobs);
+        List<CellResult> cells = matrix.run(new InteropMatrix.Plan(s, c, chosen, seed, again, measured), jobs);
         long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
         long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
         long unsupported = cells.size() - ok - failed;

@@ -109,6 +109,10 @@ public final class SimCommand implements Callable<Integer> {
     String hostModel;
     @Option(names = "--client-send", paramLabel = "STRATEGY", description = "The client's send strategy (default: park).")
     String clientSend;
+    @Option(names = "--flow-starts", paramLabel = "TIMES", description = "With several --flows: when each pair's client "
+            + "starts, after the run's start, one time per flow in --flows order (e.g. 0s,2s,2s; default: all at once); each "
+            + "downloads for --duration from its own start.")
+    String flowStarts;
     @Option(names = "--servers", paramLabel = "shared|per-flow", description = "With several --flows: one server host "
             + "serves them all (shared, as in relay mode; default) or each pair has its own (per-flow, as in netns mode).")
     String servers;
@@ -215,6 +219,7 @@ public final class SimCommand implements Callable<Integer> {
         put(m, "--host-model", hostModel);
         put(m, "--client-send", clientSend);
         put(m, "--servers", servers);
+        put(m, "--flow-starts", flowStarts);
         put(m, "--snaplen", snaplen);
         if (clientQlog) m.put("--client-qlog", "on");
         if (noAnalyze) m.put("--analyze", "off");

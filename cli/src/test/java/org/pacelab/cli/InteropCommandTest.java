@@ -27,7 +27,7 @@ class InteropCommandTest {
     void unknownCaseListsTheValidOnes() {
         CliRun r = CliRun.of("interop", "--cases", "handshake,zerort", "--out", dir.resolve("m").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().strip().startsWith("pacelab interop: unknown test case 'zerort'; valid cases: handshake, transfer, longrtt, "),
+        assertTrue(r.err().strip().startsWith("pacelab interop: unknown test case 'zerort'; valid cases: none, handshake, transfer, longrtt, "),
                 r.err());
         assertTrue(r.err().strip().endsWith("rebind-port, rebind-addr, connectionmigration"), r.err());
         assertEquals(1, r.err().strip().lines().count());
@@ -40,6 +40,27 @@ class InteropCommandTest {
         assertTrue(r.err().strip().startsWith("pacelab interop: --rerun: unknown test case 'handshak'; valid: all, failed, handshake, "),
                 r.err());
         assertEquals(1, r.err().strip().lines().count());
+        assertFalse(Files.exists(dir.resolve("m")));
+    }
+
+    @Test
+    void unknownOrUnavailableMeasurementIsOneSentenceWithTheValidOnes() {
+        CliRun r = CliRun.of("interop", "--measurements", "goodput,goodputt", "--out", dir.resolve("m").toString());
+        assertEquals(2, r.code());
+        assertEquals("pacelab interop: --measurements: unknown measurement 'goodputt'; valid: none, goodput", r.err().strip());
+        CliRun c = CliRun.of("interop", "--measurements", "crosstraffic", "--out", dir.resolve("m").toString());
+        assertEquals(2, c.code());
+        String err = c.err().strip();
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("pacelab interop: --measurements: crosstraffic needs the runner's iperf TCP flow"), err);
+        assertTrue(err.endsWith("; valid: none, goodput"), err);
+        CliRun n = CliRun.of("interop", "--cases", "none", "--measurements", "none", "--out", dir.resolve("m").toString());
+        assertEquals(2, n.code());
+        assertEquals("pacelab interop: nothing to run: --cases and --measurements name none", n.err().strip());
+        CliRun z = CliRun.of("interop", "--measurements", "goodput", "--repetitions", "0", "--out", dir.resolve("m").toString());
+        assertEquals(2, z.code());
+        assertEquals("pacelab interop: --repetitions: '0' is not a whole number from 1 up; give how many times each measurement "
+                + "repeats (default: the runner's, 5 for goodput)", z.err().strip());
         assertFalse(Files.exists(dir.resolve("m")));
     }
 

@@ -39,7 +39,8 @@ import org.pacelab.sim.random.RandomScope;
  * hq-interop (bodies counted and dropped, like {@code pacelab client} without -o), and what it received. Client i
  * is named {@code client} (i = 0) or {@code client-(i+1)}: its random streams are {@code NAME/quic}, {@code NAME/tls},
  * {@code NAME/host}, {@code NAME/qdisc}, {@code NAME/reset-key}, its counters {@code NAME_...}, its qlogs
- * {@code NAME-<DCID>.sqlog}.
+ * {@code NAME-<DCID>.sqlog}. Its loop and connection start at the run's start plus the pair's start offset, and its
+ * duration and timeout count from there.
  */
 final class SimClient {
     final int index;
@@ -54,6 +55,8 @@ final class SimClient {
     final Host host;
     final QlogFiles qlogs;
     final List<DownloadResult> results = new ArrayList<>();
+    /** Virtual time at which this client starts: the run's start plus its {@link SimScenario#flowStart(int)}. */
+    final long start;
     private long bodyBytes;
 
     private SimClient(SimScenario s, int index, RandomStreams streams, SimNetwork network, PacketIds ids, QlogFiles qlogs)
@@ -63,6 +66,7 @@ final class SimClient {
         this.mode = s.flows().get(index);
         this.address = s.clientAddress(index);
         this.name = index == 0 ? "client" : "client-" + (index + 1);
+        this.start = Simulation.START + s.flowStart(index);
         this.qlogs = qlogs;
         this.tls = new RandomScope.Source(streams.stream(name + "/tls"));
         this.qdisc = Qdiscs.create(s.client().qdisc(), (p, t) -> network.transmit(Direction.UP, p, t),
@@ -114,15 +118,14 @@ final class SimClient {
         scope.use(tls);
         try {
             connection = QuicConnection.client(config, app, streams.stream(name + "/quic"),
-                    new StatelessResetTokens(Simulation.bytes(streams, name + "/reset-key")), NO_ROUTING, Simulation.START);
+                    new StatelessResetTokens(Simulation.bytes(streams, name + "/reset-key")), NO_ROUTING, start);
         } finally {
             scope.clear();
         }
-        long closeAt = s.duration() > 0 ? Simulation.START + s.duration() : Long.MAX_VALUE;
-        connections = new ClientConnection(connection, s.serverAddress(), Simulation.START + s.timeout(), clock, closeAt,
+        long closeAt = s.duration() > 0 ? start + s.duration() : Long.MAX_VALUE;
+        connections = new ClientConnection(connection, s.serverAddress(), start + s.timeout(), clock, closeAt,
                 h3 ? H3Error.H3_NO_ERROR.code : 0);
-        host = new Host(name, connections, s.client(), qdisc, ids, a -> flow, streams.stream(name + "/host"), tls,
-                Simulation.START);
+        host = new Host(name, connections, s.client(), qdisc, ids, a -> flow, streams.stream(name + "/host"), tls, start);
         hostRef[0] = host;
     }
 

@@ -32,7 +32,7 @@ import org.pacelab.sim.host.SendPathConfig;
  */
 public final class SimOptions {
     public static final List<String> LINK = List.of("--preset", "--down", "--up", "--dc", "--path-a", "--path-b", "--seed");
-    public static final List<String> TRANSFER = List.of("--flows", "--duration", "--size", "--streams", "--alpn", "--timeout");
+    public static final List<String> TRANSFER = List.of("--flows", "--flow-starts", "--duration", "--size", "--streams", "--alpn", "--timeout");
     public static final List<String> QUIC = List.of("--ciphers", "--max-udp-payload", "--idle-timeout", "--key-update",
             "--ack-threshold");
     public static final List<String> HOST = List.of("--send", "--gso", "--sendmmsg", "--txtime", "--paced-gso",
@@ -135,7 +135,8 @@ public final class SimOptions {
                     o.containsKey("--client-qlog") && flag("--client-qlog", o.get("--client-qlog")),
                     o.containsKey("--ack-threshold") ? integer("--ack-threshold", o.get("--ack-threshold")) : 2,
                     s.dc(), s.flows(), s.duration(), !o.containsKey("--tap") || flag("--tap", o.get("--tap")),
-                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")), serverPerFlow(o.get("--servers")));
+                    !o.containsKey("--qlog") || flag("--qlog", o.get("--qlog")), serverPerFlow(o.get("--servers")),
+                    o.containsKey("--flow-starts") ? flowStarts(o.get("--flow-starts")) : List.of());
             return s;
         } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
@@ -166,6 +167,29 @@ public final class SimOptions {
         List<DcFlowMode> out = new ArrayList<>();
         for (String part : t.split(",")) {
             out.add(DcFlowMode.parse("--flows", part));
+        }
+        return out;
+    }
+
+    /**
+     * {@code --flow-starts 0s,2s,2s}: when each pair's client starts, after the run's start, one time per entry of
+     * {@code --flows} in its order (the count is checked by {@link SimScenario}); each client then downloads for
+     * {@code --duration} from its own start.
+     */
+    public static List<Long> flowStarts(String text) throws SpecException {
+        String t = text == null ? "" : text.strip();
+        List<Long> out = new ArrayList<>();
+        for (String part : t.split(",", -1)) {
+            String p = part.strip();
+            if (p.startsWith("-")) {
+                throw new IllegalArgumentException("--flow-starts: '" + p + "' is negative; valid: a time of 0 or later per flow, "
+                        + "counted from the run's start (e.g. 0s,2s,2s; shift every flow so the earliest is 0)");
+            }
+            if (p.isEmpty()) {
+                throw new IllegalArgumentException("--flow-starts: '" + text + "' has an empty entry; valid: one time per flow, "
+                        + "comma-separated, e.g. 0s,2s,2s");
+            }
+            out.add(Units.parseDuration("--flow-starts", p));
         }
         return out;
     }

@@ -56,13 +56,17 @@ import org.pacelab.sim.host.HostConfig;
  * @param serverPerFlow     one server host per client/server pair (its own endpoint, event loop, socket and qdisc,
  *                          as the netns mode runs one server process per flow) instead of one server host serving
  *                          every pair (the relay mode's one server process)
+ * @param flowStarts        when each pair's client starts, ns after the run's start, one per entry of {@code flows}
+ *                          (its download of {@code duration} and its timeout count from there), or empty: every
+ *                          client starts at once, as the relay and netns runners start them
  */
 public record SimScenario(LinkSpec link, long seed, long transferBytes, int streams, String alpn,
                           CongestionConfig congestion, List<CipherSuite> ciphers, int maxUdpPayload, long idleTimeout,
                           long keyUpdateInterval, HostConfig server, HostConfig client, Path outputDir, int snaplen,
                           long timeout, InetSocketAddress serverAddress, InetSocketAddress clientAddress,
                           boolean analyze, boolean clientQlog, int ackThreshold, DcSpec dc, List<DcFlowMode> flows,
-                          long duration, boolean tap, boolean serverQlog, boolean serverPerFlow) {
+                          long duration, boolean tap, boolean serverQlog, boolean serverPerFlow,
+                          List<Long> flowStarts) {
     /** Client/server pairs at most (the clients' ports are consecutive). */
     public static final int MAX_FLOWS = 64;
     public static final List<String> ALPNS = List.of("h3", "hq-interop");
@@ -126,6 +130,15 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         if (duration < 0) {
             throw new IllegalArgumentException("--duration: must not be negative, e.g. 20s");
         }
+        flowStarts = flowStarts == null ? List.of() : List.copyOf(flowStarts);
+        if (!flowStarts.isEmpty() && flowStarts.size() != flows.size()) {
+            throw new IllegalArgumentException("--flow-starts: " + flowStarts.size() + " start offsets for " + flows.size()
+                    + " flows; give one per entry of --flows, in its order (e.g. 0s,2s,2s for dc,a,b)");
+        }
+        if (flowStarts.stream().anyMatch(t -> t < 0)) {
+            throw new IllegalArgumentException("--flow-starts: a start offset is negative; valid: 0 or later (e.g. 0s,2s,2s), "
+                    + "counted from the run's start");
+        }
         if (duration > 0 && duration >= timeout) {
             throw new IllegalArgumentException("--duration: " + duration / 1e9 + " s is not shorter than --timeout ("
                     + timeout / 1e9 + " s)");
@@ -135,6 +148,22 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
     /** The address of pair {@code i}'s client: the client address with its port plus i. */
     public InetSocketAddress clientAddress(int i) {
         return i == 0 ? clientAddress : new InetSocketAddress(clientAddress.getAddress(), clientAddress.getPort() + i);
+    }
+
+    /** How long after the run's start pair {@code i}'s client starts, ns (0 without {@link #flowStarts()}). */
+    public long flowStart(int i) {
+        return flowStarts.isEmpty() ? 0 : flowStarts.get(i);
+    }
+
+    /** The latest client start, ns after the run's start. */
+    public long lastFlowStart() {
+        return flowStarts.stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    /** Each pair's client starts {@code starts.get(i)} ns after the run's start (empty: all at once). */
+    public SimScenario withFlowStarts(List<Long> starts) {
+        return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, starts);
     }
 
     /** Whether several pairs share the link or the link has two paths: measured from the event log (JFI, paths). */
@@ -155,7 +184,7 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
         try {
             return new SimScenario(Presets.get("quic-steps"), 1, 100L << 20, 1, "h3", CongestionConfig.DEFAULT,
                     TlsConfig.ALL_SUITES, 1452, 30_000_000_000L, 0, host, host,
-                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true, false);
+                    outputDir, 0, 300_000_000_000L, DEFAULT_SERVER, DEFAULT_CLIENT, true, false, 2, null, List.of(DcFlowMode.DUAL), 0, true, true, false, List.of());
         } catch (SpecException e) {
             throw new IllegalStateException("the quic-steps preset is missing", e);
         }
@@ -164,70 +193,70 @@ public record SimScenario(LinkSpec link, long seed, long transferBytes, int stre
     /** A single-path link (replaces a dual-connectivity one). */
     public SimScenario withLink(LinkSpec l) {
         return new SimScenario(l, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, null, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     /** A dual-connectivity link instead of the single-path one (null: back to {@link #link()}). */
     public SimScenario withDc(DcSpec d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, d, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     /** Which of the large outputs to write: the tap and the server's qlogs. */
     public SimScenario withOutputs(boolean t, boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, t, q, serverPerFlow, flowStarts);
     }
 
     /** The client/server pairs (one mode each) and how long each downloads (0 = its transfer's size). */
     public SimScenario withFlows(List<DcFlowMode> f, long d) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, f, d, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withSeed(long s) {
         return new SimScenario(link, s, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withTransfer(long bytes, int n) {
         return new SimScenario(link, seed, bytes, n, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withCongestion(CongestionConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, c, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withHosts(HostConfig s, HostConfig c) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, s, c, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withOutputDir(Path dir) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, dir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withAnalyze(boolean a) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, a, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     public SimScenario withClientQlog(boolean q) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, q, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 
     /** One server host per pair (true) or one server host serving every pair (false, the default). */
     public SimScenario withServerPerFlow(boolean perFlow) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, perFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, timeout, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, perFlow, flowStarts);
     }
 
     public SimScenario withTimeout(long t) {
         return new SimScenario(link, seed, transferBytes, streams, alpn, congestion, ciphers, maxUdpPayload, idleTimeout,
-                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow);
+                keyUpdateInterval, server, client, outputDir, snaplen, t, serverAddress, clientAddress, analyze, clientQlog, ackThreshold, dc, flows, duration, tap, serverQlog, serverPerFlow, flowStarts);
     }
 }

@@ -62,8 +62,9 @@ import org.pacelab.sim.random.SeededSecureRandom;
  * own server host ({@link SimServer}: endpoint, event loop, socket and qdisc; netns mode's one server process per
  * flow); client i has its own host, address
  * ({@link SimScenario#clientAddress(int)}) and flow id i + 1, and on a dual-connectivity link its flow is assigned
- * dc, a or b before its first packet. Each client downloads its transfer, or for {@link SimScenario#duration()} and
- * then closes its connection. The event log carries every path's events and one FLOW record per pair (ending in
+ * dc, a or b before its first packet. Each client starts at {@link #START} plus its pair's
+ * {@link SimScenario#flowStart(int)} (all at once by default) and downloads its transfer, or for
+ * {@link SimScenario#duration()} from its own start, and then closes its connection. The event log carries every path's events and one FLOW record per pair (ending in
  * {@code path=MODE} on a dual-connectivity link), so the relay's multi-flow analysis (fairness, path utilization,
  * reordering) reads a simulated run unchanged; each client's log is {@code client.json} for one pair and
  * {@code flow-N/client.json} for several.
@@ -192,7 +193,7 @@ public final class Simulation {
             }
             List<Host> serverHosts = servers.stream().map(v -> v.host).toList();
 
-            // clients: one host and connection per pair, all starting at START
+            // clients: one host and connection per pair, starting at START (plus the pair's offset, --flow-starts)
             List<SimClient> clients = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 String name = i == 0 ? "client" : "client-" + (i + 1);
@@ -224,7 +225,7 @@ public final class Simulation {
             for (Host h : clientHosts) {
                 engine.add(h);
             }
-            engine.run(START + s.timeout() + DRAIN, () -> clientHosts.stream().allMatch(Host::stopped));
+            engine.run(START + s.lastFlowStart() + s.timeout() + DRAIN, () -> clientHosts.stream().allMatch(Host::stopped));
             long clientEnd = START;
             List<Boolean> timedOut = new ArrayList<>();
             for (SimClient c : clients) {
@@ -318,8 +319,8 @@ public final class Simulation {
             throws IOException {
         List<DownloadResult> finished = List.copyOf(c.results);
         long handshake = c.connections.handshakeDone();
-        ClientLog.write(clientLog, new QuicClient.Outcome(finished, START, clientEnd, c.connection.closeErrorCode(),
-                c.connection.closeReason(), timedOut, handshake < 0 ? -1 : handshake - START), START, clientEnd);
+        ClientLog.write(clientLog, new QuicClient.Outcome(finished, c.start, clientEnd, c.connection.closeErrorCode(),
+                c.connection.closeReason(), timedOut, handshake < 0 ? -1 : handshake - c.start), c.start, clientEnd);
         boolean downloaded = !timedOut && finished.size() == s.streams() && finished.stream().allMatch(DownloadResult::succeeded);
         boolean completed;
         String outcome;
@@ -339,7 +340,7 @@ public final class Simulation {
         double goodput = s.duration() > 0 && c.connections.closedAtDuration()
                 ? c.bodyBytes() * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(finished);
         return new SimResult.FlowResult(c.flow, c.mode, c.address, c.bodyBytes(), goodput, completed, outcome,
-                handshake < 0 ? -1 : handshake - START, clientEnd - START);
+                handshake < 0 ? -1 : handshake - c.start, clientEnd - START);
     }
 
     private static String outcome(SimScenario s, List<SimResult.FlowResult> flows) {

@@ -131,6 +131,43 @@ class DualConnectivitySimulationTest {
     }
 
     @Test
+    void aFlowWithALaterStartSendsItsFirstPacketThenAndDownloadsForTheDurationFromThere(@TempDir Path dir) throws Exception {
+        SimResult r = Simulation.run(scenario(dir, "--dc", "batch=50 rate=10mbit queue=50p", "--flows", "dc,a,b",
+                "--flow-starts", "1500ms,0s,0s", "--duration", "3s", "--seed", "3"));
+        assertTrue(r.completed(), r.outcome());
+        Map<Integer, Long> first = new HashMap<>();
+        EventLogReader.read(r.files().events(), (LogEvent e) -> {
+            if (e.type() == EventType.ENQUEUE || e.type() == EventType.DEQUEUE) {
+                first.merge(e.flow(), e.time(), Math::min);
+            }
+        });
+        assertEquals(3, first.size(), first.toString());
+        long late = first.get(1) - Math.min(first.get(2), first.get(3));
+        assertTrue(late >= 1_500_000_000L && late < 1_600_000_000L, "flow 1's first packet " + late + " ns after the others'");
+        for (SimResult.FlowResult f : r.flows()) {
+            assertTrue(f.completed(), f.outcome());
+            assertTrue(f.bodyBytes() > 100_000, "flow " + f.flow() + " received " + f.bodyBytes());
+        }
+        // each client closes its duration after its own start
+        assertTrue(r.flows().get(0).endNanos() >= 4_500_000_000L, "flow 1 ended at " + r.flows().get(0).endNanos());
+        assertTrue(r.flows().get(1).endNanos() < 4_000_000_000L, "flow 2 ended at " + r.flows().get(1).endNanos());
+        String json = Files.readString(r.files().scenario());
+        assertTrue(json.replaceAll("\\s", "").contains("\"flow_starts_ns\":[1500000000,0,0]"), json);
+    }
+
+    @Test
+    void startOffsetsOfZeroAreTheDefault(@TempDir Path dir) throws Exception {
+        String[] o = {"--dc", "batch=20 rate=10mbit", "--flows", "dc,a", "--duration", "1500ms", "--seed", "4",
+                "--flow-starts", "0s,0"};
+        Simulation.run(scenario(dir.resolve("zero"), o));
+        Simulation.run(scenario(dir.resolve("default"), java.util.Arrays.copyOf(o, o.length - 2)));
+        for (String name : List.of("events.bin", "keys.log", "tap.pcapng", "flow-1/client.json", "flow-2/client.json")) {
+            assertArrayEquals(Files.readAllBytes(dir.resolve("zero").resolve(name)),
+                    Files.readAllBytes(dir.resolve("default").resolve(name)), name + " differs");
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameBytes(@TempDir Path dir) throws Exception {
         String[] o = {"--dc", "batch=30 rate=10mbit:5mbit loss=0.5%", "--flows", "3", "--duration", "1500ms",
                 "--seed", "9"};
@@ -177,6 +214,20 @@ class DualConnectivitySimulationTest {
                 "--servers", "each"));
         assertTrue(e.getMessage().startsWith("--servers: 'each' is not a server layout; valid: shared, per-flow"),
                 e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--dc", "batch=10", "--flows", "dc,a,b",
+                "--flow-starts", "0s,2s"));
+        assertEquals("--flow-starts: 2 start offsets for 3 flows; give one per entry of --flows, in its order (e.g. 0s,2s,2s "
+                + "for dc,a,b)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--dc", "batch=10", "--flows", "dc,a,b",
+                "--flow-starts", "-2s,0s,0s"));
+        assertTrue(e.getMessage().startsWith("--flow-starts: '-2s' is negative; valid: a time of 0 or later per flow"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--dc", "batch=10", "--flows", "dc,a,b",
+                "--flow-starts", "0s,2,2s"));
+        assertEquals("--flow-starts: '2' is not a time; use a number with ns, us, ms or s, e.g. 20ms", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> scenario(dir, "--dc", "batch=10", "--flows", "dc,a,b",
+                "--flow-starts", "0s,,2s"));
+        assertTrue(e.getMessage().startsWith("--flow-starts: '0s,,2s' has an empty entry"), e.getMessage());
     }
 
     private static Map<String, byte[]> files(Path dir) throws Exception {

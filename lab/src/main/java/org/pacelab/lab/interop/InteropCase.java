@@ -42,4 +42,10 @@ public record InteropCase(String name, String abbreviation, String description, 
     public String testname(org.pacelab.lab.peer.Role role) {
         return role == org.pacelab.lab.peer.Role.SERVER ? serverTestname : clientTestname;
     }
+
+    /** The same case with another check (a measurement's repetition records its value through it). */
+    public InteropCase withCheck(Check other) {
+        return new InteropCase(name, abbreviation, description, serverTestname, clientTestname, files, down, up, rebinding, family,
+                preferredAddress, certificateChain, timeoutSeconds, alpn, other);
+    }
 }

@@ -47,7 +47,16 @@ import org.pacelab.lab.run.RunConditions;
 public final class InteropMatrix {
     /** What to run. */
     public record Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed,
-                       Rerun rerun) {
+                       Rerun rerun, List<InteropMeasurement> measurements) {
+        public Plan {
+            measurements = List.copyOf(measurements);
+        }
+
+        public Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed,
+                    Rerun rerun) {
+            this(servers, clients, cases, seed, rerun, List.of());
+        }
+
         public Plan(List<InteropEndpoint> servers, List<InteropEndpoint> clients, List<InteropCase> cases, long seed) {
             this(servers, clients, cases, seed, Rerun.NONE);
         }
@@ -155,8 +164,12 @@ public final class InteropMatrix {
         }
     }
 
-    /** One cell of the plan with what the directory held for it before this run. */
-    private record Cell(InteropCase testCase, InteropEndpoint server, InteropEndpoint client, CellResult stored) {
+    /**
+     * One cell of the plan with what the directory held for it before this run; for a measurement's cell, the
+     * measurement (its repetition's case is {@code testCase}), else null.
+     */
+    private record Cell(InteropCase testCase, InteropEndpoint server, InteropEndpoint client, CellResult stored,
+                        InteropMeasurement measurement) {
     }
 
     /** A cell's work, run on this thread or on one of the pool's. */
@@ -179,7 +192,14 @@ public final class InteropMatrix {
         for (InteropCase c : plan.cases()) {
             for (InteropEndpoint s : plan.servers()) {
                 for (InteropEndpoint cl : plan.clients()) {
-                    todo.add(new Cell(c, s, cl, all.get(c.name() + " " + s.name() + " " + cl.name())));
+                    todo.add(new Cell(c, s, cl, all.get(c.name() + " " + s.name() + " " + cl.name()), null));
+                }
+            }
+        }
+        for (InteropMeasurement m : plan.measurements()) {
+            for (InteropEndpoint s : plan.servers()) {
+                for (InteropEndpoint cl : plan.clients()) {
+                    todo.add(new Cell(m.repetition(), s, cl, all.get(m.name() + " " + s.name() + " " + cl.name()), m));
                 }
             }
         }
@@ -191,7 +211,7 @@ public final class InteropMatrix {
                 int index = i;
                 Cell x = todo.get(i);
                 tasks.add(() -> {
-                    CellResult r = cell(x.testCase(), x.server(), x.client(), plan, x.stored(), invocation, jobs);
+                    CellResult r = cell(x.testCase(), x.measurement(), x.server(), x.client(), plan, x.stored(), invocation, jobs);
                     sitting.finished(index, r, r == x.stored());
                 });
             }
@@ -321,8 +341,11 @@ public final class InteropMatrix {
         return before == null ? stored.directory() != null : stored.directory() == null && before.equals(stored.result());
     }
 
-    /** The cell's result: decided before running, kept from an earlier invocation ({@link #keeps}), or run now. */
-    private CellResult cell(InteropCase c, InteropEndpoint s, InteropEndpoint cl, Plan plan, CellResult stored,
+    /**
+     * The cell's result: decided before running, kept from an earlier invocation ({@link #keeps}), or run now; a
+     * measurement's cell ({@code m} not null) runs its repetitions ({@link #measure}) and stores them beside it.
+     */
+    private CellResult cell(InteropCase c, InteropMeasurement m, InteropEndpoint s, InteropEndpoint cl, Plan plan, CellResult stored,
                             String invocation, int jobs) throws IOException, InterruptedException {
         String alpn = alpn(c, s, cl);
         CheckResult before = before(c, s, cl, alpn);
@@ -343,8 +366,14 @@ public final class InteropMatrix {
         }
         long start = System.nanoTime();
         CheckResult result;
+        MeasurementResult measured = null;
         try {
-            result = runner.run(c, s, cl, alpn, dir, plan.seed());
+            if (m == null) {
+                result = runner.run(c, s, cl, alpn, dir, plan.seed());
+            } else {
+                measured = measure(m, s, cl, alpn, dir, plan.seed());
+                result = measured.result();
+            }
         } catch (IOException e) {
             if (e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted()) {
                 // stopped beside a failed cell (--jobs): the cell did not run to its end, so it gets no result and a
@@ -359,8 +388,39 @@ public final class InteropMatrix {
         CellResult r = new CellResult(c.name(), s.name(), cl.name(), result, seconds, alpn, rel,
                 new CellProvenance(commit, invocation, started, clock.instant().toString(), loadStart, RunConditions.loadAverage(),
                         plan.seed(), jobs));
-        AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r));
+        AtomicFiles.writeString(dir.resolve("result.json"), MatrixFiles.cellJson(r, measured));
         return r;
+    }
+
+    /**
+     * A measurement's repetitions, each a fresh server and client through the emulator in {@code dir/rep-N} (the cell
+     * runner's run of the measurement's case, whose check records the repetition's goodput), until one does not
+     * succeed or all have (the runner's {@code _run_measurement}).
+     */
+    MeasurementResult measure(InteropMeasurement m, InteropEndpoint s, InteropEndpoint cl, String alpn, Path dir, long seed)
+            throws IOException, InterruptedException {
+        List<MeasurementResult.Repetition> done = new ArrayList<>();
+        long bytes = m.repetition().files().totalBytes();
+        for (int i = 1; i <= m.repetitions(); i++) {
+            String name = "rep-" + i;
+            Path rd = dir.resolve(name);
+            Files.createDirectories(rd);
+            Goodput[] value = new Goodput[1];
+            InteropCase one = m.repetition().withCheck(run -> {
+                Goodput.Checked k = Goodput.check(run, bytes);
+                value[0] = k.goodput();
+                return k.result();
+            });
+            double load = RunConditions.loadAverage();
+            long start = System.nanoTime();
+            CheckResult r = runner.run(one, s, cl, alpn, rd, seed);
+            done.add(new MeasurementResult.Repetition(i, name, r, (System.nanoTime() - start) / 1e9, load,
+                    r.ok() ? value[0] : null));
+            if (!r.ok() || value[0] == null) {
+                break;
+            }
+        }
+        return MeasurementResult.of(m, done);
     }
 
     /** The real cell: {@link InteropRun} through the emulator, its served and downloaded files removed afterwards. */

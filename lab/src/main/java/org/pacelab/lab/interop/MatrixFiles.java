@@ -55,7 +55,16 @@ final class MatrixFiles {
     }
 
     static String cellJson(CellResult r) {
-        return json(cell(r));
+        return cellJson(r, null);
+    }
+
+    /** A cell's {@code result.json}; a measurement's cell that ran has its repetitions and statistics in "measurement". */
+    static String cellJson(CellResult r, MeasurementResult measured) {
+        Map<String, Object> m = cell(r);
+        if (measured != null) {
+            m.put("measurement", measured.json());
+        }
+        return json(m);
     }
 
     static String matrixJson(InteropMatrix.Plan plan, List<CellResult> cells) {
@@ -71,6 +80,17 @@ final class MatrixFiles {
             cases.add(x);
         }
         m.put("cases", cases);
+        List<Map<String, Object>> measurements = new ArrayList<>();
+        for (InteropMeasurement x : plan.measurements()) {
+            Map<String, Object> y = new LinkedHashMap<>();
+            y.put("name", x.name());
+            y.put("abbreviation", x.abbreviation());
+            y.put("description", x.description());
+            y.put("unit", x.unit());
+            y.put("repetitions", x.repetitions());
+            measurements.add(y);
+        }
+        m.put("measurements", measurements);
         m.put("provenance", provenance(plan, cells));
         m.put("results", cells.stream().map(MatrixFiles::cell).toList());
         return json(m);
@@ -99,7 +119,47 @@ final class MatrixFiles {
     }
 
     private static String abbreviation(InteropMatrix.Plan plan, String name) {
-        return plan.cases().stream().filter(c -> c.name().equals(name)).map(InteropCase::abbreviation).findFirst().orElse(name);
+        return plan.cases().stream().filter(c -> c.name().equals(name)).map(InteropCase::abbreviation).findFirst()
+                .orElse(plan.measurements().stream().filter(x -> x.name().equals(name)).map(InteropMeasurement::abbreviation)
+                        .findFirst().orElse(name));
+    }
+
+    /** A measurement's cell for one pair, or null. */
+    private static CellResult measured(List<CellResult> cells, InteropMeasurement m, String server, String client) {
+        for (CellResult r : cells) {
+            if (r.testCase().equals(m.name()) && r.server().equals(server) && r.client().equals(client)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The measurements as a Markdown table, one per measurement: mean ± std (n) per server and client, or the outcome
+     * and the reason; empty when the plan has none.
+     */
+    static String measurementsMarkdown(InteropMatrix.Plan plan, List<CellResult> cells) {
+        StringBuilder b = new StringBuilder();
+        for (InteropMeasurement m : plan.measurements()) {
+            b.append("\n### Measurement ").append(m.name()).append(" (").append(m.abbreviation()).append(")\n\n")
+                    .append(m.description()).append(" Mean ± sample standard deviation of ").append(m.repetitions())
+                    .append(" repetitions, in ").append(m.unit()).append("; rows are servers, columns clients.\n\n");
+            b.append("| server ↓ client → |");
+            for (InteropEndpoint c : plan.clients()) {
+                b.append(' ').append(c.name()).append(" |");
+            }
+            b.append("\n|---|").append("---|".repeat(plan.clients().size())).append('\n');
+            for (InteropEndpoint s : plan.servers()) {
+                b.append("| **").append(s.name()).append("** |");
+                for (InteropEndpoint c : plan.clients()) {
+                    CellResult r = measured(cells, m, s.name(), c.name());
+                    b.append(' ').append(r == null ? "" : r.result().ok() ? md(r.result().reason())
+                            : symbol(r.result().outcome()) + " " + r.result().outcome().label() + ": " + md(r.result().reason())).append(" |");
+                }
+                b.append('\n');
+            }
+        }
+        return b.toString();
     }
 
     /**
@@ -110,11 +170,12 @@ final class MatrixFiles {
     static String provenance(InteropMatrix.Plan plan, List<CellResult> cells) {
         long ok = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.SUCCEEDED).count();
         long failed = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).count();
-        int table = plan.servers().size() * plan.clients().size() * plan.cases().size();
+        int table = plan.servers().size() * plan.clients().size() * (plan.cases().size() + plan.measurements().size());
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%d cells (%d succeeded, %d failed, %d unsupported) of %s × %s × %s", cells.size(), ok,
                 failed, cells.size() - ok - failed, count(plan.servers().size(), "server"), count(plan.clients().size(), "client"),
-                count(plan.cases().size(), "case")));
+                count(plan.cases().size(), "case") + (plan.measurements().isEmpty() ? ""
+                        : " and " + count(plan.measurements().size(), "measurement"))));
         b.append(cells.size() < table ? String.format(Locale.ROOT, " (%d cells; %d not run yet).", table, table - cells.size())
                 : String.format(Locale.ROOT, " (%d cells).", table));
         java.util.TreeSet<String> invocations = new java.util.TreeSet<>();
@@ -192,35 +253,38 @@ final class MatrixFiles {
     static String markdown(InteropMatrix.Plan plan, List<CellResult> cells) {
         StringBuilder b = new StringBuilder();
         b.append(provenance(plan, cells)).append("\n\n");
-        b.append("Rows are servers, columns clients. In each cell: ✓ the cases that succeeded, ✗ those that failed, – those ")
-                .append("unsupported, by the runner's abbreviations (legend below).\n\n");
-        b.append("| server ↓ client → |");
-        for (InteropEndpoint c : plan.clients()) {
-            b.append(' ').append(c.name()).append(" |");
-        }
-        b.append("\n|---|");
-        b.append("---|".repeat(plan.clients().size()));
-        b.append('\n');
-        for (InteropEndpoint s : plan.servers()) {
-            b.append("| **").append(s.name()).append("** |");
+        if (!plan.cases().isEmpty()) {
+            b.append("Rows are servers, columns clients. In each cell: ✓ the cases that succeeded, ✗ those that failed, – those ")
+                    .append("unsupported, by the runner's abbreviations (legend below).\n\n");
+            b.append("| server ↓ client → |");
             for (InteropEndpoint c : plan.clients()) {
-                List<String> parts = new ArrayList<>();
-                for (CheckResult.Outcome o : CheckResult.Outcome.values()) {
-                    List<String> l = letters(plan, cells, s.name(), c.name(), o);
-                    if (!l.isEmpty()) {
-                        parts.add(symbol(o) + " " + String.join(" ", l));
-                    }
-                }
-                b.append(' ').append(String.join("<br>", parts)).append(" |");
+                b.append(' ').append(c.name()).append(" |");
             }
+            b.append("\n|---|");
+            b.append("---|".repeat(plan.clients().size()));
             b.append('\n');
+            for (InteropEndpoint s : plan.servers()) {
+                b.append("| **").append(s.name()).append("** |");
+                for (InteropEndpoint c : plan.clients()) {
+                    List<String> parts = new ArrayList<>();
+                    for (CheckResult.Outcome o : CheckResult.Outcome.values()) {
+                        List<String> l = letters(plan, cells, s.name(), c.name(), o);
+                        if (!l.isEmpty()) {
+                            parts.add(symbol(o) + " " + String.join(" ", l));
+                        }
+                    }
+                    b.append(' ').append(String.join("<br>", parts)).append(" |");
+                }
+                b.append('\n');
+            }
+            b.append("\nCases: ");
+            List<String> legend = new ArrayList<>();
+            for (InteropCase c : plan.cases()) {
+                legend.add("**" + c.abbreviation() + "** " + c.name());
+            }
+            b.append(String.join(", ", legend)).append(".\n");
         }
-        b.append("\nCases: ");
-        List<String> legend = new ArrayList<>();
-        for (InteropCase c : plan.cases()) {
-            legend.add("**" + c.abbreviation() + "** " + c.name());
-        }
-        b.append(String.join(", ", legend)).append(".\n");
+        b.append(measurementsMarkdown(plan, cells));
         List<CellResult> failures = cells.stream().filter(r -> r.result().outcome() == CheckResult.Outcome.FAILED).toList();
         b.append("\n### Failures (").append(failures.size()).append(")\n\n");
         if (failures.isEmpty()) {
@@ -322,7 +386,30 @@ final class MatrixFiles {
             b.append("<tr><td>").append(html(k.abbreviation())).append("</td><td>").append(html(k.name())).append("</td><td>")
                     .append(html(k.description())).append("</td></tr>\n");
         }
-        b.append("</table>\n<h2>Every result</h2>\n<table><tr><th>case</th><th>server</th><th>client</th><th>result</th><th>reason</th>"
+        b.append("</table>\n"); // the cases'
+        for (InteropMeasurement m : plan.measurements()) {
+            b.append("<h2>Measurement ").append(html(m.name())).append(" (").append(html(m.abbreviation())).append(")</h2>\n<p>")
+                    .append(html(m.description())).append(" Mean ± sample standard deviation of ").append(m.repetitions())
+                    .append(" repetitions, in ").append(html(m.unit())).append(".</p>\n<table><tr><th>server ↓ client →</th>");
+            for (InteropEndpoint c : plan.clients()) {
+                b.append("<th>").append(html(c.name())).append("</th>");
+            }
+            b.append("</tr>\n");
+            for (InteropEndpoint s : plan.servers()) {
+                b.append("<tr><th>").append(html(s.name())).append("</th>");
+                for (InteropEndpoint c : plan.clients()) {
+                    CellResult r = measured(cells, m, s.name(), c.name());
+                    String text = r == null ? "" : r.result().ok() ? html(r.result().reason())
+                            : "<span class=\"" + (r.result().outcome() == CheckResult.Outcome.FAILED ? "f" : "u") + "\">"
+                                    + r.result().outcome().label() + "</span>: " + html(r.result().reason());
+                    b.append("<td>").append(r == null || r.directory() == null ? text : "<a href=\"" + html(r.directory()) + "/\">"
+                            + text + "</a>").append("</td>");
+                }
+                b.append("</tr>\n");
+            }
+            b.append("</table>\n");
+        }
+        b.append("<h2>Every result</h2>\n<table><tr><th>case</th><th>server</th><th>client</th><th>result</th><th>reason</th>"
                 + "<th>protocol</th><th>seconds</th><th>commit</th><th>started (UTC)</th></tr>\n");
         for (CellResult r : cells) {
             String cls = switch (r.result().outcome()) {

@@ -92,7 +92,8 @@ final class MatrixStore {
 
     /**
      * The extent of the matrix shown: the servers, clients and cases of the plan and of every stored cell, endpoints in
-     * the registry's order (then any the registry does not know, by name order of appearance), cases in the runner's.
+     * the registry's order (then any the registry does not know, by name order of appearance), cases and measurements in
+     * the runner's.
      */
     static InteropMatrix.Plan extent(InteropMatrix.Plan plan, List<CellResult> cells, InteropEndpoints registry) {
         Set<String> servers = new LinkedHashSet<>();
@@ -112,8 +113,15 @@ final class MatrixStore {
                 shownCases.add(c);
             }
         }
+        // measurements: the plan's (with its repetition count), then those of stored cells, in the runner's order
+        List<InteropMeasurement> shownMeasurements = new ArrayList<>(plan.measurements());
+        for (InteropMeasurement m : InteropMeasurements.all()) {
+            if (cases.contains(m.name()) && shownMeasurements.stream().noneMatch(x -> x.name().equals(m.name()))) {
+                shownMeasurements.add(m);
+            }
+        }
         return new InteropMatrix.Plan(endpoints(servers, plan.servers(), registry), endpoints(clients, plan.clients(), registry),
-                shownCases, plan.seed(), plan.rerun());
+                shownCases, plan.seed(), plan.rerun(), shownMeasurements);
     }
 
     private static List<InteropEndpoint> endpoints(Set<String> names, List<InteropEndpoint> planned, InteropEndpoints registry) {

@@ -13,7 +13,9 @@ import org.pacelab.analysis.clientlog.ClientLog;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
+import org.pacelab.net.spec.SpecException;
 import org.pacelab.quic.conn.CongestionConfig;
+import org.pacelab.sim.SimOptions;
 
 /**
  * pacelab's own stack ({@code pacelab server} / {@code pacelab client}) with every congestion-control, pacer and
@@ -47,8 +49,22 @@ public final class PacelabPeer implements Peer {
             }));
         }
         for (String name : SimulatedPacelab.SIM_ONLY) {
-            o.add(new PeerOption(name, "a simulator host option (mode: sim), see the simulator's documentation", v -> null));
+            if (!name.equals(SimulatedPacelab.FLOW_STARTS)) {
+                o.add(new PeerOption(name, "a simulator host option (mode: sim), see the simulator's documentation", v -> null));
+            }
         }
+        o.add(new PeerOption(SimulatedPacelab.FLOW_STARTS, "when each flow's simulated client starts, one time per entry of "
+                + "flows (e.g. 0s,2s,2s; mode: sim only)", v -> {
+            try {
+                SimOptions.flowStarts(v);
+                return null;
+            } catch (SpecException | IllegalArgumentException e) {
+                // the option check names the option before the sentence
+                String m = e.getMessage();
+                String prefix = "--" + SimulatedPacelab.FLOW_STARTS + ": ";
+                return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+            }
+        }));
         o.add(PeerOption.size("udp-buffer"));
         o.add(PeerOption.integer("max-udp-payload", 1200, 65527));
         o.add(new PeerOption("ciphers", "aes128, aes256, chacha20 (comma-separated)", v -> {
@@ -119,6 +135,10 @@ public final class PacelabPeer implements Peer {
     public String modeProblem(Role role, Map<String, String> options, Mode mode, String qdisc) {
         if (mode == Mode.SIM) {
             return SimulatedPacelab.problem(role, options, qdisc);
+        }
+        if (options.containsKey(SimulatedPacelab.FLOW_STARTS)) {
+            return SimulatedPacelab.FLOW_STARTS + " staggers the simulated clients' starts; it works in mode: sim only (the "
+                    + mode.word() + " runner starts every flow's client at once); remove it or use mode: sim";
         }
         for (String k : options.keySet()) {
             if (SimulatedPacelab.SIM_ONLY.contains(k)) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.pacelab.net.spec.SpecException;
 import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.sim.SimOptions;
 
@@ -20,7 +21,12 @@ import org.pacelab.sim.SimOptions;
 public final class SimulatedPacelab {
     /** Options that exist only in the simulator's model of the host. */
     public static final List<String> SIM_ONLY = List.of("fq-quantum", "fq-initial-quantum", "fq-horizon", "fq-flow-limit",
-            "fq-timer-slack", "etf-delta", "host-model", "servers");
+            "fq-timer-slack", "etf-delta", "host-model", "servers", SimulatedPacelab.FLOW_STARTS);
+    /**
+     * {@code flow-starts: "0s,2s,2s"}: when each flow's simulated client starts (one time per entry of the scenario's
+     * {@code flows}); the relay and netns runners start every client at once.
+     */
+    public static final String FLOW_STARTS = "flow-starts";
     /** Every option the simulated server takes. */
     public static final Set<String> SERVER_OPTIONS;
     /** The real endpoints' JIT warm-up ({@code --warmup}): virtual time needs none, the simulator drops it. */
@@ -39,6 +45,7 @@ public final class SimulatedPacelab {
         for (String n : CongestionConfig.OPTION_NAMES) {
             server.add(n.substring(2));
         }
+        server.add(FLOW_STARTS);
         server.remove("client-send");
         server.remove("qdisc");
         SERVER_OPTIONS = Set.copyOf(server);
@@ -64,6 +71,28 @@ public final class SimulatedPacelab {
         return m;
     }
 
+    /**
+     * One sentence when a server's {@code flow-starts} does not give one time per flow of the scenario
+     * ({@code flows}: the dual-connectivity link's, or the one pair of a single-path run), else null.
+     */
+    public static String flowStartsProblem(Map<String, String> serverOptions, List<String> flows) {
+        String starts = serverOptions.get(FLOW_STARTS);
+        if (starts == null) {
+            return null;
+        }
+        try {
+            int n = SimOptions.flowStarts(starts).size();
+            if (n == flows.size()) {
+                return null;
+            }
+            return FLOW_STARTS + ": '" + starts + "' gives " + n + (n == 1 ? " start" : " starts") + " for " + flows.size()
+                    + (flows.size() == 1 ? " flow" : " flows") + " (" + String.join(", ", flows) + "); give one time per entry of "
+                    + "flows, in its order (e.g. 0s,2s,2s for [dc, a, b])";
+        } catch (SpecException | IllegalArgumentException e) {
+            return null; // the value's own sentence comes from the option check
+        }
+    }
+
     /** One sentence when these options cannot be simulated, else null. */
     static String problem(Role role, Map<String, String> options, String qdisc) {
         for (String k : options.keySet()) {
@@ -79,9 +108,18 @@ public final class SimulatedPacelab {
         if (role == Role.CLIENT) {
             return null;
         }
+        Map<String, String> rest = new LinkedHashMap<>(options);
+        String starts = rest.remove(FLOW_STARTS);
         try {
-            SimOptions.parse(options(options, Map.of(), qdisc), Path.of("."));
+            if (starts != null) {
+                // the count is checked against the scenario's flows by the planner (flowStartsProblem)
+                SimOptions.flowStarts(starts);
+            }
+            SimOptions.parse(options(rest, Map.of(), qdisc), Path.of("."));
             return null;
+        } catch (SpecException e) {
+            String m = e.getMessage();
+            return m.startsWith("--") ? m.substring(2) : m;
         } catch (IllegalArgumentException e) {
             String m = e.getMessage();
             return m.startsWith("--") ? m.substring(2) : m;

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.Availability;
 import org.pacelab.lab.peer.Peer;
+import org.pacelab.lab.peer.SimulatedPacelab;
 import org.pacelab.lab.peer.PeerOption;
 import org.pacelab.lab.peer.Protocol;
 import org.pacelab.lab.peer.Role;
@@ -32,6 +33,7 @@ import org.pacelab.lab.scenario.ScenarioReader;
 import org.pacelab.lab.scenario.Suggestions;
 import org.pacelab.lab.scenario.SweepAxis;
 import org.pacelab.lab.scenario.Transfer;
+import org.pacelab.net.dc.DcFlowMode;
 import org.pacelab.net.spec.DirectionSpec;
 import org.pacelab.net.spec.LinkSpec;
 import org.pacelab.net.spec.LinkSpecParser;
@@ -547,6 +549,16 @@ public final class CampaignPlanner {
             if (dc.durationNs() > 0) {
                 size = new Located<>(DcPlanning.DURATION_RUN_BYTES, size.at());
                 streams = 1;
+            }
+        }
+        Located<String> starts = so.get(SimulatedPacelab.FLOW_STARTS);
+        if (starts != null && mode.value() == Mode.SIM) {
+            // one start per flow: the planner is what knows the scenario's flows
+            String why = SimulatedPacelab.flowStartsProblem(values(so), dc != null
+                    ? dc.flows().stream().map(DcFlowMode::label).toList() : List.of(DcFlowMode.DUAL.label()));
+            if (why != null) {
+                problems.add(starts.at(), "implementation " + impl.name().value() + ", " + server.name() + " (server): " + why);
+                return null;
             }
         }
         Transfer transfer = new Transfer(size.value(), streams);

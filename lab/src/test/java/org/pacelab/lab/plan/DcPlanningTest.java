@@ -65,6 +65,38 @@ class DcPlanningTest {
     }
 
     @Test
+    void theHoldLimitReceiverIsAReorderingValue() throws ScenarioException {
+        Configuration c = Plans.plan("link: {dc: {batch: 100, reordering: hold-limit}}\nflows: [dc, a, b]\n"
+                + "implementations: [pacelab]\n", ALL).configurations().getFirst();
+        assertTrue(c.dc().spec().reordering().holdLimit());
+        assertTrue(c.dc().emulatorArguments().get(1).contains("reordering=hold-limit"), c.dc().emulatorArguments().toString());
+        assertStarts("test.yaml:1:37: link.dc.reordering: 'per-packet' is not on, off or hold-limit",
+                Plans.refusal("link: {dc: {batch: 100, reordering: per-packet}}\nimplementations: [pacelab]\n", ALL));
+    }
+
+    @Test
+    void flowStartsAreSimulatedOnlyAndOnePerFlow() throws ScenarioException {
+        String dc = "link: {dc: {batch: 100}}\nflows: [dc, a, b]\n";
+        Configuration c = Plans.plan("mode: sim\n" + dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
+                + "server-options: {flow-starts: \"2s,0s,0s\"}}\n", ALL).configurations().getFirst();
+        assertEquals("2s,0s,0s", c.serverOptions().get("flow-starts"));
+        assertEquals("2s,0s,0s", org.pacelab.lab.run.PacelabSimulation.options(c, 1, org.pacelab.lab.scenario.Collect.DEFAULT)
+                .get("--flow-starts"));
+        assertEquals("test.yaml:5:79: implementation p, pacelab (server): flow-starts: '0s,2s' gives 2 starts for 3 flows "
+                + "(dc, a, b); give one time per entry of flows, in its order (e.g. 0s,2s,2s for [dc, a, b])",
+                Plans.refusal("mode: sim\n" + dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
+                        + "server-options: {flow-starts: \"0s,2s\"}}\n", ALL));
+        assertStarts("test.yaml:5:79: pacelab flow-starts: '-1s' is negative; valid: a time of 0 or later per flow",
+                Plans.refusal("mode: sim\n" + dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
+                        + "server-options: {flow-starts: \"-1s,0s,0s\"}}\n", ALL));
+        String relay = Plans.refusal(dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
+                + "server-options: {flow-starts: \"2s,0s,0s\"}}\n", ALL);
+        assertTrue(relay.endsWith("implementation p, pacelab (server): flow-starts staggers the simulated clients' starts; it "
+                + "works in mode: sim only (the relay runner starts every flow's client at once); remove it or use mode: sim"),
+                relay);
+    }
+
+    @Test
     void badValuesAreOneSentenceAtTheirPlace() {
         assertEquals("test.yaml:3:12: link.dc.ratio: '0:0' sums to zero, so no packet could be sent; at least one side must "
                 + "be positive, e.g. 1:0 for path a only", Plans.refusal("link:\n  dc:\n    ratio: \"0:0\"\nimplementations: [pacelab]\n", ALL));

@@ -25,6 +25,7 @@ public record DcSpec(DirectionSpec a, DirectionSpec b, DirectionSpec up, SplitPo
         StringBuilder s = new StringBuilder(split.format());
         s.append(" t-reordering=").append(Units.formatDuration(reordering.tReorderingNanos()));
         if (reordering.outOfOrderDelivery()) s.append(" reordering=off");
+        if (reordering.holdLimit()) s.append(" reordering=").append(DcSpecParser.HOLD_LIMIT);
         s.append(" sn=").append(reordering.snBits());
         s.append(" wire=").append(wireBps > 0 ? Units.formatRate(wireBps) : "off");
         if (wireOverheadBytes != 38) s.append(" wire-overhead=").append(wireOverheadBytes).append('b');

@@ -16,7 +16,10 @@ import org.pacelab.net.spec.Units;
  *   ratio=A:B|P%|matched        batches on path a : path b (default 1:1); P% = share of path a (90% = 9:1);
  *                               matched = the paths' rates (rate=50mbit:10mbit gives 5:1)
  *   t-reordering=TIME           the receiver's reordering timer (default 200ms; 0 releases a gap at once)
- *   reordering=on|off           off = deliver at once (TS 38.323 outOfOrderDelivery), duplicates still discarded
+ *   reordering=on|off|hold-limit
+ *                               on = TS 38.323 §5.2.2 (one t-Reordering per gap); off = deliver at once (TS 38.323
+ *                               outOfOrderDelivery), duplicates still discarded; hold-limit = in order, each packet
+ *                               held at most t-Reordering after its arrival (a variant, not the specification's)
  *   sn=12|18                    PDCP SN size in bits (default 18)
  *   wire=RATE|off               the server's access link before the splitter (default 1gbit; the tap is after it)
  *   wire-overhead=SIZE          per-frame wire overhead (default 38b)
@@ -33,6 +36,9 @@ import org.pacelab.net.spec.Units;
  */
 public final class DcSpecParser {
     private DcSpecParser() {}
+
+    /** {@code reordering=hold-limit}: in-order delivery, each packet held at most t-Reordering after its arrival. */
+    public static final String HOLD_LIMIT = "hold-limit";
 
     public static final String KEYS = "split, batch, ratio, t-reordering, reordering, sn, wire, wire-overhead, rate, delay, "
             + "loss, queue (both paths: X or A:B), and a.KEY, b.KEY, up.KEY for link fields of path a, path b and the uplink";
@@ -74,6 +80,7 @@ public final class DcSpecParser {
         SplitRatio ratio = SplitRatio.EVEN;
         long tReordering = d.reordering().tReorderingNanos();
         boolean inOrder = true;
+        boolean holdLimit = false;
         int sn = d.reordering().snBits();
         long wire = d.wireBps();
         int wireOverhead = d.wireOverheadBytes();
@@ -128,7 +135,11 @@ public final class DcSpecParser {
                         bothB.append(key).append('=').append(vb).append(' ');
                     }
                     case "t-reordering", "treordering", "timer" -> tReordering = Units.parseDuration(at, value);
-                    case "reordering" -> inOrder = onOff(at, value);
+                    case "reordering" -> {
+                        holdLimit = value.equalsIgnoreCase(HOLD_LIMIT);
+                        inOrder = holdLimit || onOff(at, value, "on, off or " + HOLD_LIMIT + " (in order, each packet held "
+                                + "at most t-reordering)");
+                    }
                     case "sn" -> {
                         if (!value.equals("12") && !value.equals("18")) {
                             throw new SpecException(at + ": '" + value + "' is not a PDCP SN size; use 12 or 18 (bits)");
@@ -164,7 +175,7 @@ public final class DcSpecParser {
             case "b" -> new SplitPolicy.Single(DcPath.B);
             default -> new SplitPolicy.Batches(batch, ratio);
         };
-        return new DcSpec(a, b, u, split, new ReorderingConfig(sn, tReordering, !inOrder), wire, wireOverhead);
+        return new DcSpec(a, b, u, split, new ReorderingConfig(sn, tReordering, !inOrder, holdLimit), wire, wireOverhead);
     }
 
     private static String text(StringBuilder b) { return b == null ? null : b.toString(); }
@@ -192,11 +203,11 @@ public final class DcSpecParser {
         return (int) n;
     }
 
-    private static boolean onOff(String at, String v) throws SpecException {
+    private static boolean onOff(String at, String v, String valid) throws SpecException {
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes", "1" -> true;
             case "off", "false", "no", "0" -> false;
-            default -> throw new SpecException(at + ": '" + v + "' is not on or off");
+            default -> throw new SpecException(at + ": '" + v + "' is not " + valid);
         };
     }
 

@@ -1,5 +1,6 @@
 package org.pacelab.net.dc;
 
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 import org.pacelab.net.link.DropCause;
@@ -15,6 +16,11 @@ import org.pacelab.net.link.Packet;
  * 32-bit COUNT runs out (TS 38.331 §5.3.1.2). SN wrap-around is handled exactly as §5.2.2.1 says, by deriving the
  * HFN of a received PDU from HFN(RX_DELIV). The one case where that derivation gives HFN(RX_DELIV) − 1 while
  * RX_DELIV is still in HFN 0 (an SN that would belong before COUNT 0) is treated as below RX_DELIV, i.e. discarded.
+ *
+ * <p>With {@link ReorderingConfig#holdLimit()} the timer is not §5.2.2's: it runs whenever packets are held and
+ * expires when the packet held longest has waited t-Reordering; at expiry RX_REORD is set just above the highest
+ * COUNT held that long, and the release is §5.2.2.2's (everything stored below RX_REORD, then consecutive COUNTs from
+ * it). So no packet waits longer than t-Reordering, where §5.2.2 lets one behind two gaps wait up to twice as long.
  */
 public final class PdcpReceiver {
     /** Where the receiver's results go; called synchronously, in COUNT order for deliveries. */
@@ -40,6 +46,8 @@ public final class PdcpReceiver {
     private final long window;
     /** Reception buffer: stored COUNTs, all in [RX_DELIV, RX_DELIV + Window_Size); memory follows what is held. */
     private final TreeMap<Long, Stored> buffer = new TreeMap<>();
+    /** With a hold limit: the COUNTs held, in order of arrival (entries already released are dropped lazily). */
+    private final ArrayDeque<long[]> heldByArrival = new ArrayDeque<>();
     /**
      * COUNT ranges [start, end) that t-Reordering gave up on without receiving them, within a window below RX_DELIV:
      * a PDU below RX_DELIV in one of them is outdated, any other is a duplicate (it was received before).
@@ -139,6 +147,11 @@ public final class PdcpReceiver {
             stats.held++;
             stats.maxHeld = Math.max(stats.maxHeld, held);
             out.hold(packet, path, now, held);
+            if (config.holdLimit()) heldByArrival.addLast(new long[] {count, now});
+        }
+        if (config.holdLimit()) {
+            armForOldestHeld();
+            return;
         }
         if (timerRunning() && rxDeliv >= rxReord) timerExpiry = Long.MAX_VALUE;
         if (!timerRunning() && rxDeliv < rxNext) {
@@ -147,10 +160,32 @@ public final class PdcpReceiver {
         }
     }
 
+    /** Hold limit: the timer expires when the packet held longest has waited t-Reordering (not running if none). */
+    private void armForOldestHeld() {
+        dropReleased();
+        timerExpiry = heldByArrival.isEmpty() ? Long.MAX_VALUE : heldByArrival.peekFirst()[1] + config.tReorderingNanos();
+    }
+
+    /** Hold limit: forgets the oldest entries of packets no longer held. */
+    private void dropReleased() {
+        while (!heldByArrival.isEmpty() && !buffer.containsKey(heldByArrival.peekFirst()[0])) heldByArrival.pollFirst();
+    }
+
+    /** Hold limit: one above the highest COUNT held for t-Reordering or longer at {@code now}. */
+    private long aboveLongestHeld(long now) {
+        long highest = rxDeliv - 1;
+        for (long[] h : heldByArrival) {
+            if (h[1] + config.tReorderingNanos() > now) break;
+            if (buffer.containsKey(h[0])) highest = Math.max(highest, h[0]);
+        }
+        return highest + 1;
+    }
+
     /** t-Reordering expires (TS 38.323 §5.2.2.2); call at {@link #timerExpiry()}. */
     public void expire(long now, Output out) {
         if (!timerRunning()) throw new IllegalStateException("t-Reordering is not running");
         timerExpiry = Long.MAX_VALUE;
+        if (config.holdLimit()) rxReord = aboveLongestHeld(now);
         stats.timerExpiries++;
         out.timerExpired(now, rxReord, held);
         long gapStart = rxDeliv;
@@ -170,7 +205,9 @@ public final class PdcpReceiver {
         rxDeliv = c;
         // what lies more than a window below RX_DELIV can no longer arrive as a COUNT below it
         while (!skipped.isEmpty() && skipped.firstEntry().getValue() <= rxDeliv - 2 * window) skipped.pollFirstEntry();
-        if (rxDeliv < rxNext) {
+        if (config.holdLimit()) {
+            armForOldestHeld();
+        } else if (rxDeliv < rxNext) {
             rxReord = rxNext;
             timerExpiry = now + config.tReorderingNanos();
         }

@@ -1,6 +1,7 @@
 package org.pacelab.net.dc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,6 +41,15 @@ class DcSpecParserTest {
         assertEquals(new SplitPolicy.Duplicate(), DcSpecParser.parse("split=duplicate", null, null, null).split());
         assertEquals(new SplitPolicy.Single(DcPath.B), DcSpecParser.parse("split=b", null, null, null).split());
         assertTrue(DcSpecParser.parse("reordering=off", null, null, null).reordering().outOfOrderDelivery());
+        DcSpec held = DcSpecParser.parse("reordering=hold-limit t-reordering=100ms", null, null, null);
+        assertEquals(new ReorderingConfig(18, 100_000_000L, false, true), held.reordering());
+        assertEquals("split=batch batch=100 ratio=1:1 t-reordering=100ms reordering=hold-limit sn=18 wire=1gbit", held.format());
+        assertEquals(held, DcSpecParser.parse(held.format(), null, null, null));
+        assertFalse(DcSpecParser.parse("reordering=on", null, null, null).reordering().holdLimit());
+        SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> DcSpecParser.parse("reordering=per-packet", null, null, null));
+        assertEquals("--dc reordering: 'per-packet' is not on, off or hold-limit (in order, each packet held at most "
+                + "t-reordering)", e.getMessage());
         assertEquals(100, ((SplitPolicy.Batches) DcSpecParser.parse("batch=100p", null, null, null).split()).packets());
     }
 

@@ -26,8 +26,13 @@ class PdcpReceiverTest {
         final List<Long> heldIds = new ArrayList<>();
         final List<String> discarded = new ArrayList<>();
         final List<Long> expiries = new ArrayList<>();
+        long longestWait;
 
-        @Override public void deliver(Packet p, int path, long arrivedAt, long time) { delivered.add(p.id()); deliveredAt.add(time); }
+        @Override public void deliver(Packet p, int path, long arrivedAt, long time) {
+            delivered.add(p.id());
+            deliveredAt.add(time);
+            longestWait = Math.max(longestWait, time - arrivedAt);
+        }
         @Override public void hold(Packet p, int path, long time, int heldNow) { heldIds.add(p.id()); }
         @Override public void discard(Packet p, int path, long time, DropCause cause) { discarded.add(p.id() + ":" + cause); }
         @Override public void timerExpired(long time, long rxReord, int heldNow) { expiries.add(time); }
@@ -120,6 +125,47 @@ class PdcpReceiverTest {
         assertFalse(rx.timerRunning());
         assertEquals(2, rx.stats().timerExpiries);
         assertEquals(2, rx.stats().skipped);
+    }
+
+    @Test
+    void aHoldLimitReleasesEveryPacketAtMostTReorderingAfterItsArrival() {
+        rx = new PdcpReceiver(new ReorderingConfig(18, T, false, true));
+        arrive(0, 0);
+        arrive(2, MS);       // held; the timer runs for the packet held longest: 1 ms + T
+        arrive(4, 3 * MS);   // held behind a second gap; its own limit is 3 ms + T (TS 38.323 §5.2.2: 1 ms + 2 T)
+        assertEquals(MS + T, rx.timerExpiry());
+        advance(MS + T);
+        // 2 has waited T: RX_REORD = 3, 2 is released, 3 is still missing, so RX_DELIV = 3 and 4 waits on
+        assertEquals(List.of(0L, 2L), log.delivered);
+        assertEquals(3, rx.rxDeliv());
+        assertEquals(3 * MS + T, rx.timerExpiry());
+        advance(3 * MS + T);
+        assertEquals(List.of(0L, 2L, 4L), log.delivered);
+        assertEquals(List.of(0L, MS + T, 3 * MS + T), log.deliveredAt);
+        assertEquals(5, rx.rxDeliv());
+        assertFalse(rx.timerRunning());
+        assertEquals(2, rx.stats().skipped);
+        assertEquals(T, log.longestWait);
+    }
+
+    @Test
+    void aHoldLimitReleasesWhatIsBelowTheExpiredPacketInOrderWithIt() {
+        rx = new PdcpReceiver(new ReorderingConfig(18, T, false, true));
+        arrive(0, 0);
+        arrive(3, MS);       // gap 1-2
+        arrive(2, 5 * MS);   // lower COUNT, later arrival: held behind 1
+        arrive(6, 7 * MS);   // held behind 4-5
+        advance(MS + T);
+        // 3 has waited T: everything stored below 4 goes with it, in order; 6 keeps its own limit
+        assertEquals(List.of(0L, 2L, 3L), log.delivered);
+        assertEquals(List.of(MS + T), log.expiries);
+        assertEquals(4, rx.rxDeliv());
+        assertEquals(7 * MS + T, rx.timerExpiry());
+        arrive(4, 10 * MS);
+        arrive(5, 11 * MS);  // fills the gap: 4, 5, 6 delivered, nothing held, timer stopped
+        assertEquals(List.of(0L, 2L, 3L, 4L, 5L, 6L), log.delivered);
+        assertFalse(rx.timerRunning());
+        assertEquals(1, rx.stats().skipped);
     }
 
     @Test
@@ -225,10 +271,10 @@ class PdcpReceiverTest {
     void deliveriesAreInOrderOnceEachWhateverTheArrivalOrder(@ForAll @IntRange(min = 1, max = 3000) int n,
                                                              @ForAll @IntRange(min = 0, max = 200) int maxDisplacement,
                                                              @ForAll @IntRange(min = 0, max = 30) int lossPercent,
-                                                             @ForAll long seed) {
+                                                             @ForAll long seed, @ForAll boolean holdLimit) {
         Random r = new Random(seed);
         PdcpTransmitter t12 = new PdcpTransmitter(12);
-        PdcpReceiver rx12 = new PdcpReceiver(new ReorderingConfig(12, 5 * MS, false));
+        PdcpReceiver rx12 = new PdcpReceiver(new ReorderingConfig(12, 5 * MS, false, holdLimit));
         Log out = new Log();
         // arrival time of COUNT c: c ms plus up to maxDisplacement ms of extra delay (stays well inside the window)
         List<long[]> arrivals = new ArrayList<>();
@@ -252,5 +298,7 @@ class PdcpReceiverTest {
         assertEquals(distinctArrived, out.delivered.size() + distinctOutdated);
         assertEquals(arrivals.size(), out.delivered.size() + s.duplicates + s.outdated);
         assertEquals(s.deliveredAtOnce + s.releasedByArrival + s.releasedByTimer, out.delivered.size());
+        // with a hold limit no packet waits longer than t-Reordering (TS 38.323 §5.2.2: up to once per gap before it)
+        if (holdLimit) assertTrue(out.longestWait <= 5 * MS, "longest wait " + out.longestWait);
     }
 }

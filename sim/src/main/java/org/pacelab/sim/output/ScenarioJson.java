@@ -40,6 +40,11 @@ public final class ScenarioJson {
         }
         o.put("flow_modes", String.join(",", s.flows().stream().map(f -> f.label()).toList()));
         o.put("servers", s.serverPerFlow() ? "per-flow" : "shared");
+        if (!s.flowStarts().isEmpty()) {
+            // when each pair's client started, ns after the run's start (absent: all at once)
+            var starts = o.putArray("flow_starts_ns");
+            s.flowStarts().forEach(starts::add);
+        }
         o.put("duration_ns", s.duration());
         o.put("size_bytes", s.transferBytes());
         o.put("streams", s.streams());
