@@ -338,15 +338,9 @@ final class MatrixFiles {
         return b.toString();
     }
 
-    static String html(InteropMatrix.Plan plan, List<CellResult> cells) {
-        StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pacelab interop matrix</title>\n<style>")
-                .append("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;")
-                .append("padding:4px 6px;vertical-align:top}.s{color:#107010}.f{color:#b00000;font-weight:bold}.u{color:#888}")
-                .append("a{text-decoration:none}</style></head><body>\n<h1>pacelab interop matrix</h1>\n")
-                .append("<p>The QUIC Interop Runner's test cases, run locally through pacelab's emulator. Rows are servers, ")
-                .append("columns clients; hover a letter for the reason, click it for the run's files.</p>\n<p>")
-                .append(html(provenance(plan, cells).replace("`", ""))).append("</p>\n<table><tr><th>server ↓ client →</th>");
+    /** The cases' grid (the letters of each cell's cases by outcome) and their legend. */
+    private static void casesHtml(InteropMatrix.Plan plan, List<CellResult> cells, StringBuilder b) {
+        b.append("<table><tr><th>server ↓ client →</th>");
         for (InteropEndpoint c : plan.clients()) {
             b.append("<th>").append(html(c.name())).append("</th>");
         }
@@ -387,6 +381,20 @@ final class MatrixFiles {
                     .append(html(k.description())).append("</td></tr>\n");
         }
         b.append("</table>\n"); // the cases'
+    }
+
+    static String html(InteropMatrix.Plan plan, List<CellResult> cells) {
+        StringBuilder b = new StringBuilder();
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pacelab interop matrix</title>\n<style>")
+                .append("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;")
+                .append("padding:4px 6px;vertical-align:top}.s{color:#107010}.f{color:#b00000;font-weight:bold}.u{color:#888}")
+                .append("a{text-decoration:none}</style></head><body>\n<h1>pacelab interop matrix</h1>\n")
+                .append("<p>The QUIC Interop Runner's test cases, run locally through pacelab's emulator. Rows are servers, ")
+                .append("columns clients; hover a letter for the reason, click it for the run's files.</p>\n<p>")
+                .append(html(provenance(plan, cells).replace("`", ""))).append("</p>\n");
+        if (!plan.cases().isEmpty()) {
+            casesHtml(plan, cells, b);
+        }
         for (InteropMeasurement m : plan.measurements()) {
             b.append("<h2>Measurement ").append(html(m.name())).append(" (").append(html(m.abbreviation())).append(")</h2>\n<p>")
                     .append(html(m.description())).append(" Mean ± sample standard deviation of ").append(m.repetitions())
