@@ -113,8 +113,7 @@ final class ConnectionStreams {
      */
     void onStreamData(StreamFrameHeader h, ByteBuffer src, int data) throws QuicException {
         checkStreamDirection(h.streamId(), false, FrameType.STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(h.streamId(), FrameType.STREAM, peerStreamOpened);
-        QuicStream stream = l.stream();
+        QuicStream stream = streams.streamForPeerFrame(h.streamId(), FrameType.STREAM, peerStreamOpened);
         if (stream == null) {
             return;
         }
@@ -130,8 +129,7 @@ final class ConnectionStreams {
 
     private void onResetStream(ResetStreamFrame r) throws QuicException {
         checkStreamDirection(r.streamId(), false, FrameType.RESET_STREAM);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(r.streamId(), FrameType.RESET_STREAM, peerStreamOpened);
-        QuicStream stream = l.stream();
+        QuicStream stream = streams.streamForPeerFrame(r.streamId(), FrameType.RESET_STREAM, peerStreamOpened);
         if (stream == null) {
             return;
         }
@@ -159,8 +157,7 @@ final class ConnectionStreams {
 
     private void onStopSending(StopSendingFrame s) throws QuicException {
         checkStreamDirection(s.streamId(), true, FrameType.STOP_SENDING);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(s.streamId(), FrameType.STOP_SENDING, peerStreamOpened);
-        QuicStream stream = l.stream();
+        QuicStream stream = streams.streamForPeerFrame(s.streamId(), FrameType.STOP_SENDING, peerStreamOpened);
         if (stream == null) {
             return;
         }
@@ -189,8 +186,7 @@ final class ConnectionStreams {
 
     private void onMaxStreamData(MaxStreamDataFrame m) throws QuicException {
         checkStreamDirection(m.streamId(), true, FrameType.MAX_STREAM_DATA);
-        StreamManager.Lookup l = streams.lookupForPeerFrame(m.streamId(), FrameType.MAX_STREAM_DATA, peerStreamOpened);
-        QuicStream stream = l.stream();
+        QuicStream stream = streams.streamForPeerFrame(m.streamId(), FrameType.MAX_STREAM_DATA, peerStreamOpened);
         if (stream == null) {
             return;
         }

@@ -77,6 +77,9 @@ final class PacketReceiver {
     private final QlogSink qlog;
     private final Handler handler;
     private final PacketsAwaitingKeys awaitingKeys = new PacketsAwaitingKeys();
+    /** The caller's last datagram buffer and {@link #view}'s duplicate of it. */
+    private ByteBuffer viewed;
+    private ByteBuffer view;
 
     /** ECN codepoint of the datagram being processed (-1: the runtime cannot tell). */
     private int ecn = -1;
@@ -133,9 +136,8 @@ final class PacketReceiver {
         datagramMovesPath = false;
         lastDatagramSize = total;
         path.onReceived(total);
-        // keep the last 16 bytes to recognise a stateless reset after a failed decryption (RFC 9000 §10.3.1)
-        ByteBuffer dg = datagram.slice();
-        int offset = 0;
+        ByteBuffer dg = view(datagram);
+        int offset = datagram.position();
         boolean first = true;
         try {
             while (offset < dg.limit() && handler.state() != QuicConnection.State.CLOSED) {
@@ -154,6 +156,20 @@ final class PacketReceiver {
         } catch (QuicException e) {
             handler.onError(e, now);
         }
+    }
+
+    /**
+     * A view of the datagram's bytes from its position to its limit, which this receiver may move (packets are located
+     * by absolute offsets in it, and a packet's frames read with its position and limit): a duplicate of the caller's
+     * buffer, kept while the caller passes the same one (an event loop's receive buffer), since a new view per datagram
+     * and another per packet were a fifth of a downloading client's allocation.
+     */
+    private ByteBuffer view(ByteBuffer datagram) {
+        if (datagram != viewed) {
+            viewed = datagram;
+            view = datagram.duplicate();
+        }
+        return view.limit(datagram.limit()).position(datagram.position());
     }
 
     private void receivePacket(ByteBuffer dg, ParsedPacket p, boolean firstInDatagram, long now) throws QuicException {
@@ -186,7 +202,7 @@ final class PacketReceiver {
         }
         if (isClient && !Arrays.equals(p.dcid(), initialScid) && !isLocalCid(p.dcid())) {
             // RFC 9000 §10.3.1: a first packet that cannot be associated with the connection may be a reset
-            if (firstInDatagram && dg.limit() >= StatelessReset.MIN_LENGTH) {
+            if (firstInDatagram && dg.remaining() >= StatelessReset.MIN_LENGTH) {
                 byte[] tail = new byte[16];
                 dg.get(dg.limit() - 16, tail);
                 if (peerCids.isStatelessResetToken(tail)) {
@@ -258,10 +274,14 @@ final class PacketReceiver {
             peerCids.replaceInitial(p.scid());
         }
         packetsReceived++;
-        ByteBuffer payload = dg.duplicate();
-        payload.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
         long largestBefore = tracker.hasReceived() ? tracker.largest() : -1;
-        boolean ackEliciting = frames.receive(payload, type, level, pn, p.dcid(), now);
+        // the frames are read from the payload with the datagram's position and limit, put back after them (a frame
+        // that breaks a rule ends the datagram, and the next one sets the view again)
+        int datagramStart = dg.position();
+        int datagramEnd = dg.limit();
+        dg.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
+        boolean ackEliciting = frames.receive(dg, type, level, pn, p.dcid(), now);
+        dg.limit(datagramEnd).position(datagramStart);
         tracker.onPacketReceived(pn, ackEliciting, now);
         if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
             datagramMovesPath = true;

@@ -33,6 +33,10 @@ final class LibcryptoAead implements PacketAead {
     private MemorySegment lastArraySegment;
     private byte[] lastNonce;
     private MemorySegment lastNonceSegment;
+    /** The packet's header (the AAD), payload and tag: a key seals or opens packets at the same places again. */
+    private final Slice headerSlice = new Slice();
+    private final Slice payloadSlice = new Slice();
+    private final Slice tagSlice = new Slice();
 
     LibcryptoAead(CipherSuite suite, byte[] key) {
         Native n = Native.INSTANCE.orElseThrow(() -> new IllegalStateException("libcrypto is not available"));
@@ -76,14 +80,14 @@ final class LibcryptoAead implements PacketAead {
         Objects.checkFromIndexSize(payloadOffset, payloadLength + CipherSuite.TAG_LENGTH, packet.capacity());
         MemorySegment p = segment(packet);
         long base = base(packet);
-        MemorySegment payload = p.asSlice(base + payloadOffset, payloadLength + CipherSuite.TAG_LENGTH);
+        MemorySegment payload = payloadSlice.of(p, base + payloadOffset, payloadLength + CipherSuite.TAG_LENGTH);
         try {
             int ok = (int) n.init.invokeExact(ctx, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL,
                     nonceSegment(nonce), 1);
             ok &= (int) n.update.invokeExact(ctx, MemorySegment.NULL, outLengthSegment,
-                    p.asSlice(base + headerOffset, headerLength), headerLength);
+                    headerSlice.of(p, base + headerOffset, headerLength), headerLength);
             ok &= (int) n.update.invokeExact(ctx, payload, outLengthSegment, payload, payloadLength);
-            MemorySegment tag = payload.asSlice(payloadLength, CipherSuite.TAG_LENGTH);
+            MemorySegment tag = tagSlice.of(p, base + payloadOffset + payloadLength, CipherSuite.TAG_LENGTH);
             ok &= (int) n.finalEx.invokeExact(ctx, tag, outLengthSegment);
             ok &= (int) n.ctrl.invokeExact(ctx, GET_TAG, CipherSuite.TAG_LENGTH, tag);
             if (ok != 1) {
@@ -105,16 +109,20 @@ final class LibcryptoAead implements PacketAead {
         Objects.checkFromIndexSize(headerOffset, headerLength, packet.capacity());
         Objects.checkFromIndexSize(payloadOffset, ciphertextLength, packet.capacity());
         int plain = ciphertextLength - CipherSuite.TAG_LENGTH;
+        if (plain < 0) {
+            throw new AeadException("packet " + packetNumber + ": " + ciphertextLength
+                    + " bytes of ciphertext are shorter than its tag");
+        }
         MemorySegment p = segment(packet);
         long base = base(packet);
-        MemorySegment payload = p.asSlice(base + payloadOffset, ciphertextLength);
-        MemorySegment tag = payload.asSlice(plain);
+        MemorySegment payload = payloadSlice.of(p, base + payloadOffset, ciphertextLength);
+        MemorySegment tag = tagSlice.of(p, base + payloadOffset + plain, CipherSuite.TAG_LENGTH);
         int ok;
         try {
             ok = (int) n.init.invokeExact(ctx, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL,
                     nonceSegment(nonce), 0);
             ok &= (int) n.update.invokeExact(ctx, MemorySegment.NULL, outLengthSegment,
-                    p.asSlice(base + headerOffset, headerLength), headerLength);
+                    headerSlice.of(p, base + headerOffset, headerLength), headerLength);
             ok &= (int) n.update.invokeExact(ctx, payload, outLengthSegment, payload, plain);
             ok &= (int) n.ctrl.invokeExact(ctx, SET_TAG, CipherSuite.TAG_LENGTH, tag);
             // Final checks the tag: 0 when the packet does not authenticate
@@ -157,6 +165,30 @@ final class LibcryptoAead implements PacketAead {
             lastNonceSegment = MemorySegment.ofArray(nonce);
         }
         return lastNonceSegment;
+    }
+
+    /**
+     * One slice of a segment, kept while the same place is asked for again. A receiver's packets land at the same
+     * offsets of its receive buffer (one per datagram, at its start) with the same header and payload lengths as long as
+     * they are full-sized and their packet numbers the same length, a sender's likewise in its packet buffer; three new
+     * slices per packet were 29 % of a downloading client's sampled allocation at e5709ba, and the JIT's escape analysis
+     * does not reliably remove them (the slice's constructor is not inlined into a large caller).
+     */
+    private static final class Slice {
+        private MemorySegment whole;
+        private long offset;
+        private long length;
+        private MemorySegment slice;
+
+        MemorySegment of(MemorySegment whole, long offset, long length) {
+            if (whole != this.whole || offset != this.offset || length != this.length) {
+                this.slice = whole.asSlice(offset, length);
+                this.whole = whole;
+                this.offset = offset;
+                this.length = length;
+            }
+            return slice;
+        }
     }
 
     private static void check(int ok, String what) {

@@ -1,10 +1,7 @@
 package org.pacelab.quic.recovery;
 
-import java.util.Iterator;
-
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.EcnCounts;
-import org.pacelab.quic.util.RangeSet;
 
 /**
  * The receive side of acknowledgments for one packet number space (RFC 9000 §13.2): which packet numbers
@@ -29,7 +26,7 @@ public final class AckTracker {
     private long largestAcked = -1;
     /** Sequence number of the ACK_FREQUENCY frame in force, or -1. */
     private long ackFrequencySequence = -1;
-    private final RangeSet received = new RangeSet();
+    private final ReceivedPacketNumbers received = new ReceivedPacketNumbers(MAX_RANGES);
     /** Packet numbers below this are treated as duplicates (their state was pruned). */
     private long floor;
     private long largest = -1;
@@ -93,7 +90,6 @@ public final class AckTracker {
     public void onPacketReceived(long pn, boolean ackEliciting, long now) {
         boolean outOfOrder = largest >= 0 && (pn < largest || pn > largest + 1);
         received.add(pn);
-        received.trimToRanges(MAX_RANGES);
         if (pn > largest) {
             largest = pn;
             largestTime = now;
@@ -163,14 +159,7 @@ public final class AckTracker {
 
     /** Builds the ACK frame describing what was received (RFC 9000 §19.3). */
     public AckFrame buildAck(long now, int ackDelayExponent) {
-        long[] ranges = new long[received.rangeCount() * 2];
-        int i = 0;
-        Iterator<RangeSet.Range> it = received.descendingIterator();
-        while (it.hasNext()) {
-            RangeSet.Range r = it.next();
-            ranges[i++] = r.end() - 1;
-            ranges[i++] = r.start();
-        }
+        long[] ranges = received.descendingBounds();
         long delayNs = Math.max(0, now - largestTime);
         long encodedDelay = (delayNs / 1000) >> ackDelayExponent;
         return new AckFrame(ranges[0], encodedDelay, ranges, ecnCounted ? new EcnCounts(ect0, ect1, ce) : null);

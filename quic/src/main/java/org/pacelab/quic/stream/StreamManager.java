@@ -76,18 +76,16 @@ public final class StreamManager {
         return s;
     }
 
-    /** Result of looking up a stream named in a peer's frame. */
-    public record Lookup(QuicStream stream, boolean newlyOpened) {}
 
     /**
      * Finds the stream a received frame refers to, opening peer-initiated streams implicitly
-     * (RFC 9000 §3.2: lower-numbered streams of the same type open too). Returns a lookup with a null stream
-     * for a stream that existed and is finished (the frame is then ignored).
+     * (RFC 9000 §3.2: lower-numbered streams of the same type open too). Returns null for a stream that existed and
+     * is finished (the frame is then ignored).
      */
-    public Lookup lookupForPeerFrame(long id, long frameType, java.util.function.LongConsumer onOpened) throws QuicException {
+    public QuicStream streamForPeerFrame(long id, long frameType, java.util.function.LongConsumer onOpened) throws QuicException {
         QuicStream s = streams.get(id);
         if (s != null) {
-            return new Lookup(s, false);
+            return s;
         }
         boolean bidi = StreamId.isBidirectional(id);
         long index = StreamId.index(id);
@@ -96,11 +94,11 @@ public final class StreamManager {
             if (index >= next) {
                 throw new QuicException(TransportError.STREAM_STATE_ERROR, frameType, "frame for local stream " + id + " not yet opened");
             }
-            return new Lookup(null, false);
+            return null;
         }
         long next = bidi ? nextPeerBidi : nextPeerUni;
         if (index < next) {
-            return new Lookup(null, false);
+            return null;
         }
         long max = bidi ? localMaxBidi : localMaxUni;
         if (index >= max) {
@@ -120,7 +118,7 @@ public final class StreamManager {
         } else {
             nextPeerUni = index + 1;
         }
-        return new Lookup(last, true);
+        return last;
     }
 
     public QuicStream get(long id) {
