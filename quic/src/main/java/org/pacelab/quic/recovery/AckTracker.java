@@ -90,6 +90,8 @@ public final class AckTracker {
     public void onPacketReceived(long pn, boolean ackEliciting, long now) {
         boolean outOfOrder = largest >= 0 && (pn < largest || pn > largest + 1);
         received.add(pn);
+        // RFC 9000 §12.3: what the ranges no longer hold (§13.2.3) must not be taken for new packets
+        floor = Math.max(floor, received.droppedBelow());
         if (pn > largest) {
             largest = pn;
             largestTime = now;

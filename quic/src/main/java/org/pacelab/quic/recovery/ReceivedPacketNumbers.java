@@ -15,6 +15,8 @@ final class ReceivedPacketNumbers {
     private final long[] starts;
     private final long[] ends;
     private int count;
+    /** The lowest range's start once a range was dropped for room: what lies below counts as received; else 0. */
+    private long droppedBelow;
 
     ReceivedPacketNumbers(int capacity) {
         if (capacity < 1) {
@@ -53,6 +55,7 @@ final class ReceivedPacketNumbers {
             count++;
             if (count > capacity) {
                 removeAt(0);
+                droppedBelow = starts[0];
             }
         }
         return true;
@@ -88,6 +91,13 @@ final class ReceivedPacketNumbers {
             count -= keep;
         }
     }
+
+    /**
+     * Packet numbers below this are not in the ranges because a range was dropped for room (the dropped range and the
+     * gaps above it): they count as received, so a late copy is a duplicate (RFC 9000 §12.3); 0 until a range is
+     * dropped.
+     */
+    long droppedBelow() { return droppedBelow; }
 
     boolean isEmpty() { return count == 0; }
 

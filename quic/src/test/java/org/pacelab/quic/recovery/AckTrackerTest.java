@@ -118,4 +118,21 @@ class AckTrackerTest {
         t.requestImmediateAck();
         assertTrue(t.ackDue(0));
     }
+
+    @Test
+    void aPacketOfARangeDroppedBeyondSixtyFourIsStillADuplicate() {
+        // RFC 9000 §12.3: a packet number whose range the ACK frames no longer carry (§13.2.3) must not be taken for
+        // a new packet: its frames would be processed twice
+        AckTracker t = tracker();
+        for (long pn = 0; pn <= 2 * 64; pn += 2) {
+            // 65 ranges of one packet each, 0, 2, ..., 128: the lowest, {0}, is dropped
+            t.onPacketReceived(pn, true, 0);
+        }
+        assertEquals(64, t.buildAck(0, 3).ranges().length / 2, "the ACK frame holds 64 ranges");
+        assertEquals(2, t.buildAck(0, 3).ranges()[127], "the lowest range kept is {2}");
+        assertTrue(t.isDuplicate(0), "packet 0 was received: a copy of it is a duplicate");
+        assertTrue(t.isDuplicate(1), "below the lowest range kept: treated as received");
+        assertFalse(t.isDuplicate(3), "a gap between kept ranges is still open");
+        assertFalse(t.isDuplicate(129), "above every range: new");
+    }
 }
