@@ -102,6 +102,22 @@ final class ConnectionPair {
         flush();
     }
 
+    /** Every datagram {@code c} has to send at {@code now}, in order (a 64 KiB buffer each). */
+    static List<byte[]> datagrams(QuicConnection c, long now) {
+        List<byte[]> out = new java.util.ArrayList<>();
+        ByteBuffer buf = ByteBuffer.allocate(65536);
+        while (true) {
+            buf.clear();
+            if (!c.send(buf, now).wrote()) {
+                return out;
+            }
+            buf.flip();
+            byte[] d = new byte[buf.remaining()];
+            buf.get(d);
+            out.add(d);
+        }
+    }
+
     static LocalConnectionIds.Listener noCids() {
         return new LocalConnectionIds.Listener() {
             @Override public void onIssued(byte[] cid) { }

@@ -24,22 +24,6 @@ import org.pacelab.quic.tls.TlsConfig;
 class InitialAckFirstSplitHelloTest {
     private static final long MS = 1_000_000L;
 
-    private static List<byte[]> drain(QuicConnection c, long now) {
-        List<byte[]> out = new ArrayList<>();
-        ByteBuffer buf = ByteBuffer.allocate(65536);
-        while (true) {
-            buf.clear();
-            SendResult r = c.send(buf, now);
-            if (!r.wrote()) {
-                return out;
-            }
-            buf.flip();
-            byte[] d = new byte[buf.remaining()];
-            buf.get(d);
-            out.add(d);
-        }
-    }
-
     /** 0: the second datagram before the server's send; 1: after the ACK, before the TLS step; 2: after the TLS step. */
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2})
@@ -55,7 +39,7 @@ class InitialAckFirstSplitHelloTest {
         long t = 1_000 * MS;
         QuicConnection client = QuicConnection.client(clientConfig, new EchoApps.Client(new byte[1]),
                 new SplittableRandom(1), tokens, ConnectionPair.noCids(), t);
-        List<byte[]> hello = drain(client, t);
+        List<byte[]> hello = ConnectionPair.datagrams(client, t);
         assertEquals(2, hello.size(), "the ClientHello takes two datagrams");
         ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         t += 10 * MS;
@@ -65,22 +49,22 @@ class InitialAckFirstSplitHelloTest {
         if (secondAt == 0) {
             server.receive(ByteBuffer.wrap(hello.get(1)), t);
         }
-        List<byte[]> out = new ArrayList<>(drain(server, t));
+        List<byte[]> out = new ArrayList<>(ConnectionPair.datagrams(server, t));
         assertFalse(out.isEmpty(), "the ACK");
         assertFalse(server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE), "TLS waits for the ACK to leave");
         if (secondAt == 1) {
             server.receive(ByteBuffer.wrap(hello.get(1)), t);
-            out.addAll(drain(server, t));
+            out.addAll(ConnectionPair.datagrams(server, t));
         }
         t += MS;
         assertTrue(server.nextTimeout() <= t, "the TLS step is due");
         server.onTimeout(t);
         if (secondAt == 2) {
             assertFalse(server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE), "half a ClientHello");
-            out.addAll(drain(server, t));
+            out.addAll(ConnectionPair.datagrams(server, t));
             server.receive(ByteBuffer.wrap(hello.get(1)), t);
         }
-        out.addAll(drain(server, t));
+        out.addAll(ConnectionPair.datagrams(server, t));
         assertTrue(server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE), "TLS processed the whole ClientHello");
         for (byte[] d : out) {
             client.receive(ByteBuffer.wrap(d), t + 10 * MS);

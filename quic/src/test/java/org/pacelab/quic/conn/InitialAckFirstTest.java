@@ -29,23 +29,6 @@ class InitialAckFirstTest {
     private static final List<String> ALPN = List.of("hq-interop");
     private static final long MS = 1_000_000L;
 
-    /** The client's first datagrams: its ClientHello (one datagram here). */
-    private static List<byte[]> drain(QuicConnection c, long now) {
-        List<byte[]> out = new ArrayList<>();
-        ByteBuffer buf = ByteBuffer.allocate(65536);
-        while (true) {
-            buf.clear();
-            SendResult r = c.send(buf, now);
-            if (!r.wrote()) {
-                return out;
-            }
-            buf.flip();
-            byte[] d = new byte[buf.remaining()];
-            buf.get(d);
-            out.add(d);
-        }
-    }
-
     @Test
     void theServerAcknowledgesTheClientsFirstInitialBeforeItsTlsFlightAndCountsThatDatagram() throws Exception {
         FrameLog serverLog = new FrameLog();
@@ -60,7 +43,7 @@ class InitialAckFirstTest {
         long oneWay = 15 * MS;
         QuicConnection client = QuicConnection.client(clientConfig, new EchoApps.Client(new byte[1]),
                 new SplittableRandom(1), tokens, ConnectionPair.noCids(), t0);
-        List<byte[]> hello = drain(client, t0);
+        List<byte[]> hello = ConnectionPair.datagrams(client, t0);
         assertEquals(1, hello.size(), "the ClientHello fits one datagram");
         ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         long arrival = t0 + oneWay;
@@ -69,7 +52,7 @@ class InitialAckFirstTest {
         server.receive(ByteBuffer.wrap(hello.get(0)), arrival);
 
         // first output: one Initial packet with nothing but the ACK, not padded (not ack-eliciting, RFC 9000 §14.1)
-        List<byte[]> ack = drain(server, arrival);
+        List<byte[]> ack = ConnectionPair.datagrams(server, arrival);
         assertEquals(1, ack.size(), "one datagram before the TLS step");
         List<Frame> ackFrames = serverLog.takeDatagram();
         assertEquals(List.of(PacketType.INITIAL), serverLog.sentTypes);
@@ -84,7 +67,7 @@ class InitialAckFirstTest {
         // the runtime's next turn, here 80 ms later (a slow host): TLS runs, and the flight follows
         long tlsTurn = arrival + 80 * MS;
         server.onTimeout(tlsTurn);
-        List<byte[]> flight = drain(server, tlsTurn);
+        List<byte[]> flight = ConnectionPair.datagrams(server, tlsTurn);
         assertFalse(flight.isEmpty());
         List<Frame> flightFrames = serverLog.takeDatagram();
         assertTrue(flightFrames.stream().anyMatch(f -> f instanceof CryptoDataSent), "frames: " + flightFrames);
