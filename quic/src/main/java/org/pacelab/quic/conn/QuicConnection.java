@@ -589,8 +589,6 @@ public final class QuicConnection implements StreamTransport {
             confirmHandshakeNow = false;
             confirmHandshake(now);
         }
-        // the ACK of held CRYPTO data goes in this datagram: TLS gets the data at the next timer turn
-        ackFirst.onSend(now);
         if (idle) {
             readySince = now;
         }
@@ -669,6 +667,11 @@ public final class QuicConnection implements StreamTransport {
             int size = b.seal(out, keys.tx(b.level));
             record(b, size, intended, now);
             anyEliciting |= b.ackEliciting();
+            if (b.level == EncryptionLevel.INITIAL && b.carriesAck()) {
+                // the ACK of held CRYPTO data is in this datagram: TLS gets the data at the next timer turn (RFC 9000
+                // §13.2.1); a send that returned earlier, or built no ACK, left it held
+                ackFirst.onAckSent(now);
+            }
         }
         int length = out.position() - start;
         amplification.onSent(length);
