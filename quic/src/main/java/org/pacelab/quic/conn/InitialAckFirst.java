@@ -19,7 +19,10 @@ import org.pacelab.quic.packet.EncryptionLevel;
  * ({@link #onAckSent}; a send that builds no ACK changes nothing) — through
  * {@link #deadline()}, a timer the runtime serves after it has handed that datagram to the socket. RFC 9002 §6.2.1
  * foresees this order (the client keeps its PTO backoff on acknowledgements in Initial packets because "a server might
- * take longer to respond to packets during the handshake"). Once, at the start of a connection: later CRYPTO data goes
+ * take longer to respond to packets during the handshake"). 0-RTT packets that come with the ClientHello wait for the
+ * keys it gives in {@link PacketsAwaitingKeys} and are processed right after the TLS step; should more come than that
+ * buffer holds (RFC 9001 §4.1.4; a client with a large initial window), the held data goes to TLS at once instead of a
+ * packet being dropped, and the ACK leaves with the flight. Once, at the start of a connection: later CRYPTO data goes
  * to TLS as it arrives. Not when the server prefers another version than the client's Initial's: the ClientHello's
  * version_information may then switch it (RFC 9368 §4), and an ACK in the Original Version would come first.
  */

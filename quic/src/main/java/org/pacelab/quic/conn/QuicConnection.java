@@ -320,6 +320,15 @@ public final class QuicConnection implements StreamTransport {
         public void onError(QuicException e, long now) {
             closeWithError(e, now);
         }
+
+        @Override
+        public void onNoRoomForPacketAwaitingKeys(long now) throws QuicException {
+            if (ackFirst.holding() && state == State.HANDSHAKE) {
+                // more 0-RTT packets came with the ClientHello than wait for keys (RFC 9001 §4.1.4): rather than drop
+                // them, TLS runs now and the ACK leaves with the flight (RFC 9000 §13.2.1 as without InitialAckFirst)
+                ackFirst.release((level, c) -> toTls(level, c, now));
+            }
+        }
     }
 
     /** The frames of a packet that only the connection can act on. */
