@@ -287,10 +287,12 @@ final class PacketReceiver {
         int datagramStart = dg.position();
         int datagramEnd = dg.limit();
         dg.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
-        boolean ackEliciting = frames.receive(dg, type, level, pn, p.dcid(), now);
+        FrameReceiver.PacketFrames received = frames.receive(dg, type, level, pn, p.dcid(), now);
+        boolean ackEliciting = received.ackEliciting();
         dg.limit(datagramEnd).position(datagramStart);
         tracker.onPacketReceived(pn, ackEliciting, now);
-        if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
+        // this packet's own frames: packets processed while they were read (keys its CRYPTO data gave) do not count
+        if (type == PacketType.ONE_RTT && pn > largestBefore && received.nonProbing()) {
             datagramMovesPath = true;
         }
         if (ecn >= 0) {
