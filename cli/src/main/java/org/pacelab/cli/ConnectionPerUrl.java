@@ -26,15 +26,19 @@ final class ConnectionPerUrl {
     }
 
     /**
-     * Downloads each request over its own connection, printing a line per connection and per download to {@code out}.
+     * Downloads each request over its own connection, printing a line per connection and per download to {@code out};
+     * which connection is starting, and which failed, go to {@code progress} (stderr: the last line there is what a
+     * harness that stops the process on a timeout reports, and Kwik prints a warning on stdout per connection).
      *
      * @return the exit code: 0 when every download succeeded, 1 at the first connection that did not
      * @throws IOException naming the connection, when the downloader could not run it (e.g. no UDP socket)
      */
-    static int run(List<DownloadRequest> requests, Downloader downloader, PrintStream out) throws IOException {
+    static int run(List<DownloadRequest> requests, Downloader downloader, PrintStream out, PrintStream progress)
+            throws IOException {
         int n = requests.size();
         for (int i = 0; i < n; i++) {
             String which = "connection " + (i + 1) + " of " + n;
+            progress.println(which + ": connecting");
             QuicClient.Outcome o;
             try {
                 o = downloader.download(List.of(requests.get(i)));
@@ -47,7 +51,7 @@ final class ConnectionPerUrl {
                 out.println(ClientLog.describe(r));
             }
             if (!o.allSucceeded()) {
-                out.println(which + " failed: " + (o.timedOut() ? "timed out" : o.results().isEmpty() ? o.closeReason()
+                progress.println(which + " failed: " + (o.timedOut() ? "timed out" : o.results().isEmpty() ? o.closeReason()
                         : "a download failed") + "; the remaining " + (n - i - 1) + " not attempted");
                 return 1;
             }

@@ -102,7 +102,7 @@ final class PeerClientOptions {
      * the other; prints one line per download (and per connection); returns the exit code.
      */
     int download(Targets t, ConnectionPerUrl.Downloader downloader, long processStart) throws IOException {
-        return connectionPerUrl ? ConnectionPerUrl.run(t.requests(), downloader, System.out)
+        return connectionPerUrl ? ConnectionPerUrl.run(t.requests(), downloader, System.out, System.err)
                 : report(downloader.download(t.requests()), processStart);
     }
 
