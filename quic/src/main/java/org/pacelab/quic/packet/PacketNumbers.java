@@ -48,54 +48,35 @@ public final class PacketNumbers {
         return Math.min(4, Math.max(1, bytes));
     }
 
-    /**
-     * Writes the {@code len} least significant bytes of {@code pn} in network byte order. Byte by byte without a loop,
-     * as {@link #put} and {@link #read}: the loop's limit check, compiled by C2 for the lengths seen so far, failed when
-     * the length changed, and each failure discarded and recompiled the whole of {@code QuicConnection.send} into which
-     * it was inlined (a sender's largest compilation: docs/benchmarks.md, "The JIT's share").
-     */
+    /** Writes the {@code len} least significant bytes of {@code pn} in network byte order. */
     public static void write(ByteBuffer out, long pn, int len) {
-        int at = out.position();
-        put(out, at, pn, len);
-        out.position(at + len);
+        checkLength(len);
+        for (int shift = (len - 1) * 8; shift >= 0; shift -= 8) {
+            out.put((byte) (pn >>> shift));
+        }
     }
 
     /** Writes the truncated packet number at absolute index {@code at}. */
     public static void put(ByteBuffer out, int at, long pn, int len) {
-        switch (len) {
-            case 1 -> out.put(at, (byte) pn);
-            case 2 -> {
-                out.put(at, (byte) (pn >>> 8));
-                out.put(at + 1, (byte) pn);
-            }
-            case 3 -> {
-                out.put(at, (byte) (pn >>> 16));
-                out.put(at + 1, (byte) (pn >>> 8));
-                out.put(at + 2, (byte) pn);
-            }
-            case 4 -> {
-                out.put(at, (byte) (pn >>> 24));
-                out.put(at + 1, (byte) (pn >>> 16));
-                out.put(at + 2, (byte) (pn >>> 8));
-                out.put(at + 3, (byte) pn);
-            }
-            default -> throw badLength(len);
+        checkLength(len);
+        for (int i = 0; i < len; i++) {
+            out.put(at + i, (byte) (pn >>> ((len - 1 - i) * 8)));
         }
     }
 
     /** Reads a {@code len}-byte truncated packet number at absolute index {@code at}. */
     public static long read(ByteBuffer in, int at, int len) {
-        return switch (len) {
-            case 1 -> in.get(at) & 0xffL;
-            case 2 -> (in.get(at) & 0xffL) << 8 | in.get(at + 1) & 0xffL;
-            case 3 -> (in.get(at) & 0xffL) << 16 | (in.get(at + 1) & 0xffL) << 8 | in.get(at + 2) & 0xffL;
-            case 4 -> (in.get(at) & 0xffL) << 24 | (in.get(at + 1) & 0xffL) << 16 | (in.get(at + 2) & 0xffL) << 8
-                    | in.get(at + 3) & 0xffL;
-            default -> throw badLength(len);
-        };
+        checkLength(len);
+        long v = 0;
+        for (int i = 0; i < len; i++) {
+            v = (v << 8) | (in.get(at + i) & 0xff);
+        }
+        return v;
     }
 
-    private static IllegalArgumentException badLength(int len) {
-        return new IllegalArgumentException("packet number length must be 1..4 bytes, not " + len);
+    private static void checkLength(int len) {
+        if (len < 1 || len > 4) {
+            throw new IllegalArgumentException("packet number length must be 1..4 bytes, not " + len);
+        }
     }
 }

@@ -96,37 +96,26 @@ public final class VarInt {
         if (v < 0 || v > MAX) {
             throw new IllegalArgumentException("variable-length integer out of range 0..2^62-1: " + v);
         }
-        // the bytes of each length written out, not in a loop over the length: C2's limit check of that loop, compiled
-        // for the lengths seen so far, failed when another came, and each failure recompiled the method it was inlined
-        // into (QuicConnection.send among them; docs/benchmarks.md, "The JIT's share")
+        long prefix;
         switch (len) {
             case 1 -> {
                 check(v, 0x3f, len);
-                b.put((byte) v);
+                prefix = 0;
             }
             case 2 -> {
                 check(v, 0x3fff, len);
-                b.put((byte) (0x40 | v >>> 8));
-                b.put((byte) v);
+                prefix = 0x4000L;
             }
             case 4 -> {
                 check(v, 0x3fff_ffffL, len);
-                b.put((byte) (0x80 | v >>> 24));
-                b.put((byte) (v >>> 16));
-                b.put((byte) (v >>> 8));
-                b.put((byte) v);
+                prefix = 0x8000_0000L;
             }
-            case 8 -> {
-                b.put((byte) (0xc0 | v >>> 56));
-                b.put((byte) (v >>> 48));
-                b.put((byte) (v >>> 40));
-                b.put((byte) (v >>> 32));
-                b.put((byte) (v >>> 24));
-                b.put((byte) (v >>> 16));
-                b.put((byte) (v >>> 8));
-                b.put((byte) v);
-            }
+            case 8 -> prefix = 0xc000_0000_0000_0000L;
             default -> throw new IllegalArgumentException("variable-length integer length must be 1, 2, 4 or 8, not " + len);
+        }
+        long w = prefix | v;
+        for (int shift = (len - 1) * 8; shift >= 0; shift -= 8) {
+            b.put((byte) (w >>> shift));
         }
     }
 
