@@ -4,6 +4,8 @@
   python3 tables.py extract STORE_DIR...   # after 'pacelab report --campaign STORE_DIR --export csv': writes
                                            # results/NAME.csv (one row per run) from STORE_DIR/export/
   python3 tables.py                        # mean ± sample std, range and seeds at or above 0.99 per configuration
+  python3 tables.py paired NAME A B        # results/NAME.csv: configuration A's dc-flow Mbit/s minus B's, paired by
+                                           # seed (mean ± sample std, in how many seeds A is ahead, mean % of B)
 """
 import csv, os, statistics as st, sys
 
@@ -39,7 +41,7 @@ def describe(values, threshold=None):
 
 
 def tables():
-    for file in sorted(os.listdir(OUT)):
+    for file in sorted(f for f in os.listdir(OUT) if f.endswith(".csv")):
         rows = list(csv.DictReader(open(os.path.join(OUT, file))))
         print("##", file[:-4])
         configs = {}
@@ -56,8 +58,22 @@ def tables():
                 print(f"  {c}: JFI {describe(jfi, 0.99)}; dc flow Mbit/s {describe(dc)}; seeds {seeds}")
 
 
+def paired(name, a, b):
+    rows = list(csv.DictReader(open(os.path.join(OUT, name + ".csv"))))
+    by = lambda c: {r["seed"]: float(r["dc_flow_mbps"]) for r in rows if r["configuration"] == c}
+    va, vb = by(a), by(b)
+    seeds = sorted(set(va) & set(vb), key=int)
+    d = [va[s] - vb[s] for s in seeds]
+    sd = st.stdev(d) if len(d) > 1 else 0.0
+    pct = st.mean(d) / st.mean([vb[s] for s in seeds]) * 100
+    print(f"{name}: {a} − {b}: n={len(d)} {st.mean(d):+.3f} ± {sd:.3f} Mbit/s ({pct:+.2f} %), "
+          f"{a} ahead in {sum(x > 0 for x in d)} of {len(d)} seeds")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "extract":
+    if len(sys.argv) == 5 and sys.argv[1] == "paired":
+        paired(*sys.argv[2:])
+    elif len(sys.argv) > 2 and sys.argv[1] == "extract":
         for store in sys.argv[2:]:
             extract(store)
     else:

@@ -49,6 +49,20 @@ final class FrameReceiver {
     /** Requested ACK delays are capped below 2^14 ms, the max_ack_delay limit of RFC 9000 §18.2. */
     private static final long MAX_REQUESTED_ACK_DELAY_MICROS = ((1L << 14) - 1) * 1000;
 
+    /**
+     * What one packet's frames were: ack-eliciting (RFC 9000 §13.2.1) and non-probing (§9.1). A value per packet,
+     * returned, not a field: a packet's CRYPTO data may have the connection process packets that waited for keys, and
+     * their frames, before this packet's own are all read. The four values are shared, so nothing is allocated.
+     */
+    record PacketFrames(boolean ackEliciting, boolean nonProbing) {
+        private static final PacketFrames[] ALL = {new PacketFrames(false, false), new PacketFrames(false, true),
+                new PacketFrames(true, false), new PacketFrames(true, true)};
+
+        static PacketFrames of(boolean ackEliciting, boolean nonProbing) {
+            return ALL[(ackEliciting ? 2 : 0) + (nonProbing ? 1 : 0)];
+        }
+    }
+
     /** The frames only the connection can act on. */
     interface Handler {
         void onAck(EncryptionLevel level, AckFrame ack, long now) throws QuicException;
@@ -80,8 +94,6 @@ final class FrameReceiver {
     private final PathValidator path;
     private final AckTracker applicationAcks;
     private final Handler handler;
-    /** Whether the last packet held a frame other than a probing one (RFC 9000 §9.1). */
-    private boolean nonProbing;
 
     FrameReceiver(boolean isClient, long minAckDelay, QlogSink qlog, ConnectionStreams streams, PendingFrames pending,
                   PathValidator path, AckTracker applicationAcks, Handler handler) {
@@ -96,18 +108,20 @@ final class FrameReceiver {
     }
 
     /**
-     * Processes the payload of packet {@code pn}; returns whether it was ack-eliciting.
+     * Processes the payload of packet {@code pn}; returns whether it was ack-eliciting and non-probing. May run again,
+     * nested, for other packets before it returns (a CRYPTO frame's data gives keys packets waited for).
      *
      * @throws QuicException the connection error a frame causes
      */
-    boolean receive(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
+    PacketFrames receive(ByteBuffer payload, PacketType type, EncryptionLevel level, long pn, byte[] dcid, long now)
             throws QuicException {
         if (!payload.hasRemaining()) {
             // RFC 9000 §12.4: a packet with no frames is a protocol violation
             throw new QuicException(TransportError.PROTOCOL_VIOLATION, "packet without frames");
         }
         boolean ackEliciting = false;
-        nonProbing = false;
+        // whether the packet holds a frame other than a probing one (RFC 9000 §9.1)
+        boolean nonProbing = false;
         List<Frame> logged = qlog.enabled() ? new ArrayList<>() : null;
         int length = payload.remaining();
         while (payload.hasRemaining()) {
@@ -142,7 +156,7 @@ final class FrameReceiver {
         if (logged != null) {
             qlog.packetReceived(now, type, pn, length, logged);
         }
-        return ackEliciting;
+        return PacketFrames.of(ackEliciting, nonProbing);
     }
 
     /**
@@ -163,11 +177,6 @@ final class FrameReceiver {
         }
         streams.onStreamData(h, payload, data);
         payload.position(data + h.length());
-    }
-
-    /** Whether the last packet {@link #receive}d held a non-probing frame (RFC 9000 §9.1). */
-    boolean nonProbing() {
-        return nonProbing;
     }
 
     private void onFrame(Frame f, EncryptionLevel level, byte[] dcid, long now) throws QuicException {

@@ -15,10 +15,14 @@ import org.pacelab.quic.packet.EncryptionLevel;
  * handshake PTO is three times (RFC 9002 §5.3, §6.2.1), would include it. So the CRYPTO frames of the first datagram
  * (and of any that arrive before the acknowledgement leaves) are held here: the connection's next {@code send} finds
  * only the ACK to send, an ACK-only Initial (not ack-eliciting, so not padded, RFC 9000 §14.1; counted against the
- * anti-amplification limit like every datagram, §8.1), and the held data becomes due to TLS at that moment — through
+ * anti-amplification limit like every datagram, §8.1), and the held data becomes due to TLS once that packet is built
+ * ({@link #onAckSent}; a send that builds no ACK changes nothing) — through
  * {@link #deadline()}, a timer the runtime serves after it has handed that datagram to the socket. RFC 9002 §6.2.1
  * foresees this order (the client keeps its PTO backoff on acknowledgements in Initial packets because "a server might
- * take longer to respond to packets during the handshake"). Once, at the start of a connection: later CRYPTO data goes
+ * take longer to respond to packets during the handshake"). 0-RTT packets that come with the ClientHello wait for the
+ * keys it gives in {@link PacketsAwaitingKeys} and are processed right after the TLS step; should more come than that
+ * buffer holds (RFC 9001 §4.1.4; a client with a large initial window), the held data goes to TLS at once instead of a
+ * packet being dropped, and the ACK leaves with the flight. Once, at the start of a connection: later CRYPTO data goes
  * to TLS as it arrives. Not when the server prefers another version than the client's Initial's: the ClientHello's
  * version_information may then switch it (RFC 9368 §4), and an ACK in the Original Version would come first.
  */
@@ -56,10 +60,13 @@ final class InitialAckFirst {
     }
 
     /**
-     * The connection is building its next datagram at {@code now}: the acknowledgement of what is held goes in it, so
-     * the held data is due to TLS from now on (at the runtime's next timer turn, after this datagram has left).
+     * The connection built a datagram at {@code now} with an Initial packet carrying an ACK frame, which acknowledges
+     * every Initial packet received so far, those of the held data too: the held data is due to TLS from now on (at the
+     * runtime's next timer turn, after this datagram has left). Only then — a send that built nothing (no room in the
+     * caller's buffer or under the anti-amplification limit, RFC 9000 §8.1) or only a CONNECTION_CLOSE has not
+     * acknowledged anything, and the held data waits for the send that does.
      */
-    void onSend(long now) {
+    void onAckSent(long now) {
         if (phase == Phase.HOLDING && !held.isEmpty()) {
             phase = Phase.DUE;
             dueAt = now;

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.pacelab.quic.crypto.HeaderProtection;
 import org.pacelab.quic.crypto.PacketKeys;
+import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.Frame;
 import org.pacelab.quic.frame.FrameCodec;
 import org.pacelab.quic.frame.PaddingFrame;
@@ -37,6 +38,7 @@ final class PacketBuilder {
     private final ByteBuffer payload;
     private final List<Frame> frames;
     private boolean ackEliciting;
+    private boolean carriesAck;
     private boolean inFlight;
 
     /** What the header of a packet says besides its level and number ({@code version} goes in long headers). */
@@ -91,6 +93,7 @@ final class PacketBuilder {
     void record(Frame f) {
         frames.add(f);
         ackEliciting |= f.ackEliciting();
+        carriesAck |= f instanceof AckFrame;
         inFlight |= f.countsInFlight();
     }
 
@@ -108,6 +111,9 @@ final class PacketBuilder {
     boolean isEmpty() { return frames.isEmpty(); }
 
     boolean ackEliciting() { return ackEliciting; }
+
+    /** Whether an ACK frame was written. */
+    boolean carriesAck() { return carriesAck; }
 
     boolean inFlight() { return inFlight; }
 

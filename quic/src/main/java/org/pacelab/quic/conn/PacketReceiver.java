@@ -56,6 +56,12 @@ final class PacketReceiver {
 
         /** A received packet broke a rule: close with its error code. */
         void onError(QuicException e, long now);
+
+        /**
+         * A packet would wait for its keys, but {@link PacketsAwaitingKeys} is full: keys the connection holds back on
+         * purpose (a ClientHello held for its acknowledgement, {@link InitialAckFirst}) are to come now.
+         */
+        void onNoRoomForPacketAwaitingKeys(long now) throws QuicException;
     }
 
     private final boolean isClient;
@@ -214,11 +220,12 @@ final class PacketReceiver {
             return;
         }
         EncryptionLevel level = type.level();
+        if (!canProcess(level) && mayAwaitKeys(level) && !awaitingKeys.hasRoom()) {
+            // RFC 9001 §4.1.4 bounds the packets kept; rather than drop one, keys held back on purpose come now
+            handler.onNoRoomForPacketAwaitingKeys(now);
+        }
         if (!canProcess(level)) {
-            // 0-RTT packets may overtake the Initial whose ClientHello gives their keys (RFC 9001 §5.7)
-            if ((level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT
-                    || level == EncryptionLevel.ZERO_RTT && !handler.handshakeComplete())
-                    && awaitingKeys.hasRoom() && !spaces[level.space().ordinal()].isDiscarded()) {
+            if (mayAwaitKeys(level) && awaitingKeys.hasRoom()) {
                 awaitingKeys.add(dg, p.headerStart(), p.packetEnd());
             } else {
                 drop(now, type, p.packetEnd() - p.headerStart(), "key_unavailable");
@@ -280,10 +287,12 @@ final class PacketReceiver {
         int datagramStart = dg.position();
         int datagramEnd = dg.limit();
         dg.limit(opened.payloadOffset() + opened.payloadLength()).position(opened.payloadOffset());
-        boolean ackEliciting = frames.receive(dg, type, level, pn, p.dcid(), now);
+        FrameReceiver.PacketFrames received = frames.receive(dg, type, level, pn, p.dcid(), now);
+        boolean ackEliciting = received.ackEliciting();
         dg.limit(datagramEnd).position(datagramStart);
         tracker.onPacketReceived(pn, ackEliciting, now);
-        if (type == PacketType.ONE_RTT && pn > largestBefore && frames.nonProbing()) {
+        // this packet's own frames: packets processed while they were read (keys its CRYPTO data gave) do not count
+        if (type == PacketType.ONE_RTT && pn > largestBefore && received.nonProbing()) {
             datagramMovesPath = true;
         }
         if (ecn >= 0) {
@@ -326,6 +335,17 @@ final class PacketReceiver {
                 awaitingKeys.putBack(packet);
             }
         }
+    }
+
+    /**
+     * Whether a packet of {@code level} whose keys are missing may wait for them: Handshake and 1-RTT packets reordered
+     * ahead of the packets that give their keys, 0-RTT packets that overtake the Initial whose ClientHello gives theirs
+     * (RFC 9001 §5.7) until the handshake completes; none of a space whose keys were discarded.
+     */
+    private boolean mayAwaitKeys(EncryptionLevel level) {
+        return (level == EncryptionLevel.HANDSHAKE || level == EncryptionLevel.ONE_RTT
+                || level == EncryptionLevel.ZERO_RTT && !handler.handshakeComplete())
+                && !spaces[level.space().ordinal()].isDiscarded();
     }
 
     /**

@@ -320,6 +320,15 @@ public final class QuicConnection implements StreamTransport {
         public void onError(QuicException e, long now) {
             closeWithError(e, now);
         }
+
+        @Override
+        public void onNoRoomForPacketAwaitingKeys(long now) throws QuicException {
+            if (ackFirst.holding() && state == State.HANDSHAKE) {
+                // more 0-RTT packets came with the ClientHello than wait for keys (RFC 9001 §4.1.4): rather than drop
+                // them, TLS runs now and the ACK leaves with the flight (RFC 9000 §13.2.1 as without InitialAckFirst)
+                ackFirst.release((level, c) -> toTls(level, c, now));
+            }
+        }
     }
 
     /** The frames of a packet that only the connection can act on. */
@@ -589,8 +598,6 @@ public final class QuicConnection implements StreamTransport {
             confirmHandshakeNow = false;
             confirmHandshake(now);
         }
-        // the ACK of held CRYPTO data goes in this datagram: TLS gets the data at the next timer turn
-        ackFirst.onSend(now);
         if (idle) {
             readySince = now;
         }
@@ -669,6 +676,11 @@ public final class QuicConnection implements StreamTransport {
             int size = b.seal(out, keys.tx(b.level));
             record(b, size, intended, now);
             anyEliciting |= b.ackEliciting();
+            if (b.level == EncryptionLevel.INITIAL && b.carriesAck()) {
+                // the ACK of held CRYPTO data is in this datagram: TLS gets the data at the next timer turn (RFC 9000
+                // §13.2.1); a send that returned earlier, or built no ACK, left it held
+                ackFirst.onAckSent(now);
+            }
         }
         int length = out.position() - start;
         amplification.onSent(length);

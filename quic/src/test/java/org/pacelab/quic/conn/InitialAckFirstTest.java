@@ -91,6 +91,45 @@ class InitialAckFirstTest {
         assertEquals(2 * oneWay, client.recovery().rtt().minRtt());
     }
 
+    /**
+     * A send that builds no datagram — here the caller's buffer has room for no packet; RFC 9000 §8.1's limit or a closing
+     * connection stop a send the same way — has not sent the ACK, so the held ClientHello stays held: a driver that
+     * serves its timers before sending again does not run the TLS step, and the next send still builds the ACK-only
+     * Initial first (RFC 9000 §13.2.1).
+     */
+    @Test
+    void aSendThatBuildsNoDatagramLeavesTheClientHelloHeldForTheAck() throws Exception {
+        FrameLog serverLog = new FrameLog();
+        ConnectionConfig serverConfig = ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false).withQlog(odcid -> serverLog);
+        StatelessResetTokens tokens = new StatelessResetTokens(new byte[32]);
+        long t0 = 1_000 * MS;
+        QuicConnection client = QuicConnection.client(ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true),
+                new EchoApps.Client(new byte[1]), new SplittableRandom(1), tokens, ConnectionPair.noCids(), t0);
+        List<byte[]> hello = ConnectionPair.datagrams(client, t0);
+        ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
+        long arrival = t0 + 15 * MS;
+        QuicConnection server = QuicConnection.server(serverConfig, new EchoApps.Server(), new SplittableRandom(2), tokens,
+                ConnectionPair.noCids(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, p.scid(), p.dcid(), null, p.version(), arrival);
+        server.receive(ByteBuffer.wrap(hello.get(0)), arrival);
+        long due = server.nextTimeout();
+
+        assertFalse(server.send(ByteBuffer.allocate(48), arrival).wrote(), "48 bytes hold no packet");
+        assertTrue(serverLog.takeDatagram().isEmpty());
+        assertEquals(due, server.nextTimeout(), "the TLS step became due without the ACK");
+        if (server.nextTimeout() <= arrival) {
+            server.onTimeout(arrival);
+        }
+        assertFalse(server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE), "TLS ran before the ACK left");
+
+        List<byte[]> ack = ConnectionPair.datagrams(server, arrival);
+        List<Frame> frames = serverLog.takeDatagram();
+        assertEquals(1, ack.size());
+        assertTrue(frames.size() == 1 && frames.get(0) instanceof AckFrame, "first datagram: " + frames);
+        assertEquals(arrival, server.nextTimeout(), "once the ACK is built, the TLS step is due");
+        server.onTimeout(arrival);
+        assertTrue(server.keySchedule().hasTx(EncryptionLevel.HANDSHAKE));
+    }
+
     @Test
     void withTheAckFirstTheHandshakeAndAnEchoComplete() throws Exception {
         EchoApps.Client client = new EchoApps.Client("ping".getBytes(java.nio.charset.StandardCharsets.US_ASCII));

@@ -45,6 +45,39 @@ class PacketNumbersTest {
         assertEquals(0xabcd, PacketNumbers.read(b, 4, 2));
     }
 
+    /** Each length 1..4 writes the low bytes most significant first, relative and absolute, and reads them back. */
+    @Property(tries = 500)
+    void everyLengthRoundTrips(@ForAll @LongRange(min = 0, max = PacketNumbers.MAX) long pn) {
+        for (int len = 1; len <= 4; len++) {
+            ByteBuffer b = ByteBuffer.allocate(12);
+            b.position(1);
+            PacketNumbers.write(b, pn, len);
+            assertEquals(1 + len, b.position());
+            long low = pn & ((1L << (8 * len)) - 1);
+            for (int i = 0; i < len; i++) {
+                assertEquals((byte) (low >>> (8 * (len - 1 - i))), b.get(1 + i), "byte " + i + " of " + len);
+            }
+            assertEquals(0, b.get(0));
+            assertEquals(0, b.get(1 + len));
+            assertEquals(low, PacketNumbers.read(b, 1, len));
+            PacketNumbers.put(b, 6, pn, len);
+            assertEquals(low, PacketNumbers.read(b, 6, len));
+            assertEquals(1 + len, b.position());
+        }
+    }
+
+    @Test
+    void lengthsOutsideOneToFourAreRefusedInOneSentence() {
+        ByteBuffer b = ByteBuffer.allocate(8);
+        for (int len : new int[] {0, 5, -1}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PacketNumbers.put(b, 0, 1, len));
+            assertEquals("packet number length must be 1..4 bytes, not " + len, e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> PacketNumbers.read(b, 0, len));
+            assertThrows(IllegalArgumentException.class, () -> PacketNumbers.write(b, 1, len));
+        }
+        assertEquals(0, b.position());
+    }
+
     /** A receiver that has seen largestAcked (or later, up to pn-1) decodes what the sender encoded. */
     @Property(tries = 2000)
     void encodedLengthSufficesForDecoding(@ForAll @LongRange(min = -1, max = 1L << 40) long largestAcked,

@@ -47,6 +47,30 @@ class VarIntTest {
         assertThrows(IllegalArgumentException.class, () -> VarInt.writeWithLength(ByteBuffer.allocate(8), 1, 3));
     }
 
+    /** RFC 9000 §16: the two-bit length prefix, then the value in network byte order, at each length's bounds. */
+    @Test
+    void everyFixedLengthAtItsBounds() {
+        assertArrayEquals(Bytes.fromHex("00"), encode(0, 1));
+        assertArrayEquals(Bytes.fromHex("3f"), encode(0x3f, 1));
+        assertArrayEquals(Bytes.fromHex("4000"), encode(0, 2));
+        assertArrayEquals(Bytes.fromHex("7fff"), encode(0x3fff, 2));
+        assertArrayEquals(Bytes.fromHex("80000025"), encode(37, 4));
+        assertArrayEquals(Bytes.fromHex("bfffffff"), encode(0x3fff_ffffL, 4));
+        assertArrayEquals(Bytes.fromHex("c000000000000025"), encode(37, 8));
+        assertArrayEquals(Bytes.fromHex("ffffffffffffffff"), encode(VarInt.MAX, 8));
+        ByteBuffer b = ByteBuffer.allocate(8);
+        assertThrows(IllegalArgumentException.class, () -> VarInt.writeWithLength(b, 0x4000, 2));
+        assertThrows(IllegalArgumentException.class, () -> VarInt.writeWithLength(b, 0x4000_0000L, 4));
+        assertEquals(0, b.position(), "nothing written for a value that does not fit");
+    }
+
+    private static byte[] encode(long v, int len) {
+        ByteBuffer b = ByteBuffer.allocate(len);
+        VarInt.writeWithLength(b, v, len);
+        assertEquals(len, b.position());
+        return b.array();
+    }
+
     @Test
     void sizeBoundaries() {
         assertEquals(1, VarInt.size(63));
