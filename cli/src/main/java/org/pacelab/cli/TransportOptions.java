@@ -124,7 +124,8 @@ final class TransportOptions {
     String cc;
     @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
             + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
-            + "onset (the RTT rising within the round), onset-bdp (onset, leaving with the rate measured then x min RTT) "
+            + "onset (the RTT rising within the round), onset-bdp (onset, leaving with the rate measured then x min RTT), "
+            + "onset-bdp-queue (onset-bdp keeping half the queue it saw, the estimate as floor of the first loss) "
             + "(default: hystart++).")
     String slowStart;
     @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "

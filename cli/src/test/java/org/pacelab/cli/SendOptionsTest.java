@@ -43,7 +43,7 @@ class SendOptionsTest {
             "--slow-start=onset-bdp|--onset-delay=50us|--onset-delay: '50us' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=onset|--onset-delay=200ms|--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=search|--search-threshold=1.5|--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 (draft-chung-ccwg-search-09 uses 0.26).",
-            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp."})
+            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue."})
     void slowStartErrorsAreOneSentenceAndExitTwo(String rule, String option, String message) {
         for (String command : new String[] {"server", "client", "sim"}) {
             CliRun r = switch (command) {

@@ -38,7 +38,7 @@ class SlowStartGridTest {
         Path dir = tmp.resolve("quick");
         CliRun r = CliRun.of("run", GRID, "--quick", "--out", dir.toString(), "--no-install", "--jobs", "2", "--no-report");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("campaign slow-start-grid-quick: 10 of 10 runs finished"), r.out());
+        assertTrue(r.out().contains("campaign slow-start-grid-quick: 11 of 11 runs finished"), r.out());
         Map<String, Summary> byName = new HashMap<>();
         try (ResultStore store = ResultStore.openExisting(dir.resolve("campaign.duckdb"))) {
             for (ResultStore.StoredConfiguration c : store.configurations()) {
@@ -54,7 +54,7 @@ class SlowStartGridTest {
                 assertEquals(1.5 * 5_000_000 * 0.04, s.number(SummaryField.PATH_CAPACITY_BYTES), 1, key);
             }
         }
-        assertEquals(10, byName.size(), byName.keySet().toString());
+        assertEquals(11, byName.size(), byName.keySet().toString());
         // the rules differ where the issue says they do: the onset rule leaves slow start before the buffer overflows
         Summary hystartpp = byName.get("cubic-hystart++");
         Summary onset = byName.get("cubic-onset");
@@ -70,12 +70,18 @@ class SlowStartGridTest {
         assertTrue(onsetBdp.number(SummaryField.SLOW_START_OVERSHOOT) <= 1.1, describe(onsetBdp));
         assertTrue(onsetBdp.number(SummaryField.DROPS_SLOW_START) * 5 < hystartpp.number(SummaryField.DROPS_SLOW_START),
                 describe(onsetBdp) + " vs " + describe(hystartpp));
+        Summary onsetBdpQueue = byName.get("cubic-onset-bdp-queue");
+        assertTrue(onsetBdpQueue != null, byName.keySet().toString());
+        assertEquals("congestion_avoidance", onsetBdpQueue.get(SummaryField.SLOW_START_EXIT_STATE));
+        assertTrue(onsetBdpQueue.number(SummaryField.SLOW_START_OVERSHOOT) <= 1.1, describe(onsetBdpQueue));
+        assertTrue(onsetBdpQueue.number(SummaryField.DROPS_SLOW_START) * 5 < hystartpp.number(SummaryField.DROPS_SLOW_START),
+                describe(onsetBdpQueue) + " vs " + describe(hystartpp));
     }
 
     @Test
     void theFullGridPlansSixtySevenPointsPerRule() {
         CliRun r = CliRun.of("run", GRID, "--check", "--out", tmp.resolve("full").toString(), "--no-install");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("670 configuration(s) x 5 repetition(s) = 3350 runs"), r.out());
+        assertTrue(r.out().contains("737 configuration(s) x 5 repetition(s) = 3685 runs"), r.out());
     }
 }

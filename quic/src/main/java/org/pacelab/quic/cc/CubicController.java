@@ -178,10 +178,13 @@ public final class CubicController implements CongestionController {
         }
     }
 
-    /** RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss, at the rule's exit window. */
+    /**
+     * RFC 9406 §4.2 and RFC 9438 §4.10: leave slow start without loss, at the rule's exit window (below the window, or
+     * above it by a standing queue the rule keeps, {@link SlowStartExit#exitRaise}).
+     */
     private void leaveSlowStart() {
         long exit = slowStart.exitWindow((long) cwnd);
-        if (exit < cwnd) {
+        if (exit != cwnd) {
             cwnd = Math.max(exit, WindowBounds.minimumWindow(maxDatagramSize));
         }
         ssthresh = (long) cwnd;
@@ -274,6 +277,10 @@ public final class CubicController implements CongestionController {
         }
         cwndPrior = cwnd;
         ssthresh = Math.max((long) (cwnd * BETA), WindowBounds.minimumWindow(maxDatagramSize));
+        long floor = slowStart.congestionFloor((long) cwnd);
+        if (floor > ssthresh && floor < cwnd) {
+            ssthresh = floor;
+        }
         cwnd = ssthresh;
         epochSet = false;
         slowStart.stop();

@@ -145,6 +145,10 @@ public final class NewRenoController implements CongestionController {
         }
         recovery.enter(now);
         ssthresh = (long) (congestionWindow * LOSS_REDUCTION_FACTOR);
+        long floor = slowStart.congestionFloor(congestionWindow);
+        if (floor > ssthresh && floor < congestionWindow) {
+            ssthresh = floor;
+        }
         congestionWindow = Math.max(ssthresh, WindowBounds.minimumWindow(maxDatagramSize));
         slowStart.stop();
     }

@@ -42,6 +42,29 @@ import java.util.Map;
  * the check costs about two rounds of quarter growth (the window at the BDP builds no queue until it grows, and that
  * queue shows a round later); if the rate rose, the delivery-rate samples rise with it and so does
  * the pacing rate, by up to the gain per round.
+ *
+ * <p><b>onset-bdp-queue</b> ({@link #OnsetBdp(long, boolean, boolean)} with {@code standingQueue}): the same rule,
+ * keeping a standing queue after the exit and the pipe full at the first loss. Why: on a variable link (the LTE
+ * traces) a window at the estimate leaves the link idle when the capacity rises, where HyStart++'s overshoot leaves
+ * a queue that covers it; after a loss-free exit at the BDP, CUBIC (RFC 9438 §4.10: K = 0, W_max = cwnd) grows a
+ * packet per RTT, so the first loss comes late, at a window that β cuts below the BDP when the buffer is small
+ * (40 Mbit/s × 40 ms × 0.25 BDP), or near the end of a transfer (10 Mbit/s × 200 ms × 0.5 BDP). Four changes:
+ * <ul>
+ *   <li>the first onset's cut goes no lower than half the window: the window a round earlier went through without
+ *       a queue (the onset would have shown in that round), so an estimate below it measured a gap of the link (an
+ *       LTE cell's), not its rate;</li>
+ *   <li>the check is paced at {@value #CHECK_PACING_GAIN} × the larger of the measured rate and window / minimum
+ *       RTT (on a path whose estimate held the two are equal);</li>
+ *   <li>the exit raises the window to the estimate plus {@value #STANDING_QUEUE_SHARE} of the largest queue the
+ *       rule saw (its largest queueing delay × the measured rate), a lower bound on the buffer: that queue stands
+ *       after the exit ({@link #exitRaise}); the round that carries the raise is covered as the exit's;</li>
+ *   <li>the first congestion event after the check's exit, at a window above {@value #FLOOR_MARGIN} × the
+ *       estimate, reduces the window no lower than the estimate ({@link #congestionFloor}): the loss says the buffer
+ *       filled above a pipe the rule measured, and the estimate drains that queue and keeps the pipe full, where β
+ *       from a buffer of less than 0.43 BDP would go below it. Later congestion events are CUBIC's or NewReno's
+ *       own. A congestion event at a window within the margin (the tail of an overflow the exit answered) takes the
+ *       estimate too, without using the floor up.</li>
+ * </ul>
  */
 public final class OnsetBdp implements SlowStartExit {
     /** ACKs of a run that must show the bottleneck busy before the onset counts. */
@@ -57,6 +80,11 @@ public final class OnsetBdp implements SlowStartExit {
      * × cwnd / srtt it queued half the BDP, which overflowed a quarter-BDP buffer in the check's first round.
      */
     public static final double CHECK_PACING_GAIN = BbrV3Controller.PROBE_BW_UP_PACING_GAIN;
+
+    /** onset-bdp-queue: the share of the largest queue seen that stands after the exit. */
+    public static final double STANDING_QUEUE_SHARE = 0.5;
+    /** onset-bdp-queue: the window over the estimate above which a congestion event uses up the floor. */
+    public static final double FLOOR_MARGIN = 1.1;
 
     /** Where the rule is. */
     public enum Phase { SLOW_START, CHECK, DONE }
@@ -79,10 +107,35 @@ public final class OnsetBdp implements SlowStartExit {
     private long cssCarry;
     private boolean coveredLossSeen;
     private long minWindow;
+    private final boolean standingQueue;
+    private long maxQueueDelay;
+    private long lastWindow;
+    private boolean leftByCheck;
+    private boolean floorUsed;
 
-    /** @see QueueOnset#QueueOnset(long, boolean) */
+    /** onset-bdp. @see QueueOnset#QueueOnset(long, boolean) */
     public OnsetBdp(long minDelay, boolean paced) {
+        this(minDelay, paced, false);
+    }
+
+    /**
+     * @param standingQueue onset-bdp-queue (see the class comment) instead of onset-bdp
+     * @see QueueOnset#QueueOnset(long, boolean)
+     */
+    public OnsetBdp(long minDelay, boolean paced, boolean standingQueue) {
         this.onset = new QueueOnset(minDelay, paced);
+        this.standingQueue = standingQueue;
+    }
+
+    /** Whether this is onset-bdp-queue. */
+    public boolean standingQueue() { return standingQueue; }
+
+    /** The largest queueing delay (RTT sample minus the minimum) seen while the rule ran, ns. */
+    public long maxQueueDelay() { return maxQueueDelay; }
+
+    /** The rate the estimate was taken at, bytes per second: the larger of the max delivery rate and the busy ACK rate. */
+    private long measuredRate() {
+        return Math.max(maxDeliveryRate, busyRate);
     }
 
     /** The highest delivery rate seen in slow start, bytes per second. */
@@ -117,7 +170,14 @@ public final class OnsetBdp implements SlowStartExit {
     /** In the check: {@value #CHECK_PACING_GAIN} × the bottleneck rate measured so far (see the class comment). */
     @Override
     public long pacingRate() {
-        return phase == Phase.CHECK ? (long) (CHECK_PACING_GAIN * Math.max(maxDeliveryRate, busyRate)) : 0;
+        if (phase != Phase.CHECK) {
+            return 0;
+        }
+        long rate = measuredRate();
+        if (standingQueue && onset.minRtt() != Long.MAX_VALUE) {
+            rate = Math.max(rate, (long) (lastWindow * 1e9 / onset.minRtt()));
+        }
+        return (long) (CHECK_PACING_GAIN * rate);
     }
 
     @Override
@@ -138,9 +198,14 @@ public final class OnsetBdp implements SlowStartExit {
         if (phase == Phase.DONE) {
             return false;
         }
+        lastWindow = congestionWindow;
         RateSample rs = ack.rateSample();
         if (rs != null && rs.deliveryRate() > maxDeliveryRate) {
             maxDeliveryRate = rs.deliveryRate();
+        }
+        long sample = ack.rtt().latestRtt();
+        if (sample > 0 && onset.minRtt() != Long.MAX_VALUE) {
+            maxQueueDelay = Math.max(maxQueueDelay, sample - onset.minRtt());
         }
         if (phase == Phase.CHECK && !checkRound(ack)) {
             return false;
@@ -153,9 +218,13 @@ public final class OnsetBdp implements SlowStartExit {
         bdpEstimate = (long) ((double) Math.max(maxDeliveryRate, busyRate) * onset.minRtt() / 1e9);
         if (phase == Phase.CHECK) {
             phase = Phase.DONE;
+            leftByCheck = true;
             return true;
         }
         pendingCut = Math.min(congestionWindow, Math.max(bdpEstimate, minWindow));
+        if (standingQueue) {
+            pendingCut = Math.max(pendingCut, congestionWindow / 2);
+        }
         cutWindow = pendingCut;
         phase = Phase.CHECK;
         roundStart = ack.now();
@@ -245,6 +314,27 @@ public final class OnsetBdp implements SlowStartExit {
         return Math.min(congestionWindow, Math.max(onset.exitWindow(congestionWindow), Math.max(cutWindow, bdpEstimate)));
     }
 
+    /** onset-bdp-queue: the estimate plus {@value #STANDING_QUEUE_SHARE} of the largest queue seen; -1 for onset-bdp. */
+    @Override
+    public long exitRaise() {
+        if (!standingQueue || bdpEstimate <= 0) {
+            return -1;
+        }
+        return bdpEstimate + (long) (STANDING_QUEUE_SHARE * measuredRate() * (maxQueueDelay / 1e9));
+    }
+
+    /** onset-bdp-queue: the estimate, at the first congestion event after the check's exit (see the class comment). */
+    @Override
+    public long congestionFloor(long congestionWindow) {
+        if (!standingQueue || !leftByCheck || floorUsed || bdpEstimate <= 0) {
+            return -1;
+        }
+        if (congestionWindow > FLOOR_MARGIN * bdpEstimate) {
+            floorUsed = true;
+        }
+        return bdpEstimate;
+    }
+
     @Override
     public long windowAfterCoveredLoss(long congestionWindow) {
         if (coveredLossSeen || bdpEstimate <= 0) {
@@ -272,7 +362,7 @@ public final class OnsetBdp implements SlowStartExit {
 
     @Override
     public void putQlogState(Map<String, Object> m) {
-        m.put("slow_start_rule", SlowStartRule.ONSET_BDP.optionValue());
+        m.put("slow_start_rule", (standingQueue ? SlowStartRule.ONSET_BDP_QUEUE : SlowStartRule.ONSET_BDP).optionValue());
         m.put("onset_bdp_phase", phase.name().toLowerCase(java.util.Locale.ROOT));
         if (onset.exitDelay() >= 0) {
             m.put("onset_delay_ms", onset.exitDelay() / 1e6);
@@ -285,6 +375,9 @@ public final class OnsetBdp implements SlowStartExit {
         }
         if (resumes > 0) {
             m.put("onset_resumes", resumes);
+        }
+        if (standingQueue) {
+            m.put("onset_max_queue_ms", maxQueueDelay / 1e6);
         }
     }
 }

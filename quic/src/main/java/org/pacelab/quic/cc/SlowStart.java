@@ -59,9 +59,26 @@ public final class SlowStart {
         return running(inSlowStart) ? rule.increase(ackedBytes) : ackedBytes;
     }
 
-    /** The window to leave slow start with ({@link SlowStartExit#exitWindow}), at most {@code congestionWindow}. */
+    /**
+     * The window to leave slow start with: {@link SlowStartExit#exitWindow}, at most {@code congestionWindow}, or the
+     * rule's {@link SlowStartExit#exitRaise} when that is larger; a raise above {@code congestionWindow} extends the
+     * exit's cover to the packets sent until the first ACK of a packet sent after the exit ({@link #onAcked}).
+     */
     public long exitWindow(long congestionWindow) {
-        return Math.min(congestionWindow, rule.exitWindow(congestionWindow));
+        long w = Math.min(congestionWindow, rule.exitWindow(congestionWindow));
+        long raise = rule.exitRaise();
+        if (raise > w) {
+            w = raise;
+            if (raise > congestionWindow && rule.exitCoversInFlight() && coveredUntil >= 0 && loweredAt < 0) {
+                loweredAt = coveredUntil;
+            }
+        }
+        return w;
+    }
+
+    /** The least window a congestion event may reduce to ({@link SlowStartExit#congestionFloor}), or -1. */
+    public long congestionFloor(long congestionWindow) {
+        return rule.congestionFloor(congestionWindow);
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.Map;
  * @param hystartDetect   {@code --hystart-detect} (hystart): which of Linux HyStart's signals may end slow start
  * @param searchThreshold {@code --search-threshold} (search): the normalized difference between bytes sent one RTT
  *                        earlier and bytes delivered now at which SEARCH leaves slow start
- * @param onsetMinDelay   {@code --onset-delay} (onset, onset-bdp): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
+ * @param onsetMinDelay   {@code --onset-delay} (onset, onset-bdp, onset-bdp-queue): the floor of {@link QueueOnset}'s queueing-delay threshold, ns
  */
 public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, HyStart.Detect hystartDetect,
                               double searchThreshold, long onsetMinDelay) {
@@ -93,6 +93,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             case SEARCH -> new Search(searchThreshold);
             case QUEUE_ONSET -> new QueueOnset(onsetMinDelay, paced);
             case ONSET_BDP -> new OnsetBdp(onsetMinDelay, paced);
+            case ONSET_BDP_QUEUE -> new OnsetBdp(onsetMinDelay, paced, true);
         };
     }
 
@@ -138,7 +139,8 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
                 ? d.hystartDetect : HyStart.Detect.parse(v);
         double threshold = (v = parameter(options, SEARCH_THRESHOLD, rule, SlowStartRule.SEARCH)) == null
                 ? d.searchThreshold : parseSearchThreshold(v);
-        long onset = (v = parameter(options, ONSET_DELAY, rule, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP)) == null
+        long onset = (v = parameter(options, ONSET_DELAY, rule, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP,
+                SlowStartRule.ONSET_BDP_QUEUE)) == null
                 ? d.onsetMinDelay : parseOnsetDelay(v);
         return new SlowStartConfig(rule, l, css, detect, threshold, onset);
     }
@@ -182,7 +184,7 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             }
             case HYSTART -> m.put(HYSTART_DETECT, hystartDetect.optionValue());
             case SEARCH -> m.put(SEARCH_THRESHOLD, Double.toString(searchThreshold));
-            case QUEUE_ONSET, ONSET_BDP -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
+            case QUEUE_ONSET, ONSET_BDP, ONSET_BDP_QUEUE -> m.put(ONSET_DELAY, onsetMinDelay % 1_000_000 == 0 ? onsetMinDelay / 1_000_000 + "ms"
                     : onsetMinDelay % 1_000 == 0 ? onsetMinDelay / 1_000 + "us" : onsetMinDelay + "ns");
             case STANDARD -> { }
         }

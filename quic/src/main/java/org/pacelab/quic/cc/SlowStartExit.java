@@ -64,6 +64,25 @@ public interface SlowStartExit {
         return congestionWindow;
     }
 
+    /**
+     * A window the exit raises to when {@link #exitWindow} is below it: a standing queue the rule keeps on purpose
+     * ({@link OnsetBdp} as onset-bdp-queue); -1 (the default) for none. When it is above the window at the exit, the
+     * packets sent in the round after the exit are covered as the packets in flight then are
+     * ({@link #exitCoversInFlight}): they carry the raise, and a loss among them is the same response's.
+     */
+    default long exitRaise() {
+        return -1;
+    }
+
+    /**
+     * The least window a congestion event after the exit may reduce to, asked at each congestion event with the
+     * window then; -1 (the default) for none. The controller takes it when it lies between its own reduction and
+     * the window.
+     */
+    default long congestionFloor(long congestionWindow) {
+        return -1;
+    }
+
     /** A congestion event (or any other end of the initial slow start): the rule is over for this connection. */
     void stop();
 

@@ -20,7 +20,9 @@ public enum SlowStartRule {
     /** {@link QueueOnset}: the RTT rising above its minimum for a run of consecutive ACKs, within the round. */
     QUEUE_ONSET("onset"),
     /** {@link OnsetBdp}: the queue's onset, cut to the busy ACK rate × the minimum RTT, left at a second onset within 3 rounds. */
-    ONSET_BDP("onset-bdp");
+    ONSET_BDP("onset-bdp"),
+    /** {@link OnsetBdp} keeping a standing queue: leaves with the estimate plus half the largest queue seen. */
+    ONSET_BDP_QUEUE("onset-bdp-queue");
 
     private final String optionValue;
 

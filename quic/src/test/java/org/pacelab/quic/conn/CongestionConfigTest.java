@@ -151,20 +151,25 @@ class CongestionConfigTest {
     @Test
     void slowStartErrorsAreOneSentence() {
         assertEquals("--slow-start: 'hybla' is not a slow-start rule; valid values are standard, hystart++, hystart, search, "
-                + "onset, onset-bdp.", error(Map.of("--slow-start", "hybla")));
+                + "onset, onset-bdp, onset-bdp-queue.", error(Map.of("--slow-start", "hybla")));
         assertEquals("--slow-start onset-bdp applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
                 + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
                 error(Map.of("--cc", "bbr", "--slow-start", "onset-bdp")));
         assertEquals("--onset-delay: '0.05ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
                 error(Map.of("--slow-start", "onset-bdp", "--onset-delay", "0.05ms")));
-        assertEquals("--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp, not of --slow-start "
-                + "search; leave it out or select --slow-start onset or --slow-start onset-bdp.",
+        assertEquals("--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp or --slow-start "
+                + "onset-bdp-queue, not of --slow-start search; leave it out or select --slow-start onset or --slow-start "
+                + "onset-bdp or --slow-start onset-bdp-queue.",
                 error(Map.of("--slow-start", "search", "--onset-delay", "2ms")));
         CongestionConfig ob = CongestionConfig.fromOptions(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"));
         assertEquals(SlowStartRule.ONSET_BDP, ob.controller().slowStart().rule());
         assertEquals(Map.of("--slow-start", "onset-bdp", "--onset-delay", "3ms"), ob.controller().slowStart().toOptions());
         assertEquals("onset-bdp", setup(ob, 1200).controller()
                 .qlogState().get("slow_start_rule"));
+        CongestionConfig obq = CongestionConfig.fromOptions(Map.of("--slow-start", "onset-bdp-queue", "--onset-delay", "3ms"));
+        assertEquals(SlowStartRule.ONSET_BDP_QUEUE, obq.controller().slowStart().rule());
+        assertEquals(Map.of("--slow-start", "onset-bdp-queue", "--onset-delay", "3ms"), obq.controller().slowStart().toOptions());
+        assertEquals("onset-bdp-queue", setup(obq, 1200).controller().qlogState().get("slow_start_rule"));
         assertEquals("--slow-start search applies only to --cc newreno and cubic; --cc bbr leaves Startup by the draft's "
                 + "full-pipe and loss checks (--slow-start standard) or also at the queue's onset (--slow-start onset).",
                 error(Map.of("--cc", "bbr", "--slow-start", "search")));
