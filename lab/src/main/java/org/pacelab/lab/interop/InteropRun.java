@@ -194,7 +194,20 @@ final class InteropRun {
             Files.writeString(dir.resolve("emulator.txt"), relayWarmUp.describe() + "\n" + relay.report());
         }
         CaseRun run = CaseRun.ofTap(testCase, www, downloads, files, keyLog(clientKeys, serverKeys), tap, serverPorts, reader, dir);
-        return testCase.check().check(run);
+        return check(testCase, run);
+    }
+
+    /**
+     * The case's check of a finished run; a tap that could not be read ({@link TraceException}: tshark failed or took too
+     * long, or the tap is beyond {@link TraceReader#MAX_PACKETS}) fails this cell with the reader's sentence and leaves
+     * the matrix's other cells to run.
+     */
+    static CheckResult check(InteropCase testCase, CaseRun run) throws IOException, InterruptedException {
+        try {
+            return testCase.check().check(run);
+        } catch (TraceException e) {
+            return CheckResult.failed(e.getMessage());
+        }
     }
 
     /** The runner uses the client's key log when it is valid, else the server's. */

@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,12 +28,30 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class TraceReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TIMEOUT_SECONDS = 600;
+    /**
+     * The most QUIC packets a check reads of one tap, each kept in memory with all its fields. The largest tap of a
+     * passing cell in the matrix of 2026-12-03 had 112,516 QUIC packets in 112,137 datagrams (handshakecorruption
+     * ngtcp2 → quiche, 50 connections; 458 MB of heap, 4 kB a packet), a 10 MB transfer about 17,000 (9 kB a packet, the
+     * hex of its payload twice); a flooding peer's tap (23 million datagrams in 180 s) ran the JVM out of memory and
+     * ended the invocation. 250,000 is twice the largest passing cell, at most about 2.3 GB of heap.
+     */
+    public static final int MAX_PACKETS = 250_000;
 
     private final String tshark;
+    private final int maxPackets;
 
     /** @param tshark the tshark program (a path or a name on PATH) */
     public TraceReader(String tshark) {
+        this(tshark, MAX_PACKETS);
+    }
+
+    /** @param maxPackets the most QUIC packets read of one tap; a tap with more fails its check */
+    TraceReader(String tshark, int maxPackets) {
+        if (maxPackets < 1) {
+            throw new IllegalArgumentException("a trace reader's packet bound must be at least 1, not " + maxPackets);
+        }
         this.tshark = tshark;
+        this.maxPackets = maxPackets;
     }
 
     /**
@@ -55,44 +75,81 @@ public final class TraceReader {
         Path err = work.resolve("tshark.err");
         Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .start();
+        // the whole read is bounded, also a tshark that stops printing: stopping it ends the stream being parsed
+        AtomicBoolean timedOut = new AtomicBoolean();
+        p.onExit().orTimeout(TIMEOUT_SECONDS, TimeUnit.SECONDS).whenComplete((done, timeout) -> {
+            if (timeout != null) {
+                timedOut.set(true);
+                p.destroyForcibly();
+            }
+        });
         List<QuicPacket> out = new ArrayList<>();
         boolean[] failed = {false};
+        Boolean complete = null;
+        JsonProcessingException malformed = null;
         try (InputStream in = p.getInputStream()) {
-            parse(in, serverPorts, out, failed);
+            complete = parse(in, serverPorts, maxPackets, out, failed);
+        } catch (JsonProcessingException e) {
+            malformed = e;
         } finally {
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("tshark did not finish reading " + capture + " within " + TIMEOUT_SECONDS + " s");
+            if (complete == null || !complete) {
+                p.destroyForcibly(); // at the bound, on bad output or when interrupted: tshark is not left running
             }
         }
-        if (p.exitValue() != 0) {
+        p.waitFor();
+        if (timedOut.get()) {
+            throw new TraceException("tshark did not finish reading " + capture + " within " + TIMEOUT_SECONDS
+                    + " s, the most the check waits for it");
+        }
+        if (Boolean.FALSE.equals(complete)) {
+            double span = (out.getLast().datagram().timeNs() - out.getFirst().datagram().timeNs()) / 1e9;
+            throw new TraceException("the tap " + capture + " has more than " + maxPackets + " QUIC packets (the first "
+                    + maxPackets + " span " + String.format(java.util.Locale.ROOT, "%.1f", span) + " s); the check reads at most "
+                    + maxPackets);
+        }
+        if (malformed == null && p.exitValue() != 0) {
             String e = Files.isRegularFile(err) ? Files.readString(err).strip() : "";
-            throw new IOException("tshark could not read " + capture + " (exit status " + p.exitValue() + "): "
+            throw new TraceException("tshark could not read " + capture + " (exit status " + p.exitValue() + "): "
                     + (e.length() > 300 ? e.substring(e.length() - 300) : e));
+        }
+        if (malformed != null) {
+            throw new TraceException("tshark's JSON for " + capture + " is not a JSON array of frames ("
+                    + malformed.getOriginalMessage() + " after " + out.size() + " QUIC packets)");
         }
         return new Trace(out, failed[0]);
     }
 
-    /** Parses tshark's JSON array of frames. */
-    static void parse(InputStream in, java.util.Set<Integer> serverPorts, List<QuicPacket> out, boolean[] decryptionFailed) throws IOException {
+    /**
+     * Parses tshark's JSON array of frames, one frame at a time, into at most {@code maxPackets} QUIC packets.
+     *
+     * @return true when every frame was read; false when a QUIC packet beyond the first {@code maxPackets} was found
+     *         (the rest is left unread)
+     */
+    static boolean parse(InputStream in, java.util.Set<Integer> serverPorts, int maxPackets, List<QuicPacket> out,
+                         boolean[] decryptionFailed) throws IOException {
         JsonFactory f = JSON.getFactory();
         try (JsonParser jp = f.createParser(in)) {
             if (jp.nextToken() != JsonToken.START_ARRAY) {
-                return; // an empty capture prints nothing
+                return true; // an empty capture prints nothing
             }
             while (jp.nextToken() == JsonToken.START_OBJECT) {
                 JsonNode frame = jp.readValueAsTree();
                 JsonNode layers = frame.path("_source").path("layers");
-                addFrame(layers, serverPorts, out, decryptionFailed);
+                if (!addFrame(layers, serverPorts, maxPackets, out, decryptionFailed)) {
+                    return false;
+                }
             }
         }
+        return true;
     }
 
-    private static void addFrame(JsonNode layers, java.util.Set<Integer> serverPorts, List<QuicPacket> out, boolean[] decryptionFailed) {
+    /** Adds the frame's QUIC packets; false when one of them would be the {@code maxPackets + 1}th. */
+    private static boolean addFrame(JsonNode layers, java.util.Set<Integer> serverPorts, int maxPackets, List<QuicPacket> out,
+                                    boolean[] decryptionFailed) {
         JsonNode quic = layers.get("quic");
         JsonNode udp = layers.get("udp");
         if (quic == null || udp == null) {
-            return;
+            return true;
         }
         JsonNode frameLayer = layers.path("frame");
         int number = frameLayer.path("frame.number").asInt();
@@ -109,6 +166,9 @@ public final class TraceReader {
         Iterator<JsonNode> packets = quic.isArray() ? quic.elements() : List.of(quic).iterator();
         while (packets.hasNext()) {
             JsonNode q = packets.next();
+            if (out.size() == maxPackets) {
+                return false;
+            }
             Map<String, List<String>> fields = new LinkedHashMap<>();
             flatten(q, fields);
             if (fields.containsKey("quic.decryption_failed")) {
@@ -116,6 +176,7 @@ public final class TraceReader {
             }
             out.add(new QuicPacket(d, type(fields), fields));
         }
+        return true;
     }
 
     /** The packet's kind from its header fields, as the runner's {@code get_packet_type} tells it. */
