@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.peers.kwik.KwikClient;
 import org.pacelab.peers.kwik.KwikOptions;
+import org.pacelab.quic.content.DownloadSink;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 /** {@code pacelab peer kwik-client}: downloads URLs with Kwik (HTTP/3 through Flupke, or hq-interop). */
 @Command(name = "kwik-client", mixinStandardHelpOptions = true,
         description = {"Downloads https:// URLs from one server over one Kwik connection (HTTP/3 through Flupke, or",
-                "hq-interop), concurrently, and prints bytes, time to first byte, transfer time and goodput.",
-                "NewReno only, no pacing, no qlog. Exits non-zero on any failure."})
+                "hq-interop), concurrently, and prints bytes, time to first byte, transfer time and goodput",
+                "(--connection-per-url: a new connection per URL, one after the other). NewReno only, no pacing, no qlog. Exits non-zero on any failure."})
 public final class KwikClientCommand implements Callable<Integer> {
     @Mixin
     PeerClientOptions client = new PeerClientOptions();
@@ -39,13 +39,15 @@ public final class KwikClientCommand implements Callable<Integer> {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 2;
         }
-        QuicClient.Outcome o;
         try {
-            o = KwikClient.download(t.server(), t.tls(), t.requests(), client.sink(), options, client.timeout);
+            DownloadSink sink = client.sink();
+            PeerClientOptions.Targets targets = t;
+            KwikOptions transportOptions = options;
+            return client.download(t, requests -> KwikClient.download(targets.server(), targets.tls(), requests, sink,
+                    transportOptions, client.timeout), start);
         } catch (IOException e) {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 1;
         }
-        return client.report(o, start);
     }
 }

@@ -40,8 +40,12 @@ final class PeerClientOptions {
     String alpn = "h3";
 
     @Option(names = "--timeout", paramLabel = "TIME", converter = UnitConverters.Duration.class,
-            description = "Give up after this long (default: 300s).")
+            description = "Give up after this long (default: 300s); with --connection-per-url, each connection.")
     long timeout = 300_000_000_000L;
+
+    @Option(names = "--connection-per-url", description = {"Download each URL over its own new connection, one after the",
+            "other, each a full handshake (no resumption): the QUIC Interop Runner's multiconnect."})
+    boolean connectionPerUrl;
 
     @Option(names = "--json", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Write the client log (timings per download) as JSON.")
     Path json;
@@ -58,6 +62,10 @@ final class PeerClientOptions {
         String a = alpn.toLowerCase(Locale.ROOT);
         if (!a.equals("h3") && !a.equals("hq-interop")) {
             throw new IllegalArgumentException("--alpn '" + alpn + "' is not supported; valid: h3, hq-interop.");
+        }
+        if (connectionPerUrl && json != null) {
+            throw new IllegalArgumentException("--json writes the log of one connection; it cannot be combined with "
+                    + "--connection-per-url.");
         }
         List<DownloadRequest> requests = new ArrayList<>();
         URI first = null;
@@ -87,6 +95,15 @@ final class PeerClientOptions {
 
     DownloadSink sink() throws IOException {
         return output != null ? new FileDownloadSink(output) : DownloadSink.DISCARD;
+    }
+
+    /**
+     * Runs the downloads: over one connection, or with {@code --connection-per-url} over one connection each, one after
+     * the other; prints one line per download (and per connection); returns the exit code.
+     */
+    int download(Targets t, ConnectionPerUrl.Downloader downloader, long processStart) throws IOException {
+        return connectionPerUrl ? ConnectionPerUrl.run(t.requests(), downloader, System.out, System.err)
+                : report(downloader.download(t.requests()), processStart);
     }
 
     /** Prints one line per download (and the JSON log when asked); returns the exit code. */

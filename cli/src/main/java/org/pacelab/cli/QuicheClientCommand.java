@@ -3,9 +3,9 @@ package org.pacelab.cli;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
-import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.peers.quiche.QuicheClient;
 import org.pacelab.peers.quiche.QuicheOptions;
+import org.pacelab.quic.content.DownloadSink;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,7 +14,8 @@ import picocli.CommandLine.Mixin;
 @Command(name = "quiche-client", mixinStandardHelpOptions = true,
         description = {"Downloads https:// URLs from one server over one quiche connection (through Netty's native QUIC",
                 "codec; HTTP/3 or hq-interop by pacelab's HTTP layer), concurrently, and prints bytes, time to first byte,",
-                "transfer time and goodput. It does NOT pace. Exits non-zero on any failure."})
+                "transfer time and goodput (--connection-per-url: a new connection per URL, one after the other). It does",
+                "NOT pace. Exits non-zero on any failure."})
 public final class QuicheClientCommand implements Callable<Integer> {
     @Mixin
     PeerClientOptions client = new PeerClientOptions();
@@ -34,13 +35,15 @@ public final class QuicheClientCommand implements Callable<Integer> {
             System.err.println("pacelab peer quiche-client: " + e.getMessage());
             return 2;
         }
-        QuicClient.Outcome o;
         try {
-            o = QuicheClient.download(t.server(), t.tls(), t.requests(), client.sink(), options, client.timeout);
+            DownloadSink sink = client.sink();
+            PeerClientOptions.Targets targets = t;
+            QuicheOptions transportOptions = options;
+            return client.download(t, requests -> QuicheClient.download(targets.server(), targets.tls(), requests, sink,
+                    transportOptions, client.timeout), start);
         } catch (IOException | IllegalStateException e) {
             System.err.println("pacelab peer quiche-client: " + e.getMessage());
             return 1;
         }
-        return client.report(o, start);
     }
 }

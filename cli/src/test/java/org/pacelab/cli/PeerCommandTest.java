@@ -65,4 +65,16 @@ class PeerCommandTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("all URLs must name the same server"), r.err());
     }
+
+    @Test
+    void connectionPerUrlIsOfferedAndRefusesOneJsonLogForManyConnections(@TempDir Path dir) {
+        for (String peer : new String[] {"quiche-client", "kwik-client"}) {
+            assertTrue(CliRun.of("peer", peer, "--help").out().contains("--connection-per-url"), peer);
+            CliRun r = CliRun.of("peer", peer, "--connection-per-url", "--json", dir.resolve("c.json").toString(),
+                    "https://127.0.0.1:4433/a", "https://127.0.0.1:4433/b");
+            assertEquals(2, r.code(), r.err());
+            assertEquals("pacelab peer " + peer + ": --json writes the log of one connection; it cannot be combined with "
+                    + "--connection-per-url.", r.err().strip());
+        }
+    }
 }

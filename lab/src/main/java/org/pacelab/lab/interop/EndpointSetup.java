@@ -38,13 +38,22 @@ public record EndpointSetup(Path workDir, String testname, String alpn, InetSock
     }
 
     /**
-     * The URLs each client process fetches, one process after the other: one per URL for multiconnect; the first URL,
-     * then the rest for resumption and zerortt (the second connection resumes the first's session); all at once
-     * otherwise.
+     * Whether each URL goes over its own new connection, one after the other ({@code TESTCASE=multiconnect}: the
+     * runner's handshakeloss and handshakecorruption). A client that can do that in one process is started once with
+     * every URL; the others once per URL ({@link #urlsPerProcess()}).
+     */
+    public boolean connectionPerUrl() {
+        return testname.equals("multiconnect");
+    }
+
+    /**
+     * The URLs each client process fetches, one process after the other, for a client that opens one connection per
+     * process: one per URL for multiconnect; the first URL, then the rest for resumption and zerortt (the second
+     * connection resumes the first's session); all at once otherwise.
      */
     public List<List<String>> urlsPerProcess() {
         return switch (testname) {
-            case "multiconnect" -> urls.stream().map(List::of).toList();
+            case "multiconnect" -> urls.stream().map(List::of).toList(); // connectionPerUrl()
             case "resumption", "zerortt" -> List.of(urls.subList(0, 1), urls.subList(1, urls.size()));
             default -> List.of(urls);
         };

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.quic.QuicChannel;
@@ -84,7 +85,11 @@ public final class QuicheClient {
                         }
                     })
                     .streamHandler(NettyIo.peerStreamInitializer())
-                    .remoteAddress(server);
+                    .remoteAddress(server)
+                    // the handshake may take the whole timeout, as Kwik's does: Netty's default connect timeout (30 s)
+                    // ended handshakes under the interop runner's handshakeloss and handshakecorruption while quiche
+                    // was still retransmitting (RFC 9002 §6.2.1: each probe timeout doubles, 1+2+4+8+16 s is past 30 s)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, remainingMillis(deadline)));
             if (options.qlogDir() != null) {
                 qb.option(QuicChannelOption.QLOG, NettyIo.qlog(options, "client"));
             }

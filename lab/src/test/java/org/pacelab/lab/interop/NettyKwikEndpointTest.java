@@ -1,0 +1,68 @@
+package org.pacelab.lab.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.pacelab.lab.peer.Launch;
+import org.pacelab.lab.peer.PacelabLauncher;
+
+/** The client processes of quiche and Kwik (pacelab's peer programs): Kwik one process per case, multiconnect included. */
+class NettyKwikEndpointTest {
+    private static final Path DIR = Path.of("/tmp/case");
+    private static final PacelabLauncher PACELAB = new PacelabLauncher(List.of("pacelab"), Set.of("peer quiche-client", "peer kwik-client"));
+    private static final List<String> URLS = List.of("https://127.0.0.1:4433/a", "https://127.0.0.1:4433/b", "https://127.0.0.1:4433/c");
+
+    private static EndpointSetup client(String testname) {
+        return new EndpointSetup(DIR, testname, "hq-interop", null, null, null, URLS, null, DIR.resolve("downloads"), null,
+                DIR.resolve("keys.log"), null, 300_000_000_000L);
+    }
+
+    @Test
+    void kwikRunsMulticonnectAsOneProcessThatOpensAConnectionPerUrl() {
+        List<Launch> l = NettyKwikEndpoint.kwik().client(client("multiconnect"), PACELAB);
+        assertEquals(1, l.size());
+        List<String> cmd = l.getFirst().command();
+        assertEquals(List.of("pacelab", "peer", "kwik-client", "--alpn", "hq-interop", "-k", "-o",
+                DIR.resolve("downloads").toString(), "--timeout", "300s", "--connection-per-url", "--keylog",
+                DIR.resolve("keys.log").toString()), cmd.subList(0, cmd.size() - URLS.size()));
+        assertEquals(URLS, cmd.subList(cmd.size() - URLS.size(), cmd.size()));
+    }
+
+    @Test
+    void quicheKeepsAProcessPerUrlForMulticonnect() {
+        List<Launch> l = NettyKwikEndpoint.quiche().client(client("multiconnect"), PACELAB);
+        assertEquals(URLS.size(), l.size());
+        for (int i = 0; i < URLS.size(); i++) {
+            List<String> cmd = l.get(i).command();
+            assertFalse(cmd.contains("--connection-per-url"), cmd.toString());
+            assertEquals(URLS.get(i), cmd.getLast());
+        }
+    }
+
+    @Test
+    void otherCasesFetchEveryUrlOverOneConnection() {
+        for (String testname : List.of("transfer", "handshake")) {
+            List<Launch> l = NettyKwikEndpoint.kwik().client(client(testname), PACELAB);
+            assertEquals(1, l.size());
+            List<String> cmd = l.getFirst().command();
+            assertFalse(cmd.contains("--connection-per-url"), cmd.toString());
+            assertEquals(URLS, cmd.subList(cmd.size() - URLS.size(), cmd.size()));
+        }
+    }
+
+    @Test
+    void onlyMulticonnectAsksForAConnectionPerUrl() {
+        assertTrue(client("multiconnect").connectionPerUrl());
+        for (String testname : List.of("transfer", "resumption", "zerortt", "handshake")) {
+            assertFalse(client(testname).connectionPerUrl(), testname);
+        }
+        // the clients that cannot still get a process per URL
+        assertEquals(URLS.size(), client("multiconnect").urlsPerProcess().size());
+    }
+}
