@@ -27,6 +27,9 @@ final class BbrPath {
 
     private record Ack(long time, SentPacket packet) {}
 
+    /** A packet declared lost at {@code time}, with C.lost right after it was marked lost. */
+    record Loss(long time, PacketInfo packet, long lostAfter) {}
+
     final DeliveryRateEstimator estimator = new DeliveryRateEstimator();
     final BbrV3Controller bbr = new BbrV3Controller(MDS, estimator::markAppLimited, new SplittableRandom(42));
     final RttEstimator rtt = new RttEstimator();
@@ -34,6 +37,7 @@ final class BbrPath {
     final List<Long> cwndDuringProbeRtt = new ArrayList<>();
     final List<RateSample> samples = new ArrayList<>();
     final List<PacketInfo> lostPackets = new ArrayList<>();
+    final List<Loss> losses = new ArrayList<>();
 
     private final LongUnaryOperator bottleneckRate;
     private final long propagationRtt;
@@ -122,6 +126,7 @@ final class BbrPath {
                 estimator.onPacketLost(d);
                 lost.add(d.info());
                 lostPackets.add(lost.get(lost.size() - 1));
+                losses.add(new Loss(now, d.info(), estimator.lost()));
             }
         }
         estimator.onPacketAcked(p, now);

@@ -6,7 +6,9 @@ import static org.pacelab.quic.cc.BbrPath.MDS;
 import static org.pacelab.quic.cc.BbrPath.MS;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +93,93 @@ class BbrV3ControllerTest {
         assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
         // losses were few: the model keeps the flow near the path's capacity
         assertTrue(path.drops < 200, path.drops + " drops");
+    }
+
+    /**
+     * §"Exiting Startup Based on Packet Loss": Startup leaves on loss only after a full packet-timed round in
+     * recovery with a loss rate above 2% in at least 6 discontiguous ranges, not at the first loss event, and sets
+     * inflight_longterm to max(bdp, inflight_latest).
+     */
+    @Test
+    void startupLeavesOnLossOnlyAfterAFullLossRound() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 10);
+        path.runUntil(7000 * MS, BbrState.DRAIN);
+        assertEquals("loss", path.bbr.startupExit());
+        long drain = path.firstEntry(BbrState.DRAIN, 0);
+        long firstLoss = path.losses.getFirst().time();
+        // the round ends when a packet sent after the first loss was declared is acknowledged
+        assertTrue(drain >= firstLoss + MIN_RTT,
+                "Drain at " + drain / MS + " ms, first loss declared at " + firstLoss / MS + " ms");
+        List<PacketInfo> lost = path.losses.stream().filter(l -> l.time() <= drain).map(BbrPath.Loss::packet).toList();
+        int ranges = 0;
+        for (int i = 0; i < lost.size(); i++) {
+            if (i == 0 || lost.get(i).packetNumber() != lost.get(i - 1).packetNumber() + 1) {
+                ranges++;
+            }
+        }
+        assertTrue(ranges >= BbrV3Controller.STARTUP_FULL_LOSS_COUNT, ranges + " ranges");
+        long bdp = RATE * MIN_RTT / 1_000_000_000L;
+        assertTrue(path.bbr.inflightLongterm() >= bdp, "inflight_longterm " + path.bbr.inflightLongterm());
+    }
+
+    /**
+     * §"Probing for Bandwidth In ProbeBW" (HandleLostPacket, IsInflightTooHigh per lost packet): ProbeBW_UP ends at
+     * the first loss event in which a lost packet P has (C.lost - P.lost) > 2% of P.tx_in_flight, without waiting
+     * for the round to end, and inflight_longterm comes down to no more than the C.inflight at which P was sent.
+     */
+    @Test
+    void probeBwUpEndsOnTheLossEventThatTakesTheLossRateAboveTwoPercent() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 10);
+        path.runUntil(3000 * MS, BbrState.DRAIN);
+        int endedByLoss = 0;
+        while (path.now < 12_000 * MS) {
+            path.runUntil(12_000 * MS, BbrState.PROBE_BW_UP);
+            if (path.bbr.bbrState() != BbrState.PROBE_BW_UP) {
+                break;
+            }
+            long up = path.now;
+            int seen = path.losses.size();
+            path.runUntil(12_000 * MS, BbrState.PROBE_BW_DOWN);
+            if (path.bbr.bbrState() != BbrState.PROBE_BW_DOWN) {
+                break;
+            }
+            long end = path.now;
+            Optional<BbrPath.Loss> crossing = path.losses.subList(seen, path.losses.size()).stream()
+                    .filter(l -> l.time() > up)
+                    .filter(l -> l.lostAfter() - l.packet().lostBefore() > 0.02 * l.packet().txInFlight())
+                    .findFirst();
+            if (crossing.isEmpty()) {
+                continue;   // ended by the bandwidth plateau or the precautionary check
+            }
+            endedByLoss++;
+            assertEquals(crossing.get().time(), end, "ProbeBW_UP of " + up / MS + " ms ends on the crossing loss");
+            assertTrue(path.bbr.inflightLongterm() <= crossing.get().packet().txInFlight(),
+                    "inflight_longterm " + path.bbr.inflightLongterm() + " above P.tx_in_flight "
+                            + crossing.get().packet().txInFlight());
+        }
+        assertTrue(endedByLoss >= 1, "no ProbeBW_UP ended on loss");
+    }
+
+    /**
+     * §"ProbeBW Algorithm Details" (InflightWithHeadroom): in ProbeBW_CRUISE cwnd leaves BBR.Headroom (15%) of
+     * inflight_longterm free.
+     */
+    @Test
+    void probeBwCruiseLeavesHeadroomBelowInflightLongterm() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 10);
+        path.runUntil(3000 * MS, BbrState.DRAIN);
+        int checked = 0;
+        while (path.now < 8000 * MS) {
+            path.run(path.now + MS);
+            if (path.bbr.bbrState() == BbrState.PROBE_BW_CRUISE) {
+                long hi = path.bbr.inflightLongterm();
+                long withHeadroom = Math.max(hi - Math.max(MDS, (long) (0.15 * hi)), 4L * MDS);
+                assertTrue(path.bbr.congestionWindow() <= withHeadroom,
+                        "cwnd " + path.bbr.congestionWindow() + " above " + withHeadroom + " at " + path.now / MS + " ms");
+                checked++;
+            }
+        }
+        assertTrue(checked > 100, checked + " samples in ProbeBW_CRUISE");
     }
 
     @Test
