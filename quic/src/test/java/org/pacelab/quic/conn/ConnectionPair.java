@@ -118,6 +118,18 @@ final class ConnectionPair {
         }
     }
 
+    /**
+     * The server connection a client's first Initial datagram opens at {@code now}, as an endpoint makes it: the
+     * client's connection IDs and version from that datagram's first packet, the server's own ID 01..08, an
+     * {@link EchoApps.Server}. The datagram is not delivered; the test does that.
+     */
+    static QuicConnection serverFor(ConnectionConfig config, StatelessResetTokens tokens, byte[] firstInitial, long now)
+            throws org.pacelab.quic.packet.MalformedPacketException {
+        ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(firstInitial), 0, 8);
+        return QuicConnection.server(config, new EchoApps.Server(), new SplittableRandom(2), tokens, noCids(),
+                new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, p.scid(), p.dcid(), null, p.version(), now);
+    }
+
     static LocalConnectionIds.Listener noCids() {
         return new LocalConnectionIds.Listener() {
             @Override public void onIssued(byte[] cid) { }

@@ -12,8 +12,6 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pacelab.quic.packet.EncryptionLevel;
-import org.pacelab.quic.packet.PacketParser;
-import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.tls.TlsConfig;
 
 /**
@@ -41,10 +39,8 @@ class InitialAckFirstSplitHelloTest {
                 new SplittableRandom(1), tokens, ConnectionPair.noCids(), t);
         List<byte[]> hello = ConnectionPair.datagrams(client, t);
         assertEquals(2, hello.size(), "the ClientHello takes two datagrams");
-        ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         t += 10 * MS;
-        QuicConnection server = QuicConnection.server(serverConfig, new EchoApps.Server(), new SplittableRandom(2), tokens,
-                ConnectionPair.noCids(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, p.scid(), p.dcid(), null, p.version(), t);
+        QuicConnection server = ConnectionPair.serverFor(serverConfig, tokens, hello.get(0), t);
         server.receive(ByteBuffer.wrap(hello.get(0)), t);
         if (secondAt == 0) {
             server.receive(ByteBuffer.wrap(hello.get(1)), t);

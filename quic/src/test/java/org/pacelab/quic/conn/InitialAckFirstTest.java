@@ -14,9 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.Frame;
 import org.pacelab.quic.packet.EncryptionLevel;
-import org.pacelab.quic.packet.PacketParser;
 import org.pacelab.quic.packet.PacketType;
-import org.pacelab.quic.packet.ParsedPacket;
 import org.pacelab.quic.stream.CryptoDataSent;
 import org.pacelab.quic.tls.TlsConfig;
 
@@ -45,10 +43,8 @@ class InitialAckFirstTest {
                 new SplittableRandom(1), tokens, ConnectionPair.noCids(), t0);
         List<byte[]> hello = ConnectionPair.datagrams(client, t0);
         assertEquals(1, hello.size(), "the ClientHello fits one datagram");
-        ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         long arrival = t0 + oneWay;
-        QuicConnection server = QuicConnection.server(serverConfig, new EchoApps.Server(), new SplittableRandom(2), tokens,
-                ConnectionPair.noCids(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, p.scid(), p.dcid(), null, p.version(), arrival);
+        QuicConnection server = ConnectionPair.serverFor(serverConfig, tokens, hello.get(0), arrival);
         server.receive(ByteBuffer.wrap(hello.get(0)), arrival);
 
         // first output: one Initial packet with nothing but the ACK, not padded (not ack-eliciting, RFC 9000 §14.1)
@@ -106,10 +102,8 @@ class InitialAckFirstTest {
         QuicConnection client = QuicConnection.client(ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true),
                 new EchoApps.Client(new byte[1]), new SplittableRandom(1), tokens, ConnectionPair.noCids(), t0);
         List<byte[]> hello = ConnectionPair.datagrams(client, t0);
-        ParsedPacket p = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         long arrival = t0 + 15 * MS;
-        QuicConnection server = QuicConnection.server(serverConfig, new EchoApps.Server(), new SplittableRandom(2), tokens,
-                ConnectionPair.noCids(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, p.scid(), p.dcid(), null, p.version(), arrival);
+        QuicConnection server = ConnectionPair.serverFor(serverConfig, tokens, hello.get(0), arrival);
         server.receive(ByteBuffer.wrap(hello.get(0)), arrival);
         long due = server.nextTimeout();
 

@@ -109,9 +109,8 @@ class InitialAckFirstZeroRttTest {
         assertEquals(PacketType.INITIAL, first.type());
 
         long arrival = t0 + 15 * MS;
-        QuicConnection server = QuicConnection.server(server(tickets).withQlog(odcid -> serverLog), new EchoApps.Server(),
-                new SplittableRandom(2), tokens, ConnectionPair.noCids(), new byte[] {1, 2, 3, 4, 5, 6, 7, 8},
-                first.scid(), first.dcid(), null, first.version(), arrival);
+        QuicConnection server = ConnectionPair.serverFor(server(tickets).withQlog(odcid -> serverLog), tokens, burst.get(0),
+                arrival);
         for (byte[] d : burst) {
             server.receiveInBurst(ByteBuffer.wrap(d), arrival);
         }

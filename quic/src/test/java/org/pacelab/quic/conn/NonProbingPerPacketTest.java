@@ -60,11 +60,9 @@ class NonProbingPerPacketTest {
         QuicConnection client = QuicConnection.client(ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, true),
                 new EchoApps.Client(new byte[1]), new SplittableRandom(1), tokens, ConnectionPair.noCids(), t);
         List<byte[]> hello = ConnectionPair.datagrams(client, t);
-        ParsedPacket first = PacketParser.parse(ByteBuffer.wrap(hello.get(0)), 0, 8);
         t += 10 * MS;
-        QuicConnection server = QuicConnection.server(ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false),
-                new EchoApps.Server(), new SplittableRandom(2), tokens, ConnectionPair.noCids(),
-                new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, first.scid(), first.dcid(), null, first.version(), t);
+        QuicConnection server = ConnectionPair.serverFor(ConnectionPair.baseConfig(ALPN, TlsConfig.ALL_SUITES, false),
+                tokens, hello.get(0), t);
         for (byte[] d : hello) {
             server.receive(ByteBuffer.wrap(d), t);
         }
