@@ -41,9 +41,18 @@ public final class JvmCacheCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
+    /**
+     * 1 GiB, not less: the cached profiles (JEP 515) are what C2 compiles the packet paths with, so the training must
+     * pass through the phases a long transfer reaches (among the traps measured: the stream's send queue running dry, slow
+     * start ending, the last ACK-only datagrams). Trained on 128 MiB, those branches had never been taken, and in a 1 GiB
+     * download each one taken made C2 throw away and recompile {@code QuicConnection.send} (2-5 C2 compilations of it
+     * per server instead of 1, 48-68 deoptimizations instead of 4-15, the server's CPU 1.2x: docs/benchmarks.md, "The
+     * training's phases").
+     */
     @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
-            description = "Size of the training download (default: 128MiB).")
-    long size = 128L << 20;
+            description = "Size of the training download (default: 1GiB: long enough that the cached profiles hold the "
+                    + "branches a long transfer takes).")
+    long size = 1L << 30;
 
     @Option(names = "--sim-size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "Size of the simulated training download (default: 20MiB).")
