@@ -20,9 +20,9 @@ import org.pacelab.quic.tls.TlsConfig;
 
 /**
  * handshakeloss pacelab → pacelab, the open defect of issue 16: the server's ACK of the client's first two Initials
- * was lost with its first flight, and its PTO probes repeated that ACK; the one that got through, seconds later, made
- * the client's first RTT sample the whole wait (5.06 s in the runner, whose PTO was then 15 s: RFC 9002 §5.3 lets the
- * client ignore the ACK Delay of an Initial ACK and never subtracts it from a first sample). The client's Finished was
+ * was lost with the ServerHello data it rode on, and its PTO probes repeated that ACK; the one that got through,
+ * seconds later, made the client's first RTT sample the whole wait (5.06 s in the runner, whose PTO was then 15 s:
+ * RFC 9002 §5.3 lets the client ignore the ACK Delay of an Initial ACK and never subtracts it from a first sample). The client's Finished was
  * then lost at its first send, at the time threshold and in both copies of its PTO probe, and the server, its flight
  * acknowledged and nothing in flight, idled out before the client's next probe. RFC 9000 §13.3: "resending old ACK
  * frames can cause the peer to generate an inflated RTT sample"; ngtcp2 and quinn send an Initial or Handshake ACK
