@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pacelab.quic.frame.AckFrame;
 
 /** When the receiver of the application space acknowledges (RFC 9000 §13.2; draft-ietf-quic-ack-frequency §6). */
 class AckTrackerTest {
@@ -47,6 +48,27 @@ class AckTrackerTest {
         AckTracker t = tracker();
         t.onAckLost();
         assertFalse(t.hasNewAcks());
+    }
+
+    /**
+     * Initial and Handshake spaces acknowledge every ack-eliciting packet at once: a lost ACK is not repeated (its ACK
+     * Delay would have grown by the wait, RFC 9000 §13.3); the peer's next packet brings a fresh one.
+     */
+    @Test
+    void aLostAckOfAnInitialOrHandshakeSpaceIsNotRepeatedButTheNextPacketIsAcknowledged() {
+        AckTracker t = new AckTracker(true, 1, 25 * MS);
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(1, true, 0);
+        t.buildAck(0, 0);
+        t.onAckSent();
+        t.onAckLost();
+        assertFalse(t.hasNewAcks(), "the old ACK rides on no probe");
+        assertFalse(t.ackDue(5_000 * MS));
+        t.onPacketReceived(2, true, 5_000 * MS);
+        assertTrue(t.ackDue(5_000 * MS), "a new packet is acknowledged at once");
+        AckFrame ack = t.buildAck(5_000 * MS, 0);
+        assertEquals(2, ack.largestAcknowledged());
+        assertEquals(0, ack.ackDelay(), "no wait in its ACK Delay");
     }
 
     @Test
