@@ -159,11 +159,27 @@ public final class AckTracker {
         ecnCounted = true;
     }
 
-    /** Builds the ACK frame describing what was received (RFC 9000 §19.3). */
+    /**
+     * Builds the ACK frame describing what was received (RFC 9000 §19.3), its ACK Delay the time since the largest
+     * packet arrived, scaled by our {@code ackDelayExponent}.
+     */
     public AckFrame buildAck(long now, int ackDelayExponent) {
-        long[] ranges = received.descendingBounds();
         long delayNs = Math.max(0, now - largestTime);
-        long encodedDelay = (delayNs / 1000) >> ackDelayExponent;
+        return ackFrame((delayNs / 1000) >> ackDelayExponent);
+    }
+
+    /**
+     * Builds the ACK frame of an Initial or Handshake packet: its ACK Delay is 0, because the receiver does not use
+     * it in these spaces and so "a sender SHOULD send a value of 0" (RFC 9000 §19.3; RFC 9002 §5.3), as ngtcp2 does.
+     * Any other value would also be read with an exponent the peer chooses: ack_delay_exponent is a transport
+     * parameter, and these packets may be read before it is known.
+     */
+    public AckFrame buildHandshakeAck() {
+        return ackFrame(0);
+    }
+
+    private AckFrame ackFrame(long encodedDelay) {
+        long[] ranges = received.descendingBounds();
         return new AckFrame(ranges[0], encodedDelay, ranges, ecnCounted ? new EcnCounts(ect0, ect1, ce) : null);
     }
 
