@@ -41,9 +41,18 @@ public final class JvmCacheCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
+    /**
+     * 1 GiB, not less: the cached profiles (JEP 515) are what C2 compiles the packet paths with, so the training must
+     * pass through the phases a long transfer reaches (among the traps measured: the stream's send queue running dry, slow
+     * start ending, the last ACK-only datagrams). Trained on 128 MiB, those branches had never been taken, and in a 1 GiB
+     * download each one taken made C2 throw away and recompile {@code QuicConnection.send}: 2-4 C2 compilations of it
+     * per server instead of 1, 46-88 deoptimizations instead of 3-14, and 1.43x the server's CPU (8.23 against 5.74 s/GiB,
+     * n 5 each; docs/benchmarks.md, "The training's phases").
+     */
     @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
-            description = "Size of the training download (default: 128MiB).")
-    long size = 128L << 20;
+            description = "Size of the training download (default: 1GiB: long enough that the cached profiles hold the "
+                    + "branches a long transfer takes).")
+    long size = 1L << 30;
 
     @Option(names = "--sim-size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "Size of the simulated training download (default: 20MiB).")
