@@ -99,27 +99,20 @@ final class SentPacketFate {
         return packetsLost;
     }
 
-    /**
-     * Tested with {@code instanceof}, not a pattern {@code switch}: this runs for every acknowledged packet, and the class
-     * a pattern switch is compiled to is generated at run time ({@code SwitchBootstraps}), outside the JVM's AOT cache,
-     * so its type profile started empty in every process and C2 trapped on each frame class it had not seen yet (four
-     * class_check deoptimizations and a recompilation per server: docs/benchmarks.md, "The training's phases").
-     */
     private void onAcked(SentPacket p) {
         for (Frame f : p.frames) {
-            if (f instanceof StreamDataSent s) {
-                streams.onDataAcked(s);
-            } else if (f instanceof AckFrame a) {
-                spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
-            } else if (f instanceof CryptoDataSent c) {
-                tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
-            } else if (f instanceof AckFrequencyFrame a) {
-                // draft-ietf-quic-ack-frequency §7: the requested delay counts for the PTO once acknowledged
-                if (ackFrequency.isLatest(a)) {
-                    recovery.setPeerMaxAckDelay(a.requestMaxAckDelay() * 1000);
+            switch (f) {
+                case StreamDataSent s -> streams.onDataAcked(s);
+                case CryptoDataSent c -> tls.outgoing(c.level()).onAcked(c.offset(), c.length(), false);
+                case AckFrame a -> spaces[p.space.ordinal()].received.onAckAcknowledged(a.largestAcknowledged());
+                case AckFrequencyFrame a -> {
+                    // draft-ietf-quic-ack-frequency §7: the requested delay counts for the PTO once acknowledged
+                    if (ackFrequency.isLatest(a)) {
+                        recovery.setPeerMaxAckDelay(a.requestMaxAckDelay() * 1000);
+                    }
                 }
-            } else if (f instanceof ResetStreamFrame r) {
-                streams.onResetAcked(r);
+                case ResetStreamFrame r -> streams.onResetAcked(r);
+                default -> { }
             }
         }
     }
