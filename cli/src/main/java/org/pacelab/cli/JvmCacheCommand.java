@@ -43,11 +43,10 @@ public final class JvmCacheCommand implements Callable<Integer> {
 
     /**
      * 1 GiB, not less: the cached profiles (JEP 515) are what C2 compiles the packet paths with, so the training must
-     * pass through the phases a long transfer reaches (among the traps measured: the stream's send queue running dry, slow
-     * start ending, the last ACK-only datagrams). Trained on 128 MiB, those branches had never been taken, and in a 1 GiB
-     * download each one taken made C2 throw away and recompile {@code QuicConnection.send}: 2-4 C2 compilations of it
-     * per server instead of 1, 46-88 deoptimizations instead of 3-14, and 1.43x the server's CPU (8.23 against 5.74 s/GiB,
-     * n 5 each; docs/benchmarks.md, "The training's phases").
+     * take the branches a long transfer takes. Trained on 128 MiB, the server's ACK-due-at-once branch had never been
+     * taken, and in a 1 GiB download taking it made C2 throw away and recompile {@code QuicConnection.send} (3 C2
+     * compilations of it per server instead of 1); the server used 0.80-0.87x the CPU with the 1 GiB training in four
+     * sessions, the client 0.93-1.10x, both together 2-11 % less (docs/benchmarks.md, "The training's phases").
      */
     @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "Size of the training download (default: 1GiB: long enough that the cached profiles hold the "
