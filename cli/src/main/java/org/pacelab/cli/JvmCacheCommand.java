@@ -41,9 +41,17 @@ public final class JvmCacheCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
+    /**
+     * 1 GiB, not less: the cached profiles (JEP 515) are what C2 compiles the packet paths with, so the training must
+     * take the branches a long transfer takes. Trained on 128 MiB, the server's ACK-due-at-once branch had never been
+     * taken, and in a 1 GiB download taking it made C2 throw away and recompile {@code QuicConnection.send} (3 C2
+     * compilations of it per server instead of 1); the server used 0.80-0.87x the CPU with the 1 GiB training in four
+     * sessions, the client 0.93-1.10x, both together 2-11 % less (docs/benchmarks.md, "The training's phases").
+     */
     @Option(names = "--size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
-            description = "Size of the training download (default: 128MiB).")
-    long size = 128L << 20;
+            description = "Size of the training download (default: 1GiB: long enough that the cached profiles hold the "
+                    + "branches a long transfer takes).")
+    long size = 1L << 30;
 
     @Option(names = "--sim-size", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = "Size of the simulated training download (default: 20MiB).")

@@ -18,6 +18,7 @@ import org.pacelab.lab.bench.Stacks;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.PacelabLauncher;
 import org.pacelab.lab.scenario.CommandWords;
+import org.pacelab.peers.build.PeerCache;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +31,9 @@ import picocli.CommandLine.Spec;
                 "defaults), the same file downloaded to disk by each client, alternating in one session. Prints every run,",
                 "then per stack the median (mean ± std) goodput, CPU seconds per GiB of the client and of the server, the",
                 "server's start time, ratios of the medians and the load average. Goodput counts the client's whole life",
-                "(JVM start included); each run starts a fresh server."})
+                "(JVM start included); each run starts a fresh server. The QUIC clients (pacelab, gtlsclient, picoquicdemo)",
+                "make one HTTP/3 request; curl makes one HTTP/2 request over TLS 1.3. Every download is checked byte for",
+                "byte against the original after the run."})
 public final class LoopbackBenchCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -42,7 +45,9 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
     int reps = 3;
 
     @Option(names = "--peers", paramLabel = "LIST", split = ",",
-            description = "Stacks to compare with: ngtcp2, tcp (nginx -> curl); empty for pacelab alone (default: ngtcp2).")
+            description = {"Stacks to compare with: ngtcp2 (gtlsserver -> gtlsclient), picoquic (picoquicdemo -> picoquicdemo,",
+                    "built by 'pacelab peers install picoquic'), tcp (nginx -> curl, HTTP/2 over TLS); empty for pacelab alone",
+                    "(default: ngtcp2)."})
     List<String> peers = new ArrayList<>(List.of("ngtcp2"));
 
     @Option(names = "--pacelab", paramLabel = "NAME=OPTIONS",
@@ -122,7 +127,7 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
                 if (name.isEmpty()) {
                     continue;
                 }
-                BenchStack s = Stacks.peer(name);
+                BenchStack s = Stacks.peer(name, PeerCache.standard());
                 if (s == null) {
                     throw new IllegalArgumentException("--peers: '" + name + "' is not a stack here; valid: " + String.join(", ", Stacks.PEERS));
                 }

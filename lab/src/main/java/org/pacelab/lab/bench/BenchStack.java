@@ -10,7 +10,8 @@ import org.pacelab.lab.peer.Launch;
 /**
  * A QUIC (or TCP/TLS) stack as the loopback benchmark runs it: its server serving a directory and its client
  * downloading one file into a directory, each with the stack's default options (a benchmark compares defaults; the
- * lab's peers add experiment settings such as timeouts and flow-control windows, so they are not reused here).
+ * lab's peers add experiment settings such as timeouts and flow-control windows, so they are reused only where they
+ * add none: nginx's server, picoquicdemo's server and client).
  */
 public interface BenchStack {
     /** The name on the command line ({@code --peers}) and in the output. */
@@ -29,7 +30,7 @@ public interface BenchStack {
     Launch server(Path workDir, int port, Path root, Path certificate, Path privateKey) throws IOException;
 
     /** The client, downloading https://127.0.0.1:{@code port}/{@code file} into {@code downloads}. */
-    List<String> client(int port, String file, Path downloads);
+    List<String> client(int port, String file, Path downloads) throws IOException;
 
     /** Where the client leaves the downloaded {@code file}. */
     default Path downloaded(Path downloads, String file) {

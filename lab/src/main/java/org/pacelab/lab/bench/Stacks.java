@@ -8,16 +8,20 @@ import java.util.Map;
 
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.peer.Launch;
+import org.pacelab.lab.peer.Availability;
 import org.pacelab.lab.peer.NginxPeer;
 import org.pacelab.lab.peer.PacelabLauncher;
+import org.pacelab.lab.peer.PicoquicPeer;
 import org.pacelab.lab.peer.Readiness;
 import org.pacelab.lab.peer.Protocol;
+import org.pacelab.lab.peer.Role;
 import org.pacelab.lab.peer.ServerSetup;
+import org.pacelab.peers.build.PeerCache;
 
 /** The stacks {@code pacelab bench loopback} knows, each with its default command lines. */
 public final class Stacks {
     /** Peer names {@code --peers} accepts. */
-    public static final List<String> PEERS = List.of("ngtcp2", "tcp");
+    public static final List<String> PEERS = List.of("ngtcp2", "picoquic", "tcp");
 
     private Stacks() {}
 
@@ -25,10 +29,11 @@ public final class Stacks {
         return "https://127.0.0.1:" + port + "/" + file;
     }
 
-    /** A peer by its {@code --peers} name, or null. */
-    public static BenchStack peer(String name) {
+    /** A peer by its {@code --peers} name, or null; the peers pacelab builds (picoquic) are taken from {@code cache}. */
+    public static BenchStack peer(String name, PeerCache cache) {
         return switch (name) {
             case "ngtcp2" -> new Ngtcp2();
+            case "picoquic" -> new Picoquic(new PicoquicPeer(cache));
             case "tcp" -> new Tcp();
             default -> null;
         };
@@ -113,6 +118,45 @@ public final class Stacks {
             // --exit-on-all-streams-close: exit after the download (the default keeps the connection open)
             return List.of("gtlsclient", "-q", "--exit-on-all-streams-close", "--download", downloads.toString(), "127.0.0.1",
                     Integer.toString(port), url(port, file));
+        }
+    }
+
+    /**
+     * picoquic, built by pacelab from pinned sources ({@code pacelab peers install picoquic}): picoquicdemo →
+     * picoquicdemo with the command lines the runner and the interop matrix use ({@link PicoquicPeer}), nothing
+     * added: its defaults (BBR, GSO, picotls with OpenSSL). The client proposes only h3 ({@code -a h3}), so it does
+     * ngtcp2's client work: one HTTP/3 request, the body written to a file in the downloads directory.
+     */
+    record Picoquic(PicoquicPeer peer) implements BenchStack {
+        @Override
+        public String name() { return PicoquicPeer.NAME; }
+
+        @Override
+        public String description() {
+            return "picoquic picoquicdemo -> picoquicdemo (HTTP/3, picotls), defaults";
+        }
+
+        @Override
+        public String unavailable(Host host) {
+            Availability a = peer.availability(Role.SERVER, host, null);
+            return a.usable() ? null : a.reason();
+        }
+
+        @Override
+        public String version(Host host) {
+            return peer.version(Role.SERVER, host, null);
+        }
+
+        @Override
+        public Launch server(Path workDir, int port, Path root, Path certificate, Path privateKey) throws IOException {
+            return Launch.of(peer.serverCommand(port, certificate, privateKey, root), Map.of(), new Readiness.UdpBound(port));
+        }
+
+        @Override
+        public List<String> client(int port, String file, Path downloads) throws IOException {
+            List<String> cmd = peer.clientCommand(downloads, Protocol.H3.alpn());
+            cmd.addAll(List.of("127.0.0.1", Integer.toString(port), PicoquicPeer.scenario(List.of("/" + file))));
+            return cmd;
         }
     }
 

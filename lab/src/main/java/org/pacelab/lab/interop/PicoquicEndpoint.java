@@ -2,8 +2,6 @@ package org.pacelab.lab.interop;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -47,14 +45,13 @@ final class PicoquicEndpoint extends PeerBackedEndpoint {
                 : "picoquicdemo has no option for the test '" + testname + "' as " + role.word();
     }
 
-    private Path program() throws IOException {
-        return ((PicoquicPeer) peer()).executable(Role.SERVER);
+    private PicoquicPeer picoquic() {
+        return (PicoquicPeer) peer();
     }
 
     @Override
     public Launch server(EndpointSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(program().toString(), "-p", Integer.toString(s.listen().getPort()),
-                "-c", s.certificate().toString(), "-k", s.privateKey().toString(), "-w", s.www().toString()));
+        List<String> cmd = picoquic().serverCommand(s.listen().getPort(), s.certificate(), s.privateKey(), s.www());
         if (s.testname().equals("retry")) {
             cmd.add("-r");
         }
@@ -69,8 +66,7 @@ final class PicoquicEndpoint extends PeerBackedEndpoint {
 
     @Override
     public List<Launch> client(EndpointSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> base = new ArrayList<>(List.of(program().toString(), "-n", "localhost", "-o", s.downloads().toString(),
-                "-a", s.alpn()));
+        List<String> base = picoquic().clientCommand(s.downloads(), s.alpn());
         switch (s.testname()) {
             case "chacha20" -> base.addAll(List.of("-C", "20"));
             case "keyupdate" -> base.addAll(List.of("-u", Integer.toString(KEY_UPDATE_PACKETS)));

@@ -111,10 +111,29 @@ public final class PicoquicPeer extends BuiltPeer {
         }
     }
 
+    /**
+     * picoquicdemo as a server on {@code port} (every address) serving the files in {@code root}, with its defaults
+     * otherwise: the start of every command line that runs it (the runner's, the interop matrix's, the loopback
+     * benchmark's); callers append their flags.
+     */
+    public List<String> serverCommand(int port, Path certificate, Path privateKey, Path root) throws IOException {
+        return new ArrayList<>(List.of(programPath(Role.SERVER).toString(), "-p", Integer.toString(port), "-c", certificate.toString(),
+                "-k", privateKey.toString(), "-w", root.toString()));
+    }
+
+    /**
+     * picoquicdemo as a client that writes what it downloads into {@code downloads} (a path's file under its name
+     * without the leading slash, other slashes turned into underscores) and proposes only {@code alpn}; {@code -n
+     * localhost} because without an SNI its h3 requests fail. The start of every command line that runs it; callers
+     * append their flags, then the host, the port and a {@link #scenario(List)}.
+     */
+    public List<String> clientCommand(Path downloads, String alpn) throws IOException {
+        return new ArrayList<>(List.of(programPath(Role.CLIENT).toString(), "-n", "localhost", "-o", downloads.toString(), "-a", alpn));
+    }
+
     @Override
     public Launch server(ServerSetup s, PacelabLauncher pacelab) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(programPath(Role.SERVER).toString(), "-p", Integer.toString(s.port()), "-c", s.certificate().toString(),
-                "-k", s.privateKey().toString(), "-w", s.documentRoot().toString()));
+        List<String> cmd = serverCommand(s.port(), s.certificate(), s.privateKey(), s.documentRoot());
         options(cmd, s.options());
         if (s.qlogDir() != null) {
             cmd.addAll(List.of("-q", s.qlogDir().toString()));
@@ -129,8 +148,7 @@ public final class PicoquicPeer extends BuiltPeer {
     public Launch client(ClientSetup c, PacelabLauncher pacelab) throws IOException {
         Path downloads = c.workDir().resolve(DOWNLOADS);
         Files.createDirectories(downloads);
-        List<String> cmd = new ArrayList<>(List.of(programPath(Role.CLIENT).toString(), "-n", "localhost", "-o", downloads.toString(),
-                "-a", c.protocol().alpn()));
+        List<String> cmd = clientCommand(downloads, c.protocol().alpn());
         options(cmd, c.options());
         if (c.keyLog() != null) {
             cmd.add("-8");

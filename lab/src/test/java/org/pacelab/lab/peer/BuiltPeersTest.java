@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pacelab.lab.testing.CacheBuilds;
 import org.pacelab.lab.testing.FakeHost;
 import org.pacelab.peers.build.PeerCache;
 
@@ -27,17 +27,7 @@ class BuiltPeersTest {
 
     /** A build in the cache as {@code PeerCache} publishes one: PEER-ID/ with the programs and the record, PEER → it. */
     private PeerCache cacheWith(String peer, String id, String record, String... programs) throws IOException {
-        Path root = tmp.resolve("cache");
-        Path dir = Files.createDirectories(root.resolve(peer + "-" + id));
-        for (String p : programs) {
-            Path f = dir.resolve(p);
-            Files.createDirectories(f.getParent());
-            Files.writeString(f, "#!/bin/sh\n");
-            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
-        Files.writeString(dir.resolve("build.properties"), "peer=" + peer + "\nid=" + id + "\n" + record);
-        Files.createSymbolicLink(root.resolve(peer), dir.getFileName());
-        return new PeerCache(root);
+        return CacheBuilds.with(tmp.resolve("cache"), peer, id, record, programs);
     }
 
     private ServerSetup server(Map<String, String> options, Protocol protocol) {
@@ -67,8 +57,7 @@ class BuiltPeersTest {
 
     @Test
     void picoquicRunsPicoquicdemoWithItsOwnFlags() throws IOException {
-        PeerCache cache = cacheWith("picoquic", "d199d45be869+f07f1c8c68b2", "source.picoquic.commit=d199d45be8690dfa8653e214733243524112e3c0\n"
-                + "source.picotls.commit=f07f1c8c68b2\nbuilt=2026-01-02T03:04:05Z\n", "bin/picoquicdemo");
+        PeerCache cache = CacheBuilds.picoquic(tmp.resolve("cache"));
         PicoquicPeer p = new PicoquicPeer(cache);
         assertTrue(p.availability(Role.CLIENT, new FakeHost(), PACELAB).usable());
         assertEquals("picoquic d199d45be869 (picotls f07f1c8c68b2; built 2026-01-02T03:04:05Z)", p.version(Role.SERVER, new FakeHost(), PACELAB));

@@ -10,9 +10,9 @@ follow pacelab's own peers:
                             [--keylog FILE] [--qlog-dir DIR] [--cc reno|cubic] URL...
 
 The server prints "listening on ADDR:PORT" on stderr when ready and stops on SIGTERM, writing the qlog of every
-connection still open (aioquic writes a connection's qlog only after it has drained). It hands a file to aioquic a
-chunk at a time, at most 4 MiB ahead of what aioquic has sent (aioquic's API has no send-buffer backpressure; see
-FileServer.sent). The client
+connection still open (aioquic writes a connection's qlog only after it has drained) and sending nothing more. It
+hands a file to aioquic a chunk at a time, at most 4 MiB ahead of what aioquic has sent (aioquic's API has no
+send-buffer backpressure; see FileServer.sent). The client
 downloads all URLs concurrently over one connection, does not verify the server's certificate (the lab's is
 self-signed), writes pacelab's client log (times in monotonic nanoseconds since it started) and exits 1 when a
 download fails.
@@ -230,8 +230,13 @@ async def run_server(args):
     for s in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(s, stop.set)
     await stop.wait()
-    server.close()
+    # Stopped: write the qlogs of the connections still open and close the socket without closing them. Closing them
+    # (server.close()) sent each a CONNECTION_CLOSE, also the connections aioquic opens for an Initial it cannot decrypt
+    # (a corrupted destination connection ID), which had sent nothing: their Initials, each with a source connection
+    # ID of its own, counted as handshakes in the interop check (handshakecorruption with this server). aioquic's own
+    # server program (examples/http3_server.py, the interop runner's) sends nothing when stopped either.
     flush_qlog(c)
+    server._transport.close()  # aioquic's QuicServer keeps its transport here; sends after this are dropped
 
 
 # ---- client ------------------------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ final class PacketPopulator {
         boolean probe = pns.probesToSend() > 0;
         // ACK first, piggybacked whenever there is anything new to acknowledge
         if (level != EncryptionLevel.ZERO_RTT && tracker.hasNewAcks() && tracker.hasReceived()) {
-            AckFrame ack = tracker.buildAck(now, level == EncryptionLevel.ONE_RTT ? ackDelayExponent : 0);
+            AckFrame ack = level == EncryptionLevel.ONE_RTT ? tracker.buildAck(now, ackDelayExponent) : tracker.buildHandshakeAck();
             if (FrameCodec.encodedLength(ack) <= b.remaining()) {
                 b.write(ack);
                 tracker.onAckSent();

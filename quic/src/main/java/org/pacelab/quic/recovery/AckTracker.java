@@ -159,11 +159,27 @@ public final class AckTracker {
         ecnCounted = true;
     }
 
-    /** Builds the ACK frame describing what was received (RFC 9000 §19.3). */
+    /**
+     * Builds the ACK frame describing what was received (RFC 9000 §19.3), its ACK Delay the time since the largest
+     * packet arrived, scaled by our {@code ackDelayExponent}.
+     */
     public AckFrame buildAck(long now, int ackDelayExponent) {
-        long[] ranges = received.descendingBounds();
         long delayNs = Math.max(0, now - largestTime);
-        long encodedDelay = (delayNs / 1000) >> ackDelayExponent;
+        return ackFrame((delayNs / 1000) >> ackDelayExponent);
+    }
+
+    /**
+     * Builds the ACK frame of an Initial or Handshake packet: its ACK Delay is 0, because the receiver does not use
+     * it in these spaces and so "a sender SHOULD send a value of 0" (RFC 9000 §19.3; RFC 9002 §5.3), as ngtcp2 does.
+     * Any other value would also be read with an exponent the peer chooses: ack_delay_exponent is a transport
+     * parameter, and these packets may be read before it is known.
+     */
+    public AckFrame buildHandshakeAck() {
+        return ackFrame(0);
+    }
+
+    private AckFrame ackFrame(long encodedDelay) {
+        long[] ranges = received.descendingBounds();
         return new AckFrame(ranges[0], encodedDelay, ranges, ecnCounted ? new EcnCounts(ect0, ect1, ce) : null);
     }
 
@@ -189,14 +205,24 @@ public final class AckTracker {
     }
 
     /**
-     * A packet that carried one of our ACK frames was lost, or its data is going out again in a probe: the next packet
-     * piggybacks the current ACK (RFC 9000 §13.3: a lost ACK frame is not resent as it was; newer acknowledgments
-     * go in a new one), instead of leaving the peer without it until another packet arrives. Behind the runner's 30 %
-     * loss a server's lost ACK of gtlsclient's request, not repeated on the retransmitted response, left the client's
-     * request unacknowledged and its connection idling out after the download.
+     * A packet that carried one of our ACK frames was lost, or its data is going out again in a probe: in the
+     * application space the next packet piggybacks the current ACK (RFC 9000 §13.3: a lost ACK frame is not resent as
+     * it was; newer acknowledgments go in a new one), instead of leaving the peer without it until another packet
+     * arrives. Behind the runner's 30 % loss a server's lost ACK of gtlsclient's request, not repeated on the
+     * retransmitted response, left the client's request unacknowledged and its connection idling out after the download.
+     * <p>
+     * Not in the Initial and Handshake spaces: there every ack-eliciting packet is acknowledged at once (RFC 9000
+     * §13.2.1), so the peer's next packet brings a fresh ACK, while the old one, repeated in a probe seconds later,
+     * acknowledges nothing new and carries the whole wait as its ACK Delay, which peers ignore in these spaces (RFC 9002
+     * §5.3 allows it for Initial; pacelab, quinn, ngtcp2 and quic-go ignore it in both) and cannot subtract from a first
+     * sample anyway (§5.2, §5.3). RFC 9000 §13.3: "resending old ACK frames can cause the peer to generate an inflated
+     * RTT sample". handshakeloss pacelab → pacelab (issue 16): the server's probes repeated its lost ACK of the client's
+     * first two Initials, the one that got through made the client's first RTT sample 5.06 s and its PTO 15 s, and the
+     * server idled out before the client's Finished got through. ngtcp2 ({@code ngtcp2_acktr_create_ack_frame}: only
+     * when ack-eliciting packets arrived since the last ACK) and quinn ({@code PendingAcks::can_send}) do not repeat it.
      */
     public void onAckLost() {
-        if (largest >= 0 && !received.isEmpty()) {
+        if (!immediate && largest >= 0 && !received.isEmpty()) {
             changedSinceAck = true;
         }
     }

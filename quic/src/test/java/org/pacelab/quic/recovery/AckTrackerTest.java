@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pacelab.quic.frame.AckFrame;
 
 /** When the receiver of the application space acknowledges (RFC 9000 §13.2; draft-ietf-quic-ack-frequency §6). */
 class AckTrackerTest {
@@ -43,10 +44,48 @@ class AckTrackerTest {
     }
 
     @Test
+    void anApplicationAckReportsItsDelayScaledByTheExponent() {
+        AckTracker t = tracker();
+        t.onPacketReceived(0, true, 0);
+        assertEquals(1000 >> 3, t.buildAck(MS, 3).ackDelay(), "1 ms = 1000 µs, sent as 1000 >> 3");
+    }
+
+    /** RFC 9000 §19.3: "a sender SHOULD send a value of 0" in Initial and Handshake packets. */
+    @Test
+    void anInitialOrHandshakeAckReportsNoDelayWhateverTheWait() {
+        AckTracker t = new AckTracker(true, 1, 25 * MS);
+        t.onPacketReceived(0, true, 0);
+        AckFrame ack = t.buildHandshakeAck();
+        assertEquals(0, ack.largestAcknowledged());
+        assertEquals(0, ack.ackDelay(), "no ACK Delay, though the packet arrived long ago");
+    }
+
+    @Test
     void aLostAckBeforeAnythingArrivedChangesNothing() {
         AckTracker t = tracker();
         t.onAckLost();
         assertFalse(t.hasNewAcks());
+    }
+
+    /**
+     * Initial and Handshake spaces acknowledge every ack-eliciting packet at once: a lost ACK is not repeated (its ACK
+     * Delay would have grown by the wait, RFC 9000 §13.3); the peer's next packet brings a fresh one.
+     */
+    @Test
+    void aLostAckOfAnInitialOrHandshakeSpaceIsNotRepeatedButTheNextPacketIsAcknowledged() {
+        AckTracker t = new AckTracker(true, 1, 25 * MS);
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(1, true, 0);
+        t.buildHandshakeAck();
+        t.onAckSent();
+        t.onAckLost();
+        assertFalse(t.hasNewAcks(), "the old ACK rides on no probe");
+        assertFalse(t.ackDue(5_000 * MS));
+        t.onPacketReceived(2, true, 5_000 * MS);
+        assertTrue(t.ackDue(5_000 * MS), "a new packet is acknowledged at once");
+        AckFrame ack = t.buildHandshakeAck();
+        assertEquals(2, ack.largestAcknowledged());
+        assertEquals(0, ack.ackDelay(), "no wait in its ACK Delay");
     }
 
     @Test

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/lucas-clemente/quic-go/logging"
 	"github.com/lucas-clemente/quic-go/qlog"
@@ -21,17 +22,52 @@ func KeyLog(path string) (io.Writer, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }
 
+// open holds the qlog files not yet closed, for FlushAll.
+var (
+	openMu sync.Mutex
+	open   = map[*bufferedFile]struct{}{}
+)
+
+// bufferedFile is one connection's qlog; quic-go's tracer writes it from its own goroutine, FlushAll from another.
 type bufferedFile struct {
-	*bufio.Writer
-	f *os.File
+	mu sync.Mutex
+	w  *bufio.Writer
+	f  *os.File
 }
 
-func (b bufferedFile) Close() error {
-	if err := b.Writer.Flush(); err != nil {
+func (b *bufferedFile) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Write(p)
+}
+
+func (b *bufferedFile) Close() error {
+	openMu.Lock()
+	delete(open, b)
+	openMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.w.Flush(); err != nil {
 		b.f.Close()
 		return err
 	}
 	return b.f.Close()
+}
+
+// FlushAll writes out what the qlogs of the connections still open hold (a qlog is otherwise written out when its
+// connection has ended): for a program that stops without closing its connections.
+func FlushAll() {
+	openMu.Lock()
+	files := make([]*bufferedFile, 0, len(open))
+	for b := range open {
+		files = append(files, b)
+	}
+	openMu.Unlock()
+	for _, b := range files {
+		b.mu.Lock()
+		b.w.Flush()
+		b.mu.Unlock()
+	}
 }
 
 // Tracer writes one qlog per connection into dir (ODCID_role.qlog), or returns nil when dir is empty.
@@ -50,6 +86,10 @@ func Tracer(dir string) logging.Tracer {
 			fmt.Fprintf(os.Stderr, "cannot create the qlog %s: %v\n", name, err)
 			return nil
 		}
-		return bufferedFile{bufio.NewWriterSize(f, 1<<16), f}
+		b := &bufferedFile{w: bufio.NewWriterSize(f, 1<<16), f: f}
+		openMu.Lock()
+		open[b] = struct{}{}
+		openMu.Unlock()
+		return b
 	})
 }
