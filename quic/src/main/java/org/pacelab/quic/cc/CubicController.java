@@ -52,6 +52,8 @@ public final class CubicController implements CongestionController {
     private long ssthresh = Long.MAX_VALUE;
     private double cwndPrior;
     private double wMax;
+    /** The next congestion event takes fast convergence: slow start ended without loss by a rule that asks for it. */
+    private boolean convergeAtNextEvent;
     private double k;
     private boolean epochSet;
     private long tEpoch;
@@ -189,12 +191,16 @@ public final class CubicController implements CongestionController {
         }
         ssthresh = (long) cwnd;
         cwndPrior = cwnd;
+        convergeAtNextEvent = slowStart.convergeAfterExit();
     }
 
     /** A loss of a packet the slow-start exit covers: the rule may lower the window; CUBIC's epoch restarts from it. */
     private void onCoveredLoss(long now) {
         long w = Math.max(slowStart.windowAfterCoveredLoss(now, (long) cwnd), WindowBounds.minimumWindow(maxDatagramSize));
         if (w < cwnd) {
+            if (inSlowStart()) {
+                convergeAtNextEvent = slowStart.convergeAfterExit();
+            }
             cwnd = w;
             ssthresh = w;
             cwndPrior = w;
@@ -270,11 +276,12 @@ public final class CubicController implements CongestionController {
             episode.start();
         }
         recovery.enter(now);
-        if (fastConvergence && cwnd < wMax) {
+        if (fastConvergence && (cwnd < wMax || convergeAtNextEvent)) {
             wMax = cwnd * (1 + BETA) / 2;
         } else {
             wMax = cwnd;
         }
+        convergeAtNextEvent = false;
         cwndPrior = cwnd;
         ssthresh = Math.max((long) (cwnd * BETA), WindowBounds.minimumWindow(maxDatagramSize));
         long floor = slowStart.congestionFloor((long) cwnd);

@@ -76,6 +76,11 @@ public final class SlowStart {
         return w;
     }
 
+    /** Whether the first congestion event after a loss-free end of slow start converges ({@link SlowStartExit#convergeAfterExit}). */
+    public boolean convergeAfterExit() {
+        return rule.convergeAfterExit();
+    }
+
     /** The least window a congestion event may reduce to ({@link SlowStartExit#congestionFloor}), or -1. */
     public long congestionFloor(long congestionWindow) {
         return rule.congestionFloor(congestionWindow);

@@ -83,6 +83,17 @@ public interface SlowStartExit {
         return -1;
     }
 
+    /**
+     * Whether the first congestion event after this rule ended slow start without a loss (its exit, or a covered
+     * loss that lowered the window) takes CUBIC's fast convergence (RFC 9438 §4.7: W_max = cwnd × (1 + β) / 2) even
+     * though the window then is above the W_max of the exit's epoch; false (the default): RFC 9438 §4.10 as is.
+     * {@link OnsetBdp} as onset-bdp-queue: slow start passed what the path holds before the rule cut the window, so
+     * the first loss after the exit is the second sign of the same limit, as HyStart++'s overshoot makes it.
+     */
+    default boolean convergeAfterExit() {
+        return false;
+    }
+
     /** A congestion event (or any other end of the initial slow start): the rule is over for this connection. */
     void stop();
 

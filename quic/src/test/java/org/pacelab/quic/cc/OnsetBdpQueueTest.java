@@ -159,6 +159,82 @@ class OnsetBdpQueueTest {
         }
     }
 
+    @Test
+    void aLossOfSlowStartsOverflowWhileTheCheckRunsLeavesTheCheckGoing() {
+        // the first onset has cut the window (onset-bdp: to its 96 kB estimate; onset-bdp-queue: to half of 300 kB); a
+        // packet sent before the cut is then lost: onset-bdp lowers to the estimate (and the controller leaves slow
+        // start there, without the check's exit), onset-bdp-queue keeps the window and the check, whose exit then
+        // takes the raise and the floor
+        Script plain = new Script(false);
+        plain.ack(MS, 40 * MS, 300_000);
+        long cut = plain.firstOnset(MS / 2, 300_000);
+        assertEquals(96_000, cut);
+        assertEquals(96_000, plain.slowStart.windowAfterCoveredLoss(plain.now, 120_000), "onset-bdp: the estimate");
+
+        Script s = new Script(true);
+        s.ack(MS, 40 * MS, 300_000);
+        assertEquals(150_000, s.firstOnset(MS / 2, 300_000));
+        assertTrue(s.slowStart.exitCovers(s.now - 10 * MS), "sent before the cut");
+        assertEquals(150_000, s.slowStart.windowAfterCoveredLoss(s.now, 150_000), "onset-bdp-queue: unchanged");
+        assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase());
+        assertTrue(s.rule.active());
+        // that loss was the rule's one answer to a covered loss: after the check's exit a covered loss (of the round
+        // that carries the raise) lowers nothing, the first loss after the cover is a congestion event (the floor's)
+        long cutAt = s.now;
+        boolean exit = false;
+        for (int i = 0; i < 100 && !exit; i++) {
+            exit = s.ack(3 * MS / 5, 43 * MS, cutAt + MS, 150_000);
+        }
+        assertTrue(exit, "the check's exit: " + s.rule.phase());
+        long estimate = s.rule.bdpEstimate();
+        assertEquals(2 * estimate, s.slowStart.windowAfterCoveredLoss(s.now, 2 * estimate));
+        Script fresh = new Script(true);
+        fresh.ack(MS, 40 * MS, 300_000);
+        fresh.firstOnset(MS / 2, 300_000);
+        cutAt = fresh.now;
+        exit = false;
+        for (int i = 0; i < 100 && !exit; i++) {
+            exit = fresh.ack(3 * MS / 5, 43 * MS, cutAt + MS, 150_000);
+        }
+        assertTrue(exit);
+        assertEquals(fresh.rule.bdpEstimate(), fresh.slowStart.windowAfterCoveredLoss(fresh.now, 2 * fresh.rule.bdpEstimate()),
+                "without a loss in the check: the estimate, once");
+    }
+
+    @Test
+    void cubicTakesFastConvergenceAtTheFirstCongestionEventAfterOnsetBdpQueuesExitOnly() {
+        // 40 Mbit/s, 40 ms, 66 packets of buffer as below: slow start leaves without loss and CUBIC grows into the
+        // buffer. At its first congestion event onset-bdp's W_max is the window then (RFC 9438 §4.10 left W_max at the
+        // exit's window, below it); onset-bdp-queue's is (1 + β) / 2 of it, fast convergence, and the next event
+        // follows RFC 9438 §4.7 as is
+        for (boolean standingQueue : new boolean[] {false, true}) {
+            SlowStartPath p = new SlowStartPath(true, new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true, standingQueue),
+                    5_000_000, 40 * MS, 66, true, Noise.NONE).run(300 * MS);
+            CubicController c = (CubicController) p.cc;
+            int events = 0;
+            double previousWMax = 0;
+            String last = c.state();
+            for (long t = 300 * MS; t <= 20_000 * MS && events < 2; t += MS) {
+                double wMaxBefore = c.wMax();
+                p.run(t);
+                String state = c.state();
+                if (state.equals("recovery") && !last.equals("recovery") && p.exitTime > 0) {
+                    events++;
+                    String d = (standingQueue ? "onset-bdp-queue" : "onset-bdp") + " event " + events + ": W_max " + c.wMax()
+                            + ", window at the event " + c.cwndPrior() + ", W_max before " + wMaxBefore + ", " + describe(p);
+                    boolean converge = events == 1 ? standingQueue : c.cwndPrior() < wMaxBefore;
+                    assertEquals(converge ? c.cwndPrior() * (1 + CubicController.BETA) / 2 : c.cwndPrior(), c.wMax(), 1, d);
+                    if (events == 1) {
+                        assertTrue(c.cwndPrior() > wMaxBefore, "the window passed the exit's W_max: " + d);
+                    }
+                    previousWMax = c.wMax();
+                }
+                last = state;
+            }
+            assertEquals(2, events, "two congestion events after the exit, last W_max " + previousWMax);
+        }
+    }
+
     private static String describe(SlowStartPath p) {
         return String.format("exit at %.1f ms, window %d, ssthresh %d (BDP %d, capacity %d), by loss %s, drops before %d, "
                 + "all %d, cwnd now %d, %s", p.exitTime / 1e6, p.exitCwnd, p.exitSsthresh, p.bdp(), p.capacity(),
