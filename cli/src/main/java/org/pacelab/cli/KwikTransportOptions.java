@@ -18,6 +18,6 @@ final class KwikTransportOptions {
     /** Kwik's defaults with these options, writing TLS secrets to {@code keylog} (none when null). */
     KwikOptions options(Path keylog) {
         KwikOptions d = KwikOptions.defaults();
-        return new KwikOptions(keylog, d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets);
+        return new KwikOptions(keylog, d.connectionWindow(), d.streamWindow(), idleTimeout / 1_000_000, logPackets, null);
     }
 }

@@ -50,6 +50,35 @@ class InteropBuiltPeersTest {
         run("pacelab", "quic-go", "rebind", "rebind-port");
     }
 
+    /**
+     * The clients whose failures were diagnosed from the tap alone (issue 16) keep their own diagnostics in the cell's
+     * directory, where the other peers' qlogs are: aioquic's and quic-go's clients a qlog per connection in
+     * {@code qlog-client/}, Kwik's client (no qlog) Kwik's own log, {@code kwik-client.log}, with the packets it sent.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aioquic", "quic-go", "kwik"})
+    void clientKeepsItsQlogOrLogInTheCellDirectory(String client) throws Exception {
+        if (!client.equals("kwik")) {
+            CampaignPreconditions.requireBuilt(client);
+        }
+        CampaignPreconditions.requireProgram("tshark", "tshark");
+        run("pacelab", client, "diagnostics", "handshake");
+        Path cell = tmp.resolve("diagnostics").resolve("runs").resolve("pacelab_" + client).resolve("handshake");
+        if (client.equals("kwik")) {
+            String log = Files.readString(cell.resolve("kwik-client.log"));
+            assertTrue(log.startsWith("pacelab kwik-client: connection to 127.0.0.1:"), log);
+            assertTrue(log.contains(" -> Packet I|0|"), log);
+        } else {
+            List<Path> qlogs;
+            try (var s = Files.list(cell.resolve("qlog-client"))) {
+                qlogs = s.toList();
+            }
+            assertEquals(1, qlogs.size(), "one connection, one client qlog: " + qlogs);
+            String qlog = Files.readString(qlogs.getFirst());
+            assertTrue(qlog.contains("packet_sent") && qlog.contains("\"initial\""), qlog);
+        }
+    }
+
     private void run(String server, String client, String name, String cases) throws Exception {
         Path out = tmp.resolve(name);
         CliRun r = CliRun.of("interop", "--servers", server, "--clients", client, "--cases", cases, "--out", out.toString());

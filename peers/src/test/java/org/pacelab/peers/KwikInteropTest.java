@@ -84,4 +84,29 @@ class KwikInteropTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("CLIENT_TRAFFIC_SECRET_0 ")), "key log: " + lines);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("SERVER_TRAFFIC_SECRET_0 ")), "key log: " + lines);
     }
+
+    /**
+     * The Kwik client's own log (KwikOptions.log, for diagnosis: Kwik writes no qlog) gets a block per connection,
+     * appended, with the packets Kwik sent and received.
+     */
+    @Test
+    void kwikClientAppendsItsLogPerConnection(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("kwik.log");
+        try (QuicServer server = Pacelab.server(null, Pacelab.Logs.NONE)) {
+            InetSocketAddress addr = server.localAddress();
+            for (int i = 0; i < 2; i++) {
+                QuicClient.Outcome o = KwikClient.download(addr, new ClientTls("hq-interop", "localhost", null, true),
+                        List.of(new DownloadRequest("localhost:" + addr.getPort(), "/bytes/1000")), new DigestSink(),
+                        KwikOptions.defaults().withLog(log), Interop.TRANSFER_TIMEOUT_NANOS);
+                assertTrue(o.allSucceeded(), "download failed: " + o);
+            }
+        }
+        List<String> lines = Files.readAllLines(log);
+        assertEquals(2, lines.stream().filter(l -> l.startsWith("pacelab kwik-client: connection to 127.0.0.1:")).count(),
+                "one header per connection");
+        // Kwik's packet lines: "TIME -> Packet I|0|L|1200|2 ..." sent, "TIME <- (1) Packet I|0|L|..." received
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" -> Packet I|0|")), "no Initial sent in the log");
+        assertTrue(lines.stream().anyMatch(l -> l.matches(".* <- \\(\\d+\\) Packet H\\|.*")), "no Handshake packet received");
+        assertTrue(lines.stream().anyMatch(l -> l.contains("Packet A|")), "no 1-RTT packet in the log");
+    }
 }

@@ -12,11 +12,14 @@ import org.pacelab.lab.peer.Role;
 
 /**
  * quiche (through Netty) and Kwik through the peer programs pacelab ships ({@code pacelab peer quiche-server|client},
- * {@code kwik-server|client}). Those programs serve and download files over h3 or hq-interop and write key logs; they
- * have no options for the runner's other test names, which are therefore unsupported with the reason.
+ * {@code kwik-server|client}). Those programs serve and download files over h3 or hq-interop and write key logs (and
+ * quiche's server a qlog, Kwik's client its own log: {@link #KWIK_CLIENT_LOG}); they have no options for the runner's
+ * other test names, which are therefore unsupported with the reason.
  */
 final class NettyKwikEndpoint extends PeerBackedEndpoint {
     private static final Set<String> BASIC = Set.of("handshake", "transfer", "http3", "multiconnect");
+    /** Kwik's client log in the run's directory ({@code pacelab peer kwik-client --log}), every connection of the run. */
+    static final String KWIK_CLIENT_LOG = "kwik-client.log";
 
     private final String program;
     private final String why;
@@ -97,6 +100,10 @@ final class NettyKwikEndpoint extends PeerBackedEndpoint {
         }
         if (s.keyLog() != null) {
             args.addAll(List.of("--keylog", s.keyLog().toString()));
+        }
+        if (program.equals("kwik")) {
+            // Kwik writes no qlog: its own log (packets, recovery, debug) beside the client's output, for diagnosis only
+            args.addAll(List.of("--log", s.workDir().resolve(KWIK_CLIENT_LOG).toString()));
         }
         args.addAll(urls);
         return Launch.of(pacelab.command(args), Map.of(), null);

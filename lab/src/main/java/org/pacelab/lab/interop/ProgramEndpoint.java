@@ -90,6 +90,9 @@ final class ProgramEndpoint extends PeerBackedEndpoint {
         if (s.keyLog() != null) {
             args.addAll(List.of("--keylog", s.keyLog().toString()));
         }
+        if (s.qlogDir() != null) {
+            args.addAll(List.of("--qlog-dir", s.qlogDir().toString())); // one file per connection, by its original DCID
+        }
         if (peer() instanceof QuicGoPeer) {
             // quic-go gives up a handshake idle for 5 s; a JVM server on this loaded host may take longer to answer
             args.addAll(List.of("--handshake-timeout", Math.max(5, s.timeoutNs() / 1_000_000_000L) + "s"));

@@ -30,8 +30,23 @@ class NettyKwikEndpointTest {
         List<String> cmd = l.getFirst().command();
         assertEquals(List.of("pacelab", "peer", "kwik-client", "--alpn", "hq-interop", "-k", "-o",
                 DIR.resolve("downloads").toString(), "--timeout", "300s", "--connection-per-url", "--keylog",
-                DIR.resolve("keys.log").toString()), cmd.subList(0, cmd.size() - URLS.size()));
+                DIR.resolve("keys.log").toString(), "--log", DIR.resolve("kwik-client.log").toString()),
+                cmd.subList(0, cmd.size() - URLS.size()));
         assertEquals(URLS, cmd.subList(cmd.size() - URLS.size(), cmd.size()));
+    }
+
+    /** Kwik writes no qlog: its client keeps Kwik's own log in the run's directory, in every case it runs. */
+    @Test
+    void kwikClientKeepsItsLogInTheRunDirectory() {
+        for (String testname : List.of("multiconnect", "transfer", "handshake")) {
+            List<String> cmd = NettyKwikEndpoint.kwik().client(client(testname), PACELAB).getFirst().command();
+            int i = cmd.indexOf("--log");
+            assertTrue(i > 0, testname + ": " + cmd);
+            assertEquals(DIR.resolve("kwik-client.log").toString(), cmd.get(i + 1), testname);
+        }
+        for (Launch l : NettyKwikEndpoint.quiche().client(client("transfer"), PACELAB)) {
+            assertFalse(l.command().contains("--log"), l.command().toString());
+        }
     }
 
     @Test

@@ -45,6 +45,21 @@ public final class KwikClient {
     public static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
                                               DownloadSink sink, KwikOptions options, long timeoutNanos) throws IOException {
         long start = System.nanoTime();
+        KwikLogFile log = options.log() == null ? null : KwikLogFile.open(options.log(), "pacelab kwik-client: connection to "
+                + hostLiteral(server) + ":" + server.getPort() + " at " + java.time.Instant.now() + ", " + requests.size()
+                + " request(s), ALPN " + tls.alpn());
+        try {
+            return download(server, tls, requests, sink, options, timeoutNanos, start, log != null ? log : KwikServer.logger(options));
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+        }
+    }
+
+    private static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
+                                               DownloadSink sink, KwikOptions options, long timeoutNanos, long start,
+                                               tech.kwik.core.log.Logger logger) throws IOException {
         long deadline = start + timeoutNanos;
         QuicClientConnection.Builder b = QuicClientConnection.newBuilder()
                 .uri(URI.create("//" + hostLiteral(server) + ":" + server.getPort()))
@@ -55,7 +70,7 @@ public final class KwikClient {
                 // HTTP/3 servers open a control and two QPACK streams (RFC 9114 §6.2).
                 .maxOpenPeerInitiatedUnidirectionalStreams(10)
                 .maxOpenPeerInitiatedBidirectionalStreams(0)
-                .logger(KwikServer.logger(options));
+                .logger(logger);
         if (options.keyLog() != null) {
             b.secrets(options.keyLog());
         }
@@ -68,6 +83,7 @@ public final class KwikClient {
         try {
             connection.connect();
         } catch (IOException e) {
+            logger.error("pacelab kwik-client: the handshake failed", e);
             return new QuicClient.Outcome(List.of(), start, System.nanoTime(), -1, "handshake failed: " + e.getMessage(),
                     false, -1);
         }
