@@ -228,7 +228,10 @@ public final class Simulation {
             for (Host h : clientHosts) {
                 engine.add(h);
             }
-            engine.run(START + s.lastFlowStart() + s.timeout() + DRAIN, () -> clientHosts.stream().allMatch(Host::stopped));
+            // checked after every event: a loop over an array, not a stream (in C1-compiled code, as a short run's
+            // JVM runs, the stream cost ~1 % of the main thread: docs/benchmarks.md "Simulator")
+            Host[] clientHostArray = clientHosts.toArray(Host[]::new);
+            engine.run(START + s.lastFlowStart() + s.timeout() + DRAIN, () -> allStopped(clientHostArray));
             long clientEnd = START;
             List<Boolean> timedOut = new ArrayList<>();
             for (SimClient c : clients) {
@@ -299,6 +302,15 @@ public final class Simulation {
         } finally {
             scope.clear();
         }
+    }
+
+    private static boolean allStopped(Host[] hosts) {
+        for (Host h : hosts) {
+            if (!h.stopped()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The scenario's link: the single-path model, or the dual-connectivity one with every pair's flow assigned. */
