@@ -219,8 +219,18 @@ public final class QuicDissector {
         return true;
     }
 
+    /**
+     * A plain loop over a connection ID's few bytes (at most 20): {@code Arrays.equals} over ranges is a C2 intrinsic
+     * but not a C1 one, and in a C1-compiled simulation (the launcher's choice for short runs) it cost 4 % of the
+     * main thread, called at every offset whose byte matches the ID's first (docs/benchmarks.md, "Simulator").
+     */
     private static boolean sameBytes(byte[] a, int x, int y, int len) {
-        return java.util.Arrays.equals(a, x, x + len, a, y, y + len);
+        for (int i = 0; i < len; i++) {
+            if (a[x + i] != a[y + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void shortHeader(ByteBuffer b, int pos, int capturedEnd, int datagramEnd, int direction,
