@@ -64,6 +64,39 @@ final class AotCaches {
         return m;
     }
 
+    /**
+     * The subcommands among {@code subcommands} whose cache beside {@code jar} the JVM would not use: missing, older
+     * than the jar, or refused when a JVM starts with it ({@code -XX:AOTMode=on} fails instead of running without it; a
+     * cache records the jar's path, size and modification time, so a jar copied without them, e.g. by a plain
+     * {@code cp}, runs without its cache and, with the cache's messages off, silently).
+     */
+    static List<String> unusable(Path jar, List<String> subcommands) throws IOException, InterruptedException {
+        List<String> out = new java.util.ArrayList<>();
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (String s : subcommands) {
+            Path cache = file(jar, s);
+            if (!fresh(cache, jar)) {
+                out.add(s);
+                continue;
+            }
+            // with the launcher's JVM options: the cache is checked against the options it will run with
+            List<String> command = new java.util.ArrayList<>(List.of(javaBin));
+            command.addAll(Launchers.JVM_OPTIONS);
+            // the JVM checks the cache while it starts, before any class runs: -version is enough
+            command.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-Xlog:disable", "-cp", jar.toString(),
+                    "-version"));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                out.add(s);
+            } else if (p.exitValue() != 0) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
     static boolean fresh(Path cache, Path jar) {
         try {
             return Files.isRegularFile(cache) && Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) > 0;

@@ -213,10 +213,25 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
      * This build's launcher, or the same JVM command on another build's jar (with that build's caches); without the
      * ahead-of-time caches when the variant is named by --no-aot.
      */
-    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars, List<String> noAot) {
+    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars, List<String> noAot)
+            throws IOException, InterruptedException {
         Path jar = jars.get(name);
         PacelabLauncher l = jar == null ? current : Launchers.forClassPath(jar.toString());
-        return noAot.stream().anyMatch(n -> n.strip().equals(name)) ? l.withJvmOptionsFor(Map.of()) : l;
+        if (noAot.stream().anyMatch(n -> n.strip().equals(name))) {
+            return l.withJvmOptionsFor(Map.of());
+        }
+        if (jar != null && !"off".equals(System.getenv("PACELAB_AOT"))) {
+            // another build's jar: compare it with its caches, never silently without them
+            List<String> unusable = AotCaches.unusable(jar, List.of("server", "client"));
+            if (!unusable.isEmpty()) {
+                throw new IllegalArgumentException("--jar " + name + ": the JVM cannot use the ahead-of-time cache of '"
+                        + String.join("' and '", unusable) + "' in " + AotCaches.directory(jar) + " (missing, older than "
+                        + jar + ", or made for that jar before it was copied or rebuilt: copy a build with cp -p); train "
+                        + "them with '" + Path.of(System.getProperty("java.home"), "bin", "java") + " -jar " + jar
+                        + " jvm-cache', or compare without caches with --no-aot " + name + ".");
+            }
+        }
+        return l;
     }
 
     private static String sizeText(long bytes) {

@@ -42,6 +42,37 @@ class AotCachesTest {
     }
 
     @Test
+    void aCacheTheJvmRefusesIsNamedAsUnusableAndATrainedOneIsNot() throws Exception {
+        // a jar with one class, and a cache the JVM trains on it (JEP 514) with the launcher's options
+        Path src = Files.createDirectories(dir.resolve("src/p"));
+        Files.writeString(src.resolve("Hello.java"), "package p; public class Hello { public static void main(String[] a) { } }");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        assertEquals(0, javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null,
+                "-d", classes.toString(), src.resolve("Hello.java").toString()));
+        Path jar = dir.resolve("pacelab.jar");
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry("p/Hello.class"));
+            out.write(Files.readAllBytes(classes.resolve("p/Hello.class")));
+        }
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        Files.createDirectories(AotCaches.directory(jar));
+        assertEquals(List.of("server", "client"), AotCaches.unusable(jar, List.of("server", "client")), "no caches");
+
+        List<String> train = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        train.addAll(Launchers.JVM_OPTIONS);
+        train.addAll(List.of("-XX:AOTCacheOutput=" + AotCaches.file(jar, "server"), "-cp", jar.toString(), "p.Hello"));
+        Process p = new ProcessBuilder(train).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, "training");
+        // the client's "cache" is not one: the JVM refuses it (with -XX:AOTMode=on it fails instead of running without)
+        Files.writeString(AotCaches.file(jar, "client"), "not a cache");
+        assertEquals(List.of("client"), AotCaches.unusable(jar, List.of("server", "client")));
+
+        // a cache older than its jar is never passed to the JVM
+        Files.setLastModifiedTime(AotCaches.file(jar, "server"), FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+        assertEquals(List.of("server"), AotCaches.unusable(jar, List.of("server")));
+    }
+
+    @Test
     void theLauncherAddsTheCacheToServerAndClientOfThatJar() throws IOException {
         Path jar = Files.writeString(dir.resolve("pacelab.jar"), "jar");
         Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000));

@@ -345,6 +345,10 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onCrypto(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
+            if (!isClient && level == EncryptionLevel.INITIAL && tls.alreadyRead(level, c.offset(), c.data().length)) {
+                // a repeated ClientHello: the client lacks some of our Initial data (RFC 9002 §6.2.3)
+                recovery.onDuplicateInitialCrypto(handshakeStatus()).forEach(fate::sendAgain);
+            }
             if (!ackFirst.hold(level, c)) {
                 toTls(level, c, now);
             }

@@ -50,6 +50,8 @@ public final class Recovery {
      * anti-deadlock PTO counts from there (§6.2.2.1, "now + duration").
      */
     private long timerSetAt;
+    /** Whether the server has sent its handshake data early once on a repeated ClientHello (RFC 9002 §6.2.3). */
+    private boolean handshakeSpedUp;
 
     /**
      * The handshake facts the loss-detection timer depends on (RFC 9002 §6.2.2.1, §A.6, §A.8); quiche passes
@@ -196,8 +198,9 @@ public final class Recovery {
 
     /**
      * RFC 9002 §A.9 OnLossDetectionTimeout: declares time-threshold losses (and tells congestion control), or
-     * else backs the PTO off and asks for probes: two in the space whose PTO fired (§6.2.4), one more Handshake
-     * probe from a server whose Initial PTO fired (§6.2.2.1 keeps the handshake going).
+     * else backs the PTO off and asks for probes: two in the space whose PTO fired (§6.2.4; the Initial space while it
+     * has data in flight), one more Handshake probe with its data from a server whose Initial PTO fired (§6.2.4:
+     * other spaces' data in flight goes too, coalesced).
      */
     public Timeout onLossDetectionTimeout(HandshakeStatus hs, long now) {
         timerSetAt = now;
@@ -215,14 +218,19 @@ public final class Recovery {
             space = hs.hasHandshakeKeys() ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
         } else {
             space = pto == null ? PacketSpace.APPLICATION : pto.space();
+            if (space == PacketSpace.HANDSHAKE && loss.ackElicitingInFlight(PacketSpace.INITIAL) > 0) {
+                // While the Initial space has data in flight, a Handshake PTO probes it (with the Handshake data
+                // coalesced, below), as ngtcp2 does: a peer without our Initial data (the ServerHello) can read none
+                // of our Handshake packets, and probing the two spaces in turn sent the ServerHello at every other
+                // PTO only (1, 5 and 21 s behind the interop runner's handshakecorruption against gtlsclient)
+                space = PacketSpace.INITIAL;
+            }
         }
         loss.onPtoExpired();
-        PacketNumberSpace probed = loss.space(space);
-        probed.requestProbes(2);
-        List<SentPacket> unacked = probed.unackedAckEliciting();
-        List<SentPacket> resend = new ArrayList<>(unacked.subList(0, Math.min(2, unacked.size())));
+        List<SentPacket> resend = new ArrayList<>(requestProbes(space, 2));
         if (space == PacketSpace.INITIAL && hs.hasHandshakeKeys() && !hs.isClient()) {
-            loss.space(PacketSpace.HANDSHAKE).requestProbes(1);
+            // §6.2.4: the Handshake data in flight goes again in the same datagrams, not a bare PING
+            resend.addAll(requestProbes(PacketSpace.HANDSHAKE, 1));
         }
         if (space != PacketSpace.APPLICATION) {
             // §6.2.4: the sender SHOULD also send ack-eliciting packets from other spaces with data in flight, coalesced.
@@ -239,6 +247,36 @@ public final class Recovery {
         }
         logMetrics(now);
         return new Timeout(List.of(), List.copyOf(resend));
+    }
+
+    /**
+     * Asks {@code space} for {@code probes} probe packets and returns the packets whose frames they carry again: its
+     * oldest two unacknowledged ack-eliciting packets (RFC 9002 §6.2.4: a probe SHOULD carry data).
+     */
+    private List<SentPacket> requestProbes(PacketSpace space, int probes) {
+        PacketNumberSpace s = loss.space(space);
+        s.requestProbes(probes);
+        List<SentPacket> unacked = s.unackedAckEliciting();
+        return unacked.subList(0, Math.min(2, unacked.size()));
+    }
+
+    /**
+     * RFC 9002 §6.2.3, Speeding up Handshake Completion: a server that receives an Initial packet with CRYPTO data it
+     * already has can assume the client lacks some of its Initial data; it sends its unacknowledged Initial and
+     * Handshake data at once, without waiting for the PTO and without backing it off. Once per connection, which
+     * §6.2.3 says is adequate for a single loss (ngtcp2 does the same), so a client repeating its ClientHello at every
+     * PTO draws no flood. Returns the packets whose frames go again (empty after the first time).
+     */
+    public List<SentPacket> onDuplicateInitialCrypto(HandshakeStatus hs) {
+        if (hs.isClient() || handshakeSpedUp || loss.ackElicitingInFlight(PacketSpace.INITIAL) == 0) {
+            return List.of();
+        }
+        handshakeSpedUp = true;
+        List<SentPacket> resend = new ArrayList<>(requestProbes(PacketSpace.INITIAL, 1));
+        if (hs.hasHandshakeKeys()) {
+            resend.addAll(requestProbes(PacketSpace.HANDSHAKE, 1));
+        }
+        return List.copyOf(resend);
     }
 
     /**

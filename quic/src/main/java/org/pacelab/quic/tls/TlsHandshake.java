@@ -194,6 +194,11 @@ public final class TlsHandshake {
         processMessages(level);
     }
 
+    /** Whether TLS has already read all of a CRYPTO frame's data at {@code level}: the frame is a copy. */
+    public boolean alreadyRead(EncryptionLevel level, long offset, int length) {
+        return offset + length <= incoming[level.ordinal()].readOffset();
+    }
+
     private void processMessages(EncryptionLevel level) throws QuicException {
         ReceiveBuffer in = incoming[level.ordinal()];
         while (true) {

@@ -75,6 +75,56 @@ class RecoveryTimerTest {
     }
 
     @Test
+    void aServersHandshakePtoProbesTheInitialSpaceWithTheHandshakeDataWhileItsInitialDataIsInFlight() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        // the ServerHello's Initial, then the Handshake flight; the Handshake space's PTO comes first (the
+        // interop runner's handshakecorruption: a Handshake PING left 0.5 ms before the Initial PING of a probe)
+        SentPacket serverHello = send(PacketSpace.INITIAL, 10 * MS);
+        SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
+        SentPacket finished = send(PacketSpace.HANDSHAKE, MS);
+        long timer = recovery.lossDetectionTimer(server);
+        assertEquals(MS + 300 * MS, timer);
+        Recovery.Timeout t = recovery.onLossDetectionTimeout(server, timer);
+        // RFC 9002 §6.2.4: the probes carry the ServerHello, and the Handshake data in flight goes with it
+        assertEquals(List.of(serverHello, certificate, finished), t.resend());
+        assertEquals(2, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+        assertEquals(1, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
+    }
+
+    @Test
+    void onceTheInitialDataIsAcknowledgedAHandshakePtoProbesTheHandshakeSpace() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
+        long timer = recovery.lossDetectionTimer(server);
+        Recovery.Timeout t = recovery.onLossDetectionTimeout(server, timer);
+        assertEquals(List.of(certificate), t.resend());
+        assertEquals(0, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+        assertEquals(2, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
+    }
+
+    @Test
+    void aRepeatedClientHelloSendsTheServersHandshakeDataOnceWithoutBackingOffThePto() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        SentPacket serverHello = send(PacketSpace.INITIAL, 0);
+        SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
+        long timer = recovery.lossDetectionTimer(server);
+        // RFC 9002 §6.2.3: one probe in each space, with the unacknowledged data, at once
+        assertEquals(List.of(serverHello, certificate), recovery.onDuplicateInitialCrypto(server));
+        assertEquals(1, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+        assertEquals(1, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
+        assertEquals(timer, recovery.lossDetectionTimer(server), "the PTO is not backed off");
+        // once per connection: a client repeating its ClientHello at every PTO draws nothing more
+        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(server));
+    }
+
+    @Test
+    void aClientDoesNotSpeedUpOnRepeatedServerHellos() {
+        send(PacketSpace.INITIAL, 0);
+        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(new Recovery.HandshakeStatus(true, false, false, false, false)));
+        assertEquals(0, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+    }
+
+    @Test
     void theLossTimeComesBeforeThePtoAndDeclaresLoss() {
         SentPacket lost = send(PacketSpace.APPLICATION, 0);
         send(PacketSpace.APPLICATION, 50 * MS);
