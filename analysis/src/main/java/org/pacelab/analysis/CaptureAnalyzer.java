@@ -32,6 +32,24 @@ public final class CaptureAnalyzer {
      *                     marked truncated instead)
      */
     public static RunResult analyze(AnalysisOptions options, String runId) throws IOException {
+        return analyze(options, runId, () -> readQlogs(options));
+    }
+
+    /**
+     * Analyses the capture named in {@code options} with the traces of its qlog already read ({@link QlogReader}; a
+     * simulated run reads its qlog while writing it), instead of reading {@code options.qlog()}.
+     */
+    public static RunResult analyze(AnalysisOptions options, String runId, List<QlogTrace> qlogTraces) throws IOException {
+        List<QlogTrace> traces = List.copyOf(qlogTraces);
+        return analyze(options, runId, () -> traces);
+    }
+
+    /** Where the traces come from: read when the capture's server is known, as before (errors in the same order). */
+    private interface Traces {
+        List<QlogTrace> get() throws IOException;
+    }
+
+    private static RunResult analyze(AnalysisOptions options, String runId, Traces qlogTraces) throws IOException {
         List<String> notes = new ArrayList<>();
         Optional<ServerSide> server;
         List<String> embeddedKeyLogs;
@@ -43,14 +61,9 @@ public final class CaptureAnalyzer {
         if (keyLog != null) {
             notes.addAll(keyLog.notes());
         }
-        List<QlogTrace> traces = new ArrayList<>();
-        if (options.qlog() != null) {
-            for (Path f : QlogReader.files(options.qlog())) {
-                for (QlogTrace t : QlogReader.read(f)) {
-                    traces.add(t);
-                    notes.addAll(t.notes());
-                }
-            }
+        List<QlogTrace> traces = qlogTraces.get();
+        for (QlogTrace t : traces) {
+            notes.addAll(t.notes());
         }
         AtomicOutput csvOut = options.packetsCsv() == null ? null : new AtomicOutput(options.packetsCsv());
         try (csvOut; CaptureReader reader = CaptureReaders.open(options.capture())) {
@@ -66,6 +79,17 @@ public final class CaptureAnalyzer {
             }
             return result;
         }
+    }
+
+    /** The traces of every qlog file {@code options.qlog()} names (none without one). */
+    public static List<QlogTrace> readQlogs(AnalysisOptions options) throws IOException {
+        List<QlogTrace> traces = new ArrayList<>();
+        if (options.qlog() != null) {
+            for (Path f : QlogReader.files(options.qlog())) {
+                traces.addAll(QlogReader.read(f));
+            }
+        }
+        return traces;
     }
 
     private static KeyLog keyLog(AnalysisOptions options, List<String> embedded) throws IOException {

@@ -149,7 +149,10 @@ public final class Simulation {
                 tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
                 observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
             }
-            serverQlogs = new QlogFiles(files.qlogDir(), "server");
+            // the analyzer reads the server's qlog as it is written when it will analyse this run
+            boolean analyzed = s.analyze() && !s.multiFlowOrDc();
+            serverQlogs = analyzed && timer == null && s.serverQlog() ? QlogFiles.readFirst(files.qlogDir(), "server")
+                    : new QlogFiles(files.qlogDir(), "server");
             Link link = link(s, observer);
             for (int i = 0; i < n; i++) {
                 String client = format(clientAddresses.get(i));
@@ -225,7 +228,10 @@ public final class Simulation {
             for (Host h : clientHosts) {
                 engine.add(h);
             }
-            engine.run(START + s.lastFlowStart() + s.timeout() + DRAIN, () -> clientHosts.stream().allMatch(Host::stopped));
+            // checked after every event: a loop over an array, not a stream (in C1-compiled code, as a short run's
+            // JVM runs, the stream cost ~1 % of the main thread: docs/benchmarks.md "Simulator")
+            Host[] clientHostArray = clientHosts.toArray(Host[]::new);
+            engine.run(START + s.lastFlowStart() + s.timeout() + DRAIN, () -> allStopped(clientHostArray));
             long clientEnd = START;
             List<Boolean> timedOut = new ArrayList<>();
             for (SimClient c : clients) {
@@ -278,8 +284,9 @@ public final class Simulation {
             boolean completed = flows.stream().allMatch(SimResult.FlowResult::completed);
             String outcome = outcome(s, flows);
             ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
-            RunResult analysis = s.analyze() && !s.multiFlowOrDc() ? RunSummary.analyze(files, s.serverAddress().getPort(),
-                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), pathCapacity(s)) : null;
+            RunResult analysis = analyzed ? RunSummary.analyze(files, s.serverAddress().getPort(),
+                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs.firstTraces(),
+                    pathCapacity(s)) : null;
             List<DownloadResult> all = new ArrayList<>();
             clients.forEach(c -> all.addAll(c.results));
             double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);
@@ -295,6 +302,15 @@ public final class Simulation {
         } finally {
             scope.clear();
         }
+    }
+
+    private static boolean allStopped(Host[] hosts) {
+        for (Host h : hosts) {
+            if (!h.stopped()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The scenario's link: the single-path model, or the dual-connectivity one with every pair's flow assigned. */

@@ -72,8 +72,16 @@ public final class QlogReader {
 
     /** Reads every trace of a file (JSON-SEQ files hold one). */
     public static List<QlogTrace> read(Path file) throws IOException {
+        return read(Files.newInputStream(file), file);
+    }
+
+    /**
+     * Reads every trace of a qlog's bytes as they arrive on {@code bytes} (a file, or a simulated run's qlog while it
+     * is being written), closing the stream at the end; {@code file} is the name the traces and notes are given.
+     */
+    public static List<QlogTrace> read(InputStream bytes, Path file) throws IOException {
         List<TraceBuilder> traces = new ArrayList<>();
-        try (InputStream in = new RecordSeparatorAsSpace(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+        try (InputStream in = new RecordSeparatorAsSpace(new BufferedInputStream(bytes, 1 << 16));
              JsonParser p = MAPPER.createParser(in)) {
             TraceBuilder seq = null;
             RootRecord record = new RootRecord();

@@ -177,4 +177,57 @@ class QuicDissectorTest {
         assertEquals(1, k.notes().size());
         assertTrue(k.notes().getFirst().contains("keys.log:2"), k.notes().getFirst());
     }
+
+    /** The segment search as it was before Horspool's skips: every offset tried in turn (the reference). */
+    private static int everyOffset(byte[] a, int captured, int cidLen) {
+        int last = captured - 1 - cidLen;
+        for (int size = 1 + cidLen + 1 + 4 + 16; size <= last; size++) {
+            if ((a[size] & 0xc0) == 0x40 && java.util.Arrays.equals(a, 1, 1 + cidLen, a, size + 1, size + 1 + cidLen)) {
+                boolean every = true;
+                for (int at = 2 * size; at + 1 + cidLen <= captured; at += size) {
+                    if ((a[at] & 0xc0) != 0x40 || !java.util.Arrays.equals(a, 1, 1 + cidLen, a, at + 1, at + 1 + cidLen)) {
+                        every = false;
+                        break;
+                    }
+                }
+                if (every) {
+                    return size;
+                }
+            }
+        }
+        return 0;
+    }
+
+    @Test
+    void gsoSegmentSearchFindsWhatTryingEveryOffsetFinds() {
+        java.util.Random r = new java.util.Random(20261203);
+        QuicDissector.CidSearch search = new QuicDissector.CidSearch();
+        int found = 0;
+        for (int trial = 0; trial < 20_000; trial++) {
+            int cidLen = 4 + r.nextInt(17);
+            // a small alphabet makes partial and false matches of the ID common; a wide one is the usual ciphertext
+            int alphabet = r.nextBoolean() ? 2 + r.nextInt(3) : 256;
+            int captured = 2 * (cidLen + 21) + r.nextInt(1500);
+            byte[] a = new byte[captured + r.nextInt(8)]; // the scratch array may be longer than the payload
+            for (int i = 0; i < a.length; i++) {
+                a[i] = (byte) (alphabet == 256 ? r.nextInt(256) : 0x40 + r.nextInt(alphabet));
+            }
+            a[0] = (byte) (0x40 | r.nextInt(0x40));
+            if (r.nextInt(3) == 0) {
+                // plant a GSO buffer: a short header with the ID at every multiple of a segment size
+                int size = 1 + cidLen + 21 + r.nextInt(Math.max(1, captured / 2 - cidLen - 21));
+                for (int at = size; at + 1 + cidLen <= captured; at += size) {
+                    a[at] = (byte) (0x40 | r.nextInt(0x40));
+                    System.arraycopy(a, 1, a, at + 1, cidLen);
+                }
+            }
+            // the same search object across trials, as one dissector keeps it across packets
+            int expected = everyOffset(a, captured, cidLen);
+            assertEquals(expected, search.firstSegmentSize(a, captured, cidLen), "trial " + trial);
+            if (expected > 0) {
+                found++;
+            }
+        }
+        assertTrue(found > 1000, "planted buffers found: " + found);
+    }
 }

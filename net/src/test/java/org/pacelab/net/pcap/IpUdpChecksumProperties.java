@@ -35,6 +35,31 @@ class IpUdpChecksumProperties {
         assertEquals(0xffff, sum);
     }
 
+    /** The payload's byte order and kind (heap or direct) do not change the headers (the sum reads native-order words). */
+    @Property(tries = 200)
+    void headersDoNotDependOnThePayloadBuffersOrderOrKind(@ForAll @Size(max = 2000) byte[] data,
+                                                         @ForAll @IntRange(min = 0, max = 9) int offset) {
+        InetSocketAddress src = new InetSocketAddress("10.77.1.1", 4433);
+        InetSocketAddress dst = new InetSocketAddress("10.77.2.1", 50000);
+        byte[] expected = null;
+        for (ByteBuffer buf : new ByteBuffer[] {ByteBuffer.allocate(offset + data.length),
+                ByteBuffer.allocate(offset + data.length).order(java.nio.ByteOrder.LITTLE_ENDIAN),
+                ByteBuffer.allocateDirect(offset + data.length),
+                ByteBuffer.allocateDirect(offset + data.length).order(java.nio.ByteOrder.LITTLE_ENDIAN)}) {
+            java.nio.ByteOrder order = buf.order();
+            buf.position(offset);
+            buf.put(data);
+            buf.position(offset);
+            byte[] h = IpUdpHeaders.build(src, dst, buf);
+            assertEquals(order, buf.order(), "the payload's byte order is left as it was");
+            if (expected == null) {
+                expected = h;
+            } else {
+                org.junit.jupiter.api.Assertions.assertArrayEquals(expected, h);
+            }
+        }
+    }
+
     private static long words(byte[] b, int off, int len) {
         long acc = 0;
         for (int i = 0; i < len; i += 2) {

@@ -43,11 +43,18 @@ public final class BytePattern {
                 dst.position(p - dst.arrayOffset());
             }
         }
-        boolean bigEndian = dst.order() == ByteOrder.BIG_ENDIAN;
-        while (end - o >= 8) {
-            long w = mix(o >>> 3);
-            dst.putLong(bigEndian ? w : Long.reverseBytes(w));
-            o += 8;
+        if (end - o >= 8) {
+            // a direct buffer: words written in the native (little-endian) order, byte-swapped here, so that the
+            // buffer's own conversion is a no-op; a big-endian putLong cost ~7 % of a C1-compiled simulation's main
+            // thread, where the conversion is not inlined (docs/benchmarks.md, "Simulator"). Same bytes either way.
+            boolean swap = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+            ByteBuffer d = dst.order() == ByteOrder.nativeOrder() ? dst : dst.duplicate().order(ByteOrder.nativeOrder());
+            while (end - o >= 8) {
+                long w = mix(o >>> 3);
+                d.putLong(swap ? Long.reverseBytes(w) : w);
+                o += 8;
+            }
+            dst.position(d.position());
         }
         while (o < end) {
             dst.put(at(o++));

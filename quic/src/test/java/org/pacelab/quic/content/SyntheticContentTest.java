@@ -82,4 +82,24 @@ class SyntheticContentTest {
         }
         assertEquals(10_000, words.size());
     }
+
+    /** fill writes the pattern whatever the destination: heap or direct, either byte order, any offset and length. */
+    @Property(tries = 200)
+    void fillWritesThePatternIntoEveryKindOfBuffer(@ForAll @LongRange(min = 0, max = 1L << 40) long offset,
+                                                   @ForAll @IntRange(min = 0, max = 300) int n,
+                                                   @ForAll @IntRange(min = 0, max = 9) int position) {
+        for (ByteBuffer dst : new ByteBuffer[] {ByteBuffer.allocate(position + n),
+                ByteBuffer.allocate(position + n).order(java.nio.ByteOrder.LITTLE_ENDIAN),
+                ByteBuffer.allocateDirect(position + n),
+                ByteBuffer.allocateDirect(position + n).order(java.nio.ByteOrder.LITTLE_ENDIAN)}) {
+            java.nio.ByteOrder order = dst.order();
+            dst.position(position);
+            BytePattern.fill(offset, dst, n);
+            assertEquals(position + n, dst.position(), "the position advances by n");
+            assertEquals(order, dst.order(), "the byte order is left as it was");
+            for (int i = 0; i < n; i++) {
+                assertEquals(BytePattern.at(offset + i), dst.get(position + i), "byte " + i + " of " + dst);
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Function;
 
+import org.pacelab.analysis.qlog.QlogTrace;
 import org.pacelab.quic.qlog.QlogJsonSeqWriter;
 import org.pacelab.quic.qlog.QlogSink;
 
@@ -20,7 +21,8 @@ import org.pacelab.quic.qlog.QlogSink;
  * ({@code <role>-<original DCID>.sqlog}) and written by the same {@link QlogJsonSeqWriter}, with the virtual
  * epoch as {@code reference_time} and virtual time 0 as its base. Files are written as {@code .part} and renamed
  * by {@link #closeAll()}. Unlike a live process's qlog, records are not flushed one by one: the file is written
- * in large blocks.
+ * in large blocks. With {@link #readFirst()} the analyzer reads the first connection's qlog while it is written
+ * ({@link QlogPipe}).
  */
 public final class QlogFiles implements Function<byte[], QlogSink> {
     private record Open(QlogSink sink, OutputStream stream, Path part, Path file) {}
@@ -28,10 +30,22 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     private final Path dir;
     private final String role;
     private final List<Open> open = new ArrayList<>();
+    private final boolean readFirst;
+    private QlogPipe firstRead;
 
     public QlogFiles(Path dir, String role) throws IOException {
+        this(dir, role, false);
+    }
+
+    private QlogFiles(Path dir, String role, boolean readFirst) throws IOException {
         this.dir = Files.createDirectories(dir);
         this.role = role;
+        this.readFirst = readFirst;
+    }
+
+    /** Files as {@link #QlogFiles(Path, String)}, the first one also read by the analyzer as it is written. */
+    public static QlogFiles readFirst(Path dir, String role) throws IOException {
+        return new QlogFiles(dir, role, true);
     }
 
     @Override
@@ -40,7 +54,12 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
         Path file = dir.resolve(role + "-" + hex + ".sqlog");
         Path part = dir.resolve(role + "-" + hex + ".sqlog.part");
         try {
-            OutputStream w = new BufferedOutputStream(Files.newOutputStream(part), 1 << 20);
+            OutputStream out = Files.newOutputStream(part);
+            if (readFirst && open.isEmpty()) {
+                firstRead = new QlogPipe(file);
+                out = new Tee(out, firstRead.output());
+            }
+            OutputStream w = new BufferedOutputStream(out, 1 << 20);
             QlogSink sink = new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid,
                     VirtualEpoch.epochMillis(), 0, true, false);
             open.add(new Open(sink, w, part, file));
@@ -53,6 +72,14 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     /** The finished files (after {@link #closeAll()}). */
     public List<Path> files() {
         return open.stream().map(Open::file).toList();
+    }
+
+    /**
+     * The traces of the first file as the analyzer reads them (after {@link #closeAll()}), or null when it is not read
+     * while written (none was opened, or not asked for).
+     */
+    public List<QlogTrace> firstTraces() throws IOException {
+        return firstRead == null ? null : firstRead.traces();
     }
 
     /** Closes every qlog (also those whose connection has not closed) and renames it into place. */
@@ -72,6 +99,43 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
                 Files.deleteIfExists(o.part());
             } catch (IOException | UncheckedIOException e) {
                 // nothing else depends on a partial qlog
+            }
+        }
+    }
+
+    /** The file's stream and the reader's: the same bytes to both. */
+    private static final class Tee extends OutputStream {
+        private final OutputStream file;
+        private final OutputStream reader;
+
+        Tee(OutputStream file, OutputStream reader) {
+            this.file = file;
+            this.reader = reader;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            file.write(b);
+            reader.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            file.write(b, off, len);
+            reader.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            file.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                file.close();
+            } finally {
+                reader.close();
             }
         }
     }

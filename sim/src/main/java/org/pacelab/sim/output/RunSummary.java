@@ -2,10 +2,12 @@ package org.pacelab.sim.output;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.pacelab.analysis.AnalysisOptions;
 import org.pacelab.analysis.CaptureAnalyzer;
 import org.pacelab.analysis.RunResult;
+import org.pacelab.analysis.qlog.QlogTrace;
 import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.analysis.summary.SummaryJson;
 import org.pacelab.analysis.table.TimelineCsv;
@@ -21,10 +23,21 @@ public final class RunSummary {
 
     /** @param pathCapacityBytes the link's BDP plus buffer (for the slow-start overshoot), or null */
     public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, Long pathCapacityBytes) throws IOException {
+        return analyze(files, serverPort, serverQlog, null, pathCapacityBytes);
+    }
+
+    /**
+     * As {@link #analyze(RunFiles, int, Path, Long)}, with the traces of {@code serverQlog} already read while the
+     * simulation wrote it ({@link QlogFiles#firstTraces()}); null reads the file.
+     */
+    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, List<QlogTrace> serverQlogTraces,
+                                    Long pathCapacityBytes) throws IOException {
         AnalysisOptions options = new AnalysisOptions(files.tap(), files.keyLog(), serverQlog, files.events(),
                 files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets(), pathCapacityBytes);
         Path name = files.dir().toAbsolutePath().normalize().getFileName();
-        RunResult result = CaptureAnalyzer.analyze(options, name == null ? "run" : name.toString());
+        String runId = name == null ? "run" : name.toString();
+        RunResult result = serverQlogTraces == null ? CaptureAnalyzer.analyze(options, runId)
+                : CaptureAnalyzer.analyze(options, runId, serverQlogTraces);
         result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());
         SummaryJson.write(result.summary(), files.summary());
         if (result.timeline() != null) {

@@ -1,0 +1,154 @@
+package org.pacelab.sim.output;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.pacelab.analysis.qlog.QlogReader;
+import org.pacelab.analysis.qlog.QlogTrace;
+
+/**
+ * The analyzer's reading of a simulated run's server qlog while the simulation writes it: the qlog's bytes, as they
+ * go to the file, also go through a bounded queue to {@link QlogReader} on a thread of its own, so the run's qlog is
+ * parsed on the second CPU instead of after the simulation (docs/benchmarks.md, "Simulator"). The reader sees the
+ * same bytes as the file holds and gives its traces the file's name, so the analysis is the one
+ * {@code pacelab analyze --qlog FILE} makes of the file.
+ */
+final class QlogPipe {
+    /** Blocks of the qlog writer's buffer (1 MiB) in flight: the simulation waits when the reader is this far behind. */
+    private static final int BLOCKS = 16;
+    private static final byte[] END = new byte[0];
+
+    private final BlockingQueue<byte[]> blocks = new ArrayBlockingQueue<>(BLOCKS);
+    private final CompletableFuture<List<QlogTrace>> traces = new CompletableFuture<>();
+    private volatile boolean readerGone;
+
+    /** Starts the reader; {@code file} names the traces (the qlog's final path). */
+    QlogPipe(Path file) {
+        Thread t = Thread.ofPlatform().name("qlog-reader").daemon().unstarted(() -> {
+            try {
+                traces.complete(QlogReader.read(new Input(), file));
+            } catch (Throwable e) {
+                traces.completeExceptionally(e);
+            } finally {
+                readerGone = true;
+            }
+        });
+        t.start();
+    }
+
+    /** Where the writer's bytes go besides the file: closing it ends the reader's input. */
+    OutputStream output() {
+        return new OutputStream() {
+            private boolean closed;
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (len > 0) {
+                    put(Arrays.copyOfRange(b, off, off + len));
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    put(END);
+                }
+            }
+        };
+    }
+
+    private void put(byte[] block) throws IOException {
+        try {
+            while (!blocks.offer(block, 10, TimeUnit.MILLISECONDS)) {
+                if (readerGone) {
+                    return; // the reader failed: traces() reports why; the file is written regardless
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while handing the qlog to its reader");
+        }
+    }
+
+    /** The traces, once the output is closed (waits for the reader); an I/O error as reading the file would give it. */
+    List<QlogTrace> traces() throws IOException {
+        try {
+            return traces.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for the qlog reader");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(c);
+        }
+    }
+
+    /** The reader's side: the blocks in order until the end marker. */
+    private final class Input extends InputStream {
+        private byte[] block = new byte[0];
+        private int at;
+        private boolean ended;
+
+        private boolean fill() throws IOException {
+            while (!ended && at == block.length) {
+                try {
+                    block = blocks.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while reading the qlog");
+                }
+                at = 0;
+                ended = block == END;
+            }
+            return !ended;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return fill() ? block[at++] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (!fill()) {
+                return -1;
+            }
+            int n = Math.min(len, block.length - at);
+            System.arraycopy(block, at, b, off, n);
+            at += n;
+            return n;
+        }
+    }
+}
