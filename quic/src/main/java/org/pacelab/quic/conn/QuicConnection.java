@@ -30,6 +30,7 @@ import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
+import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
@@ -855,8 +856,10 @@ public final class QuicConnection implements StreamTransport {
     private Recovery.HandshakeStatus handshakeStatus() {
         boolean atAmplificationLimit = amplification.atLimit();
         boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
+        SendBuffer initial = tls.outgoing(EncryptionLevel.INITIAL);
+        boolean initialDataUnacked = keys.hasTx(EncryptionLevel.INITIAL) && initial.ackedOffset() < initial.writeOffset();
         return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
-                peerCompletedValidation, atAmplificationLimit);
+                peerCompletedValidation, atAmplificationLimit, initialDataUnacked);
     }
 
     /**

@@ -64,9 +64,12 @@ public final class Recovery {
      *                                        handshake is confirmed (RFC 9002 §A.6 PeerCompletedAddressValidation)
      * @param atAmplificationLimit            a server that may send nothing more before the client's address is
      *                                        validated arms no timer (RFC 9002 §A.8)
+     * @param initialDataUnacked              some of our Initial CRYPTO data (a server's ServerHello) is not yet
+     *                                        acknowledged: a server's PTO probes the Initial space first
      */
     public record HandshakeStatus(boolean isClient, boolean hasHandshakeKeys, boolean handshakeConfirmed,
-                                  boolean peerCompletedAddressValidation, boolean atAmplificationLimit) {}
+                                  boolean peerCompletedAddressValidation, boolean atAmplificationLimit,
+                                  boolean initialDataUnacked) {}
 
     /**
      * What a loss-detection timeout asks of the connection: packets declared lost by the time threshold, or
@@ -198,9 +201,8 @@ public final class Recovery {
 
     /**
      * RFC 9002 §A.9 OnLossDetectionTimeout: declares time-threshold losses (and tells congestion control), or
-     * else backs the PTO off and asks for probes: two in the space whose PTO fired (§6.2.4; the Initial space while it
-     * has data in flight), one more Handshake probe with its data from a server whose Initial PTO fired (§6.2.4:
-     * other spaces' data in flight goes too, coalesced).
+     * else backs the PTO off and asks for probes: two in the space whose PTO fired (§6.2.4); a server whose Initial
+     * data is unacknowledged probes the Initial space once, with one Handshake probe carrying its Handshake data.
      */
     public Timeout onLossDetectionTimeout(HandshakeStatus hs, long now) {
         timerSetAt = now;
@@ -218,18 +220,22 @@ public final class Recovery {
             space = hs.hasHandshakeKeys() ? PacketSpace.HANDSHAKE : PacketSpace.INITIAL;
         } else {
             space = pto == null ? PacketSpace.APPLICATION : pto.space();
-            if (space == PacketSpace.HANDSHAKE && loss.ackElicitingInFlight(PacketSpace.INITIAL) > 0) {
-                // While the Initial space has data in flight, a Handshake PTO probes it (with the Handshake data
-                // coalesced, below), as ngtcp2 does: a peer without our Initial data (the ServerHello) can read none
-                // of our Handshake packets, and probing the two spaces in turn sent the ServerHello at every other
+            if (space == PacketSpace.HANDSHAKE && hs.initialDataUnacked() && loss.ackElicitingInFlight(PacketSpace.INITIAL) > 0) {
+                // While our Initial data is unacknowledged, a Handshake PTO probes the Initial space (with the Handshake
+                // data coalesced, below), as ngtcp2 does: a peer without our Initial data (the ServerHello) can read
+                // none of our Handshake packets, and probing the two spaces in turn sent the ServerHello at every other
                 // PTO only (1, 5 and 21 s behind the interop runner's handshakecorruption against gtlsclient)
                 space = PacketSpace.INITIAL;
             }
         }
         loss.onPtoExpired();
-        List<SentPacket> resend = new ArrayList<>(requestProbes(space, 2));
-        if (space == PacketSpace.INITIAL && hs.hasHandshakeKeys() && !hs.isClient()) {
-            // §6.2.4: the Handshake data in flight goes again in the same datagrams, not a bare PING
+        // a server's Initial probe carries its Handshake data with it (§6.2.4: the sender SHOULD also send
+        // ack-eliciting packets from other spaces with data in flight, coalesced), not a bare PING; one probe in each
+        // space, as ngtcp2's server: a second Initial probe would be a PING padded to 1,200 bytes of the
+        // amplification budget (RFC 9000 §8.1, §14.1)
+        boolean withHandshake = space == PacketSpace.INITIAL && hs.hasHandshakeKeys() && !hs.isClient();
+        List<SentPacket> resend = new ArrayList<>(requestProbes(space, withHandshake ? 1 : 2));
+        if (withHandshake) {
             resend.addAll(requestProbes(PacketSpace.HANDSHAKE, 1));
         }
         if (space != PacketSpace.APPLICATION) {
@@ -268,7 +274,7 @@ public final class Recovery {
      * PTO draws no flood. Returns the packets whose frames go again (empty after the first time).
      */
     public List<SentPacket> onDuplicateInitialCrypto(HandshakeStatus hs) {
-        if (hs.isClient() || handshakeSpedUp || loss.ackElicitingInFlight(PacketSpace.INITIAL) == 0) {
+        if (hs.isClient() || handshakeSpedUp || !hs.initialDataUnacked()) {
             return List.of();
         }
         handshakeSpedUp = true;

@@ -16,7 +16,7 @@ import org.pacelab.quic.qlog.QlogSink;
 class RecoveryTimerTest {
     private static final long MS = 1_000_000L;
     private static final Recovery.HandshakeStatus CONFIRMED_SERVER =
-            new Recovery.HandshakeStatus(false, false, true, true, false);
+            new Recovery.HandshakeStatus(false, false, true, true, false, false);
 
     private final PacketNumberSpace[] spaces = PacketNumberSpace.all(2, 25_000_000L);
     private final RttEstimator rtt = new RttEstimator(100 * MS);
@@ -40,16 +40,16 @@ class RecoveryTimerTest {
     @Test
     void aServerAtTheAmplificationLimitArmsNoTimer() {
         send(PacketSpace.INITIAL, 0);
-        Recovery.HandshakeStatus limited = new Recovery.HandshakeStatus(false, false, false, true, true);
+        Recovery.HandshakeStatus limited = new Recovery.HandshakeStatus(false, false, false, true, true, false);
         assertEquals(Long.MAX_VALUE, recovery.lossDetectionTimer(limited));
-        Recovery.HandshakeStatus free = new Recovery.HandshakeStatus(false, false, false, true, false);
+        Recovery.HandshakeStatus free = new Recovery.HandshakeStatus(false, false, false, true, false, false);
         // PTO = smoothed_rtt + 4 * rttvar = 100 + 4 * 50 ms (no max_ack_delay before the handshake is confirmed)
         assertEquals(300 * MS, recovery.lossDetectionTimer(free));
     }
 
     @Test
     void aClientWithNothingInFlightArmsTheAntiDeadlockProbe() {
-        Recovery.HandshakeStatus client = new Recovery.HandshakeStatus(true, true, false, false, false);
+        Recovery.HandshakeStatus client = new Recovery.HandshakeStatus(true, true, false, false, false, false);
         long timer = recovery.lossDetectionTimer(client);
         assertEquals(300 * MS, timer);
         Recovery.Timeout t = recovery.onLossDetectionTimeout(client, timer);
@@ -76,7 +76,7 @@ class RecoveryTimerTest {
 
     @Test
     void aServersHandshakePtoProbesTheInitialSpaceWithTheHandshakeDataWhileItsInitialDataIsInFlight() {
-        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
         // the ServerHello's Initial, then the Handshake flight; the Handshake space's PTO comes first (the
         // interop runner's handshakecorruption: a Handshake PING left 0.5 ms before the Initial PING of a probe)
         SentPacket serverHello = send(PacketSpace.INITIAL, 10 * MS);
@@ -87,14 +87,18 @@ class RecoveryTimerTest {
         Recovery.Timeout t = recovery.onLossDetectionTimeout(server, timer);
         // RFC 9002 §6.2.4: the probes carry the ServerHello, and the Handshake data in flight goes with it
         assertEquals(List.of(serverHello, certificate, finished), t.resend());
-        assertEquals(2, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
+        // one probe in each space, as ngtcp2's server: a second Initial probe would be a padded PING
+        assertEquals(1, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
         assertEquals(1, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
     }
 
     @Test
     void onceTheInitialDataIsAcknowledgedAHandshakePtoProbesTheHandshakeSpace() {
-        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, false);
+        // an Initial PING probe still in flight (the client dropped its Initial keys before it arrived) does not
+        // divert the Handshake space's PTO: the ServerHello it would carry has been acknowledged
         SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
+        send(PacketSpace.INITIAL, 10 * MS);
         long timer = recovery.lossDetectionTimer(server);
         Recovery.Timeout t = recovery.onLossDetectionTimeout(server, timer);
         assertEquals(List.of(certificate), t.resend());
@@ -104,10 +108,13 @@ class RecoveryTimerTest {
 
     @Test
     void aRepeatedClientHelloSendsTheServersHandshakeDataOnceWithoutBackingOffThePto() {
-        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false);
+        Recovery.HandshakeStatus acknowledged = new Recovery.HandshakeStatus(false, true, false, true, false, false);
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
         SentPacket serverHello = send(PacketSpace.INITIAL, 0);
         SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
         long timer = recovery.lossDetectionTimer(server);
+        // nothing to speed up while the ServerHello is acknowledged (a PING-only Initial in flight is no reason)
+        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(acknowledged));
         // RFC 9002 §6.2.3: one probe in each space, with the unacknowledged data, at once
         assertEquals(List.of(serverHello, certificate), recovery.onDuplicateInitialCrypto(server));
         assertEquals(1, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
@@ -120,7 +127,7 @@ class RecoveryTimerTest {
     @Test
     void aClientDoesNotSpeedUpOnRepeatedServerHellos() {
         send(PacketSpace.INITIAL, 0);
-        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(new Recovery.HandshakeStatus(true, false, false, false, false)));
+        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(new Recovery.HandshakeStatus(true, false, false, false, false, false)));
         assertEquals(0, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
     }
 
