@@ -65,33 +65,43 @@ final class AotCaches {
     }
 
     /**
-     * The subcommands among {@code subcommands} whose cache beside {@code jar} the JVM would not use: missing, older
-     * than the jar, or refused when a JVM starts with it ({@code -XX:AOTMode=on} fails instead of running without it; a
-     * cache records the jar's path, size and modification time, so a jar copied without them, e.g. by a plain
-     * {@code cp}, runs without its cache and, with the cache's messages off, silently).
+     * Why the JVM would not use the cache of each of {@code subcommands} beside {@code jar}, by subcommand (empty when
+     * it would use them all): missing, not newer than the jar (the launcher then leaves it out), or refused when a JVM
+     * starts with it under {@code -XX:AOTMode=on}, which fails instead of running without it. pacelab's jar copied by a
+     * plain {@code cp} is refused ("This file is not the one used while building the shared archive file ...
+     * timestamp has changed"): with the cache's messages off it would run without its cache, silently. The JVM checks
+     * what it records of the jar; a jar whose classes it does not archive (a one-class jar) is not checked that way.
      */
-    static List<String> unusable(Path jar, List<String> subcommands) throws IOException, InterruptedException {
-        List<String> out = new java.util.ArrayList<>();
+    static Map<String, String> unusable(Path jar, List<String> subcommands) throws IOException, InterruptedException {
+        Map<String, String> out = new LinkedHashMap<>();
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (String s : subcommands) {
             Path cache = file(jar, s);
-            if (!fresh(cache, jar)) {
-                out.add(s);
+            if (!Files.isRegularFile(cache)) {
+                out.put(s, "is missing");
                 continue;
             }
-            // with the launcher's JVM options: the cache is checked against the options it will run with
+            if (!fresh(cache, jar)) {
+                out.put(s, "is not newer than " + jar.getFileName());
+                continue;
+            }
+            // with the launcher's JVM options, which the cache must match; the JVM checks it while it starts: -version
             List<String> command = new java.util.ArrayList<>(List.of(javaBin));
             command.addAll(Launchers.JVM_OPTIONS);
-            // the JVM checks the cache while it starts, before any class runs: -version is enough
-            command.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-Xlog:disable", "-cp", jar.toString(),
-                    "-version"));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                out.add(s);
-            } else if (p.exitValue() != 0) {
-                out.add(s);
+            command.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-cp", jar.toString(), "-version"));
+            Path log = Files.createTempFile("pacelab-aot-check-", ".log");
+            try {
+                Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    out.put(s, "was not checked: the JVM did not answer within 60 s");
+                } else if (p.exitValue() != 0) {
+                    String first = Files.readAllLines(log).stream().filter(l -> l.contains("[aot") || l.contains("AOT"))
+                            .findFirst().orElse("exit " + p.exitValue());
+                    out.put(s, "is refused by the JVM: " + first.replaceFirst("^\\[[^]]*\\]\\[[^]]*\\]\\[[^]]*\\] *", "").strip());
+                }
+            } finally {
+                Files.deleteIfExists(log);
             }
         }
         return out;

@@ -142,6 +142,10 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
             if (reps < 1 || reps > 1000) {
                 throw new IllegalArgumentException("--reps must be 1 to 1000, got " + reps);
             }
+            String caches = unusableCaches(stacks, jarOf, noAot);
+            if (caches != null) {
+                throw new IllegalArgumentException(caches);
+            }
         } catch (IllegalArgumentException e) {
             err.println("pacelab bench loopback: " + e.getMessage());
             return 2;
@@ -213,25 +217,50 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
      * This build's launcher, or the same JVM command on another build's jar (with that build's caches); without the
      * ahead-of-time caches when the variant is named by --no-aot.
      */
-    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars, List<String> noAot)
-            throws IOException, InterruptedException {
+    private static PacelabLauncher launcherFor(String name, PacelabLauncher current, Map<String, Path> jars, List<String> noAot) {
         Path jar = jars.get(name);
         PacelabLauncher l = jar == null ? current : Launchers.forClassPath(jar.toString());
-        if (noAot.stream().anyMatch(n -> n.strip().equals(name))) {
-            return l.withJvmOptionsFor(Map.of());
+        return noAot.stream().anyMatch(n -> n.strip().equals(name)) ? l.withJvmOptionsFor(Map.of()) : l;
+    }
+
+    /**
+     * Every pacelab variant that is to run with ahead-of-time caches (all but --no-aot ones, unless PACELAB_AOT=off)
+     * has caches the JVM uses: another build's jar (--jar) and this build's own, whose caches the launcher trained, so
+     * that no variant runs silently without them (a jar copied without its timestamps does). Null, or the sentence
+     * that stops the bench.
+     */
+    private static String unusableCaches(List<BenchStack> stacks, Map<String, Path> jarOf, List<String> noAot)
+            throws InterruptedException {
+        if ("off".equals(System.getenv("PACELAB_AOT"))) {
+            return null;
         }
-        if (jar != null && !"off".equals(System.getenv("PACELAB_AOT"))) {
-            // another build's jar: compare it with its caches, never silently without them
-            List<String> unusable = AotCaches.unusable(jar, List.of("server", "client"));
-            if (!unusable.isEmpty()) {
-                throw new IllegalArgumentException("--jar " + name + ": the JVM cannot use the ahead-of-time cache of '"
-                        + String.join("' and '", unusable) + "' in " + AotCaches.directory(jar) + " (missing, older than "
-                        + jar + ", or made for that jar before it was copied or rebuilt: copy a build with cp -p); train "
-                        + "them with '" + Path.of(System.getProperty("java.home"), "bin", "java") + " -jar " + jar
-                        + " jvm-cache', or compare without caches with --no-aot " + name + ".");
+        for (BenchStack s : stacks) {
+            if (!(s instanceof Stacks.Pacelab) || noAot.stream().anyMatch(n -> n.strip().equals(s.name()))) {
+                continue;
+            }
+            Path jar = jarOf.containsKey(s.name()) ? jarOf.get(s.name()) : AotCaches.runningJar();
+            if (jar == null) {
+                continue; // this build from class directories: no caches to check
+            }
+            Map<String, String> why;
+            try {
+                why = AotCaches.unusable(jar, List.of("server", "client"));
+            } catch (IOException e) {
+                return "cannot start the JVM to check the ahead-of-time caches of " + jar + " (" + e.getMessage() + ").";
+            }
+            if (!why.isEmpty()) {
+                List<String> parts = new ArrayList<>();
+                why.forEach((sub, reason) -> parts.add(sub + ".aot " + reason));
+                String train = jarOf.containsKey(s.name())
+                        ? "'" + Path.of(System.getProperty("java.home"), "bin", "java") + " -jar " + jar + " jvm-cache'"
+                        : "'./pacelab jvm-cache'";
+                return "variant " + s.name() + ": the JVM would run without the ahead-of-time caches in "
+                        + AotCaches.directory(jar) + " (" + String.join("; ", parts) + "); train them with " + train
+                        + " (a copied build keeps its caches only with cp -p), or compare without caches with --no-aot "
+                        + s.name() + ".";
             }
         }
-        return l;
+        return null;
     }
 
     private static String sizeText(long bytes) {
