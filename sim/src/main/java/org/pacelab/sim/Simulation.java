@@ -286,7 +286,7 @@ public final class Simulation {
             String outcome = outcome(s, flows);
             ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
             RunResult analysis = analyzed ? RunSummary.analyze(files, s.serverAddress().getPort(),
-                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs.firstTraces(),
+                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs::firstTraces,
                     pathCapacity(s)) : null;
             List<DownloadResult> all = new ArrayList<>();
             clients.forEach(c -> all.addAll(c.results));
