@@ -32,24 +32,26 @@ public final class CaptureAnalyzer {
      *                     marked truncated instead)
      */
     public static RunResult analyze(AnalysisOptions options, String runId) throws IOException {
-        return analyze(options, runId, () -> readQlogs(options));
+        return analyze0(options, runId, () -> readQlogs(options));
     }
 
     /**
-     * Analyses the capture named in {@code options} with the traces of its qlog already read ({@link QlogReader}; a
-     * simulated run reads its qlog while writing it), instead of reading {@code options.qlog()}.
+     * Analyses the capture named in {@code options} with the traces of its qlog from {@code qlogTraces} (a simulated
+     * run reads its qlog while writing it) instead of from {@code options.qlog()}. They are asked for where the file
+     * would be read, after the capture's first scan and the key log, so errors come in the same order.
      */
-    public static RunResult analyze(AnalysisOptions options, String runId, List<QlogTrace> qlogTraces) throws IOException {
-        List<QlogTrace> traces = List.copyOf(qlogTraces);
-        return analyze(options, runId, () -> traces);
+    public static RunResult analyze(AnalysisOptions options, String runId, QlogTraces qlogTraces) throws IOException {
+        return analyze0(options, runId, () -> List.copyOf(qlogTraces.get()));
     }
 
-    /** Where the traces come from: read when the capture's server is known, as before (errors in the same order). */
-    private interface Traces {
+    /** Where the qlog's traces come from: asked for once the capture's server is known (errors in the same order). */
+    @FunctionalInterface
+    public interface QlogTraces {
+        /** The traces (not null); an I/O error as reading the qlog files would give it. */
         List<QlogTrace> get() throws IOException;
     }
 
-    private static RunResult analyze(AnalysisOptions options, String runId, Traces qlogTraces) throws IOException {
+    private static RunResult analyze0(AnalysisOptions options, String runId, QlogTraces qlogTraces) throws IOException {
         List<String> notes = new ArrayList<>();
         Optional<ServerSide> server;
         List<String> embeddedKeyLogs;

@@ -52,13 +52,14 @@ class InteropBuiltPeersTest {
 
     /**
      * The clients whose failures were diagnosed from the tap alone (issue 16) keep their own diagnostics in the cell's
-     * directory, where the other peers' qlogs are: aioquic's and quic-go's clients a qlog per connection in
-     * {@code qlog-client/}, Kwik's client (no qlog) Kwik's own log, {@code kwik-client.log}, with the packets it sent.
+     * directory, where the other peers' qlogs are: aioquic's, quic-go's, picoquic's and quiche's clients a qlog per
+     * connection in {@code qlog-client/}, Kwik's client (no qlog) Kwik's own log, {@code kwik-client.log}, with the
+     * packets it sent.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"aioquic", "quic-go", "kwik"})
+    @ValueSource(strings = {"aioquic", "quic-go", "picoquic", "quiche", "kwik"})
     void clientKeepsItsQlogOrLogInTheCellDirectory(String client) throws Exception {
-        if (!client.equals("kwik")) {
+        if (!client.equals("kwik") && !client.equals("quiche")) { // those two are pacelab's own peer programs
             CampaignPreconditions.requireBuilt(client);
         }
         CampaignPreconditions.requireProgram("tshark", "tshark");

@@ -143,6 +143,7 @@ public final class Simulation {
         QlogFiles serverQlogs = null;
         List<QlogFiles> clientQlogs = new ArrayList<>();
         List<QlogFiles> extraServerQlogs = new ArrayList<>();
+        boolean finished = false;
         try {
             LinkObserver observer = LinkObserver.both(linkCounters, events);
             if (s.tap()) {
@@ -285,21 +286,25 @@ public final class Simulation {
             String outcome = outcome(s, flows);
             ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
             RunResult analysis = analyzed ? RunSummary.analyze(files, s.serverAddress().getPort(),
-                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs.firstTraces(),
+                    serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs::firstTraces,
                     pathCapacity(s)) : null;
             List<DownloadResult> all = new ArrayList<>();
             clients.forEach(c -> all.addAll(c.results));
             double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);
-            return new SimResult(files, completed, outcome, end - START, clientEnd - START, bytes, goodput,
+            SimResult result = new SimResult(files, completed, outcome, end - START, clientEnd - START, bytes, goodput,
                     System.nanoTime() - wallStart, engine.events(), counters, analysis, flows);
-        } catch (IOException | RuntimeException e) {
-            events.discard();
-            if (tap != null) tap.discard();
-            if (serverQlogs != null) serverQlogs.discard();
-            for (QlogFiles q : extraServerQlogs) q.discard();
-            for (QlogFiles q : clientQlogs) q.discard();
-            throw e;
+            finished = true;
+            return result;
         } finally {
+            // whatever ended the run (an Error too): the partial files go, and the server qlog's reader thread ends
+            // (QlogFiles.discard) instead of waiting for bytes for as long as the JVM lives
+            if (!finished) {
+                events.discard();
+                if (tap != null) tap.discard();
+                if (serverQlogs != null) serverQlogs.discard();
+                for (QlogFiles q : extraServerQlogs) q.discard();
+                for (QlogFiles q : clientQlogs) q.discard();
+            }
             scope.clear();
         }
     }

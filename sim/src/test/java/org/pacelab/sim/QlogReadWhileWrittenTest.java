@@ -3,6 +3,7 @@ package org.pacelab.sim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -82,5 +83,26 @@ class QlogReadWhileWrittenTest {
             assertEquals(a.sent().count(), b.sent().count());
             assertTrue(a.packetsSent() > 100, "a real trace: " + a.packetsSent());
         }
+    }
+
+    @Test
+    void theQlogReadersTracesAreAskedForAfterTheCaptureAndKeyLogAsTheFileWouldBeRead(@TempDir Path dir) throws Exception {
+        // CaptureAnalyzer's order: a capture or key-log error comes before the qlog's (here: before its reader's)
+        SimScenario s = scenario(dir, 4);
+        SimResult run = Simulation.run(s);
+        Path qlog = QlogReader.files(run.files().qlogDir()).getFirst();
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        org.pacelab.analysis.CaptureAnalyzer.QlogTraces failing = () -> {
+            asked.incrementAndGet();
+            throw new java.io.IOException("the qlog reader failed");
+        };
+        int port = s.serverAddress().getPort();
+        Files.delete(run.files().keyLog());
+        assertThrows(java.nio.file.NoSuchFileException.class,
+                () -> RunSummary.analyze(run.files(), port, qlog, failing, Simulation.pathCapacity(s)));
+        Files.delete(run.files().tap());
+        assertThrows(java.nio.file.NoSuchFileException.class,
+                () -> RunSummary.analyze(run.files(), port, qlog, failing, Simulation.pathCapacity(s)));
+        assertEquals(0, asked.get(), "the traces were not asked for");
     }
 }

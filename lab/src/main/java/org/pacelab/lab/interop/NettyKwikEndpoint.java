@@ -13,8 +13,8 @@ import org.pacelab.lab.peer.Role;
 /**
  * quiche (through Netty) and Kwik through the peer programs pacelab ships ({@code pacelab peer quiche-server|client},
  * {@code kwik-server|client}). Those programs serve and download files over h3 or hq-interop and write key logs (and
- * quiche's server a qlog, Kwik's client its own log: {@link #KWIK_CLIENT_LOG}); they have no options for the runner's
- * other test names, which are therefore unsupported with the reason.
+ * quiche in both roles a qlog per connection, Kwik's client its own log: {@link #KWIK_CLIENT_LOG}); they have no
+ * options for the runner's other test names, which are therefore unsupported with the reason.
  */
 final class NettyKwikEndpoint extends PeerBackedEndpoint {
     private static final Set<String> BASIC = Set.of("handshake", "transfer", "http3", "multiconnect");
@@ -100,6 +100,9 @@ final class NettyKwikEndpoint extends PeerBackedEndpoint {
         }
         if (s.keyLog() != null) {
             args.addAll(List.of("--keylog", s.keyLog().toString()));
+        }
+        if (s.qlogDir() != null && program.equals("quiche")) {
+            args.addAll(List.of("--qlog-dir", s.qlogDir().toString())); // Netty names each connection's file
         }
         if (program.equals("kwik")) {
             // Kwik writes no qlog: its own log (packets, recovery, debug) beside the client's output, for diagnosis only

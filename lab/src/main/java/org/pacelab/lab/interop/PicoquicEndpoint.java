@@ -16,8 +16,8 @@ import org.pacelab.lab.peer.Role;
  * picoquic}), the program picoquic's interop image runs, with the test names mapped to its flags: {@code -r} (Retry)
  * on the server; on the client {@code -C 20} (ChaCha20), {@code -u 32} (a key update after 32 packets), a ticket
  * file {@code -T} shared by two processes for resumption and 0-RTT, {@code -U 6b3343cf} (upgrade to QUIC v2), one
- * process per URL for multiconnect. Both roles write NSS key logs ({@code -8} with SSLKEYLOGFILE); the server writes
- * qlogs.
+ * process per URL for multiconnect. Both roles write NSS key logs ({@code -8} with SSLKEYLOGFILE) and a qlog per
+ * connection ({@code -q}: picoquicdemo writes JSON qlogs itself, {@code ICID.server.qlog} or {@code ICID.client.qlog}).
  */
 final class PicoquicEndpoint extends PeerBackedEndpoint {
     /** A key update after this many packets received (picoquic's interop image uses 32). */
@@ -74,6 +74,9 @@ final class PicoquicEndpoint extends PeerBackedEndpoint {
             case "resumption", "zerortt" -> base.addAll(List.of("-T", s.workDir().resolve("picoquic-tickets.bin").toString(),
                     "-N", s.workDir().resolve("picoquic-tokens.bin").toString()));
             default -> { }
+        }
+        if (s.qlogDir() != null) {
+            base.addAll(List.of("-q", s.qlogDir().toString()));
         }
         if (s.keyLog() != null) {
             base.add("-8");

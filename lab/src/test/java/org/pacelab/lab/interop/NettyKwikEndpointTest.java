@@ -19,8 +19,12 @@ class NettyKwikEndpointTest {
     private static final List<String> URLS = List.of("https://127.0.0.1:4433/a", "https://127.0.0.1:4433/b", "https://127.0.0.1:4433/c");
 
     private static EndpointSetup client(String testname) {
+        return client(testname, null);
+    }
+
+    private static EndpointSetup client(String testname, Path qlogDir) {
         return new EndpointSetup(DIR, testname, "hq-interop", null, null, null, URLS, null, DIR.resolve("downloads"), null,
-                DIR.resolve("keys.log"), null, 300_000_000_000L);
+                DIR.resolve("keys.log"), qlogDir, 300_000_000_000L);
     }
 
     @Test
@@ -46,6 +50,26 @@ class NettyKwikEndpointTest {
         }
         for (Launch l : NettyKwikEndpoint.quiche().client(client("transfer"), PACELAB)) {
             assertFalse(l.command().contains("--log"), l.command().toString());
+        }
+    }
+
+    /** quiche's client writes a qlog per connection where the run asks for them, in every process; Kwik has none. */
+    @Test
+    void quicheClientWritesItsQlogsWhereTheRunAsks() {
+        Path qlogs = DIR.resolve("qlog-client");
+        for (String testname : List.of("multiconnect", "transfer", "handshake")) {
+            for (Launch l : NettyKwikEndpoint.quiche().client(client(testname, qlogs), PACELAB)) {
+                List<String> cmd = l.command();
+                int i = cmd.indexOf("--qlog-dir");
+                assertTrue(i > 0, testname + ": " + cmd);
+                assertEquals(qlogs.toString(), cmd.get(i + 1), testname);
+            }
+            for (Launch l : NettyKwikEndpoint.quiche().client(client(testname), PACELAB)) {
+                assertFalse(l.command().contains("--qlog-dir"), testname + ": " + l.command());
+            }
+            for (Launch l : NettyKwikEndpoint.kwik().client(client(testname, qlogs), PACELAB)) {
+                assertFalse(l.command().contains("--qlog-dir"), testname + ": " + l.command());
+            }
         }
     }
 

@@ -91,8 +91,11 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
         }
     }
 
-    /** Deletes the partial files (the run failed). */
+    /** Deletes the partial files and ends the analyzer's reader of the first one (the run failed). */
     public void discard() {
+        if (firstRead != null) {
+            firstRead.abort(); // its thread ends whether or not the stream below closes (the pipe's end marker)
+        }
         for (Open o : open) {
             try {
                 o.stream().close();

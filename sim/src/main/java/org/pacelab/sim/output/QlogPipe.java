@@ -26,25 +26,39 @@ import org.pacelab.analysis.qlog.QlogTrace;
  */
 final class QlogPipe {
     /** Blocks of the qlog writer's buffer (1 MiB) in flight: the simulation waits when the reader is this far behind. */
-    private static final int BLOCKS = 16;
+    static final int BLOCKS = 16;
     private static final byte[] END = new byte[0];
 
     private final BlockingQueue<byte[]> blocks = new ArrayBlockingQueue<>(BLOCKS);
     private final CompletableFuture<List<QlogTrace>> traces = new CompletableFuture<>();
     private volatile boolean readerGone;
 
+    /** How the reader parses the bytes: {@link QlogReader#read(InputStream, Path)}, or a test's reader. */
+    interface Parser {
+        List<QlogTrace> read(InputStream bytes, Path file) throws IOException;
+    }
+
+    private final Thread reader;
+
     /** Starts the reader; {@code file} names the traces (the qlog's final path). */
     QlogPipe(Path file) {
-        Thread t = Thread.ofPlatform().name("qlog-reader").daemon().unstarted(() -> {
+        this(file, QlogReader::read);
+    }
+
+    QlogPipe(Path file, Parser parser) {
+        reader = Thread.ofPlatform().name("qlog-reader").daemon().unstarted(() -> {
             try {
-                traces.complete(QlogReader.read(new Input(), file));
+                traces.complete(parser.read(new Input(), file));
             } catch (Throwable e) {
                 traces.completeExceptionally(e);
             } finally {
+                // nothing takes from the queue any more: the writer stops putting (put checks readerGone) and
+                // what is queued is dropped here rather than held as long as the pipe is reachable
                 readerGone = true;
+                blocks.clear();
             }
         });
-        t.start();
+        reader.start();
     }
 
     /** Where the writer's bytes go besides the file: closing it ends the reader's input. */
@@ -76,15 +90,39 @@ final class QlogPipe {
 
     private void put(byte[] block) throws IOException {
         try {
-            while (!blocks.offer(block, 10, TimeUnit.MILLISECONDS)) {
-                if (readerGone) {
-                    return; // the reader failed: traces() reports why; the file is written regardless
+            // readerGone first: once the reader has ended (failed, or aborted), a put returns at once instead of
+            // waiting on a full queue; the file is written regardless and traces() reports why the reader ended
+            while (!readerGone) {
+                if (blocks.offer(block, 10, TimeUnit.MILLISECONDS)) {
+                    if (readerGone) {
+                        blocks.clear(); // the reader ended after this put looked, and may have cleared before it
+                    }
+                    return;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while handing the qlog to its reader");
         }
+    }
+
+    /**
+     * Ends the reader without waiting for the end of the output (the run failed): it stops at its next wait for
+     * bytes, drops what is queued and its thread ends; later writes are dropped. {@link #traces()} then fails.
+     */
+    void abort() {
+        readerGone = true;
+        reader.interrupt();
+    }
+
+    /** The reader's thread (tests: it ends after the output is closed or {@link #abort()}). */
+    Thread readerThread() {
+        return reader;
+    }
+
+    /** Blocks in the queue (tests: at most 16, none once the reader has ended). */
+    int queued() {
+        return blocks.size();
     }
 
     /** The traces, once the output is closed (waits for the reader); an I/O error as reading the file would give it. */

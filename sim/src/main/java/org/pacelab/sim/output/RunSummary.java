@@ -27,17 +27,21 @@ public final class RunSummary {
     }
 
     /**
-     * As {@link #analyze(RunFiles, int, Path, Long)}, with the traces of {@code serverQlog} already read while the
-     * simulation wrote it ({@link QlogFiles#firstTraces()}); null reads the file.
+     * As {@link #analyze(RunFiles, int, Path, Long)}, with the traces of {@code serverQlog} as read while the
+     * simulation wrote it ({@link QlogFiles#firstTraces()}, asked for where the analyzer would read the file, so its
+     * errors come in {@link CaptureAnalyzer}'s order); a null answer reads the file.
      */
-    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, List<QlogTrace> serverQlogTraces,
+    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, CaptureAnalyzer.QlogTraces serverQlogTraces,
                                     Long pathCapacityBytes) throws IOException {
         AnalysisOptions options = new AnalysisOptions(files.tap(), files.keyLog(), serverQlog, files.events(),
                 files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets(), pathCapacityBytes);
         Path name = files.dir().toAbsolutePath().normalize().getFileName();
         String runId = name == null ? "run" : name.toString();
         RunResult result = serverQlogTraces == null ? CaptureAnalyzer.analyze(options, runId)
-                : CaptureAnalyzer.analyze(options, runId, serverQlogTraces);
+                : CaptureAnalyzer.analyze(options, runId, () -> {
+                    List<QlogTrace> read = serverQlogTraces.get();
+                    return read != null ? read : CaptureAnalyzer.readQlogs(options);
+                });
         result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());
         SummaryJson.write(result.summary(), files.summary());
         if (result.timeline() != null) {
