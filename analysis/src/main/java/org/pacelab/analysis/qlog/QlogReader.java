@@ -70,10 +70,28 @@ public final class QlogReader {
         }
     }
 
-    /** Reads every trace of a file (JSON-SEQ files hold one). */
+    /**
+     * Reads every trace of a file (JSON-SEQ files hold one). A file that stops being JSON where picoquic leaves out a
+     * brace ({@link PicoquicVersionNegotiationRepair}) is read again with the brace put back, and its traces say so.
+     */
     public static List<QlogTrace> read(Path file) throws IOException {
-        return read(Files.newInputStream(file), file);
+        List<QlogTrace> traces = read(Files.newInputStream(file), file);
+        boolean unreadable = traces.stream().anyMatch(t -> t.notes().stream().anyMatch(n -> n.contains(UNREADABLE)));
+        if (!unreadable || !PicoquicVersionNegotiationRepair.applies(file)) {
+            return traces;
+        }
+        List<QlogTrace> repaired = new ArrayList<>();
+        for (QlogTrace t : read(PicoquicVersionNegotiationRepair.repaired(file), file)) {
+            List<String> notes = new ArrayList<>(t.notes());
+            notes.add(file.getFileName() + ": " + PicoquicVersionNegotiationRepair.NOTE);
+            repaired.add(new QlogTrace(t.file(), t.vantagePoint(), t.connectionIds(), t.referenceTimeMs(), t.sent(),
+                    t.packetsSent(), t.packetsLost(), t.timeline(), t.events(), List.copyOf(notes), t.fineSendTimes(),
+                    t.stateUpdates(), t.startupEnd()));
+        }
+        return repaired;
     }
+
+    private static final String UNREADABLE = ": unreadable JSON record (";
 
     /**
      * Reads every trace of a qlog's bytes as they arrive on {@code bytes} (a file, or a simulated run's qlog while it
@@ -99,8 +117,8 @@ public final class QlogReader {
                     }
                     record.read(p);
                 } catch (JsonParseException | DatabindException e) {
-                    String note = file.getFileName() + ":" + line + ": unreadable JSON record ("
-                            + e.getOriginalMessage() + "); the records before it are used";
+                    String note = file.getFileName() + ":" + line + UNREADABLE + e.getOriginalMessage()
+                            + "); the records before it are used";
                     if (seq == null) {
                         seq = new TraceBuilder(file);
                         traces.add(seq);

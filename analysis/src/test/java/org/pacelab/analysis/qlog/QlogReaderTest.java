@@ -157,6 +157,34 @@ class QlogReaderTest {
     }
 
     @Test
+    void picoquicsVersionNegotiationWithoutItsBraceIsRepairedAndSaysSo() throws IOException {
+        // picoquic d199d45be869 writes "version_negotiation": "chosen": ... without the object's "{"; the second broken
+        // parameter sits across the repair's 64 KiB blocks (the padding event before it is sized for that)
+        String broken = "[0, \"transport\", \"parameters_set\", { \"owner\": \"remote\", "
+                + "\"version_negotiation\": \"chosen\": \"00000001\", \"others\": [\"00000001\",\"6b3343cf\"]}}],";
+        String head = "{ \"qlog_version\": \"draft-00\", \"title\": \"picoquic\", \"traces\": [{ \"vantage_point\": "
+                + "{ \"name\": \"backend-67\", \"type\": \"server\" }, \"event_fields\": [\"relative_time\", \"category\", "
+                + "\"event\", \"data\"], \"configuration\": {\"time_units\": \"us\"}, \"common_fields\": "
+                + "{ \"protocol_type\": \"QUIC_HTTP3\", \"reference_time\": \"563942109\"}, \"events\": [";
+        String padding = "[1, \"info\", \"message\", { \"message\": \"" + "x".repeat(65_536 - head.length() - broken.length() - 110) + "\"}],";
+        String sent = "[1730, \"transport\", \"packet_sent\", { \"packet_type\": \"1RTT\", \"header\": { \"packet_size\": 1440, "
+                + "\"packet_number\": 7 }}]]}]}";
+        Path f = Files.writeString(dir.resolve("0012.server.qlog"), head + broken + padding + broken + sent);
+        int second = (head + broken + padding).length() + broken.indexOf("\"version_negotiation");
+        assertTrue(second < 65_536 && second + 30 > 65_536, "the second pattern crosses the first block's end: " + second);
+        QlogTrace t = QlogReader.read(f).getFirst();
+        assertEquals(1.73, t.sent().eventMs(7), 1e-9);
+        assertEquals(1, t.packetsSent());
+        assertEquals(List.of("0012.server.qlog: reference_time 563942109 is not a time since the Unix epoch",
+                "0012.server.qlog: " + PicoquicVersionNegotiationRepair.NOTE), t.notes());
+        // a file that is unreadable for another reason keeps its note and is not read twice into something else
+        Path other = Files.writeString(dir.resolve("0013.server.qlog"), head + "[1730, \"transport\" \"x\"]]}]}");
+        QlogTrace o = QlogReader.read(other).getFirst();
+        assertTrue(o.notes().stream().anyMatch(n -> n.contains("unreadable JSON record")), o.notes().toString());
+        assertTrue(o.notes().stream().noneMatch(n -> n.contains("repaired")), o.notes().toString());
+    }
+
+    @Test
     void fieldsInAnyOrderFramesSkippedAndRepeatedKeysReplaceEarlierOnes() throws IOException {
         Path f = Files.writeString(dir.resolve("d.sqlog"), RS
                 + "{\"trace\":{\"common_fields\":{\"reference_time\":100,\"time_format\":\"absolute\"},"
