@@ -24,41 +24,27 @@ final class PicoquicVersionNegotiationRepair {
 
     private PicoquicVersionNegotiationRepair() {}
 
-    /** Whether {@code file} holds the broken pattern. */
-    static boolean applies(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return new Repairing(in).scanOnly();
-        }
-    }
-
-    /** The file's bytes with every broken pattern given its brace. */
-    static InputStream repaired(Path file) throws IOException {
+    /** The file's bytes with every broken pattern given its brace; {@link Repairing#repairs()} counts them. */
+    static Repairing repaired(Path file) throws IOException {
         return new Repairing(Files.newInputStream(file));
     }
 
     /** Copies blocks, keeping the last {@code BROKEN.length - 1} bytes back so that a pattern across blocks is found. */
-    private static final class Repairing extends InputStream {
+    static final class Repairing extends InputStream {
         private final InputStream in;
         private byte[] pending = new byte[0];
         private int pos;
         private byte[] carry = new byte[0];
         private boolean eof;
+        private int repairs;
 
         Repairing(InputStream in) {
             this.in = new BufferedInputStream(in, 1 << 16);
         }
 
-        boolean scanOnly() throws IOException {
-            byte[] block = new byte[1 << 16];
-            byte[] window = new byte[0];
-            for (int n; (n = in.read(block)) > 0; ) {
-                byte[] w = concat(window, block, n);
-                if (indexOf(w, 0) >= 0) {
-                    return true;
-                }
-                window = tail(w);
-            }
-            return false;
+        /** Braces put back so far. */
+        int repairs() {
+            return repairs;
         }
 
         private boolean fill() throws IOException {
@@ -76,6 +62,7 @@ final class PicoquicVersionNegotiationRepair {
             for (int i; (i = indexOf(w, from)) >= 0 && i < w.length - keep; from = i + AT) {
                 out.write(w, from, i + AT - from);
                 out.write('{');
+                repairs++;
             }
             int end = w.length - keep;
             if (from < end) {
@@ -115,10 +102,6 @@ final class PicoquicVersionNegotiationRepair {
             byte[] w = java.util.Arrays.copyOf(a, a.length + n);
             System.arraycopy(b, 0, w, a.length, n);
             return w;
-        }
-
-        private static byte[] tail(byte[] w) {
-            return java.util.Arrays.copyOfRange(w, Math.max(0, w.length - (BROKEN.length - 1)), w.length);
         }
 
         private static int indexOf(byte[] w, int from) {

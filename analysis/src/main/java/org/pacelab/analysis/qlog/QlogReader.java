@@ -77,11 +77,16 @@ public final class QlogReader {
     public static List<QlogTrace> read(Path file) throws IOException {
         List<QlogTrace> traces = read(Files.newInputStream(file), file);
         boolean unreadable = traces.stream().anyMatch(t -> t.notes().stream().anyMatch(n -> n.contains(UNREADABLE)));
-        if (!unreadable || !PicoquicVersionNegotiationRepair.applies(file)) {
+        if (!unreadable) {
             return traces;
         }
+        PicoquicVersionNegotiationRepair.Repairing bytes = PicoquicVersionNegotiationRepair.repaired(file);
+        List<QlogTrace> again = read(bytes, file);
+        if (bytes.repairs() == 0) {
+            return traces; // unreadable for another reason
+        }
         List<QlogTrace> repaired = new ArrayList<>();
-        for (QlogTrace t : read(PicoquicVersionNegotiationRepair.repaired(file), file)) {
+        for (QlogTrace t : again) {
             List<String> notes = new ArrayList<>(t.notes());
             notes.add(file.getFileName() + ": " + PicoquicVersionNegotiationRepair.NOTE);
             repaired.add(new QlogTrace(t.file(), t.vantagePoint(), t.connectionIds(), t.referenceTimeMs(), t.sent(),
