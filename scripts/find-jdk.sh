@@ -1,8 +1,20 @@
 # Sourced by ./pacelab and ./run-tests: sets JAVA_HOME to a JDK >= 25 (JAVA_HOME, then /usr/lib/jvm/*25*,
 # then javac on PATH) or returns 1.
+# The feature version of the java binary $1: from the JDK's release file (JAVA_VERSION="25.0.3"), which every JDK
+# image has beside bin/, else by asking the JVM (a JVM start: 0.1-0.3 s of every ./pacelab command's wall time on a
+# shared 2-core machine, docs/benchmarks.md "Simulator", 2026-12-03 evening).
 pacelab_java_major() {
-  local v
-  v="$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2; exit}')" || true
+  local v= release
+  release="$(dirname "$(dirname "$1")")/release"
+  if [[ -f "$release" ]]; then
+    v="$(sed -n 's/^JAVA_VERSION="\([0-9][0-9.]*\).*"$/\1/p' "$release" | head -n 1)"
+    [[ "$v" == 1.* ]] && v="${v#1.}"   # 1.8.0_x: Java 8
+    v="${v%%.*}"
+  fi
+  if [[ ! "$v" =~ ^[0-9]+$ ]]; then
+    v="$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2; exit}')" || true
+    v="${v#1.}"; v="${v%%.*}"
+  fi
   echo "${v:-0}"
 }
 
