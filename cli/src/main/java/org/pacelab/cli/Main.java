@@ -1,5 +1,7 @@
 package org.pacelab.cli;
 
+import org.pacelab.sim.Simulation;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -9,6 +11,10 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("sim")) {
+            // the run's one-time set-up (certificate, host model, libcrypto) beside picocli's start and the options
+            Simulation.prepareInBackground();
+        }
         TerminalText.installForConsole();
         System.exit(run(args));
     }

@@ -34,11 +34,14 @@ import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.SyntheticContent;
+import org.pacelab.quic.crypto.CipherSuite;
+import org.pacelab.quic.crypto.PacketKeys;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.tls.TlsConfig;
 import org.pacelab.sim.engine.EventEngine;
 import org.pacelab.sim.host.CallTimer;
 import org.pacelab.sim.host.Host;
+import org.pacelab.sim.host.HostTiming;
 import org.pacelab.sim.host.PacketIds;
 import org.pacelab.sim.output.KeyLogCollector;
 import org.pacelab.sim.output.QlogFiles;
@@ -109,6 +112,23 @@ public final class Simulation {
 
     public static void prepareJvm() {
         DeterministicRandomProvider.install();
+    }
+
+    /**
+     * Starts, on a daemon thread, the one-time work of a JVM's first run that needs no scenario, so that it overlaps
+     * parsing the options and setting up the run instead of following them: the bundled host model (Jackson's start),
+     * libcrypto's bindings and the JDK's HMAC and AES (a throwaway set of packet keys), and the simulated server's
+     * certificate (the JDK's P-256 generator tables, ~0.1 s of CPU, which the handshake's signature needs too). Each
+     * is a class's initialisation, so a run that gets there first waits for it rather than doing it twice; none of it
+     * draws from a simulation's random streams (the certificate has its own seeded stream), so the run's outputs are
+     * the same bytes (docs/benchmarks.md, "Simulator", 2026-12-03 evening). For the CLI's {@code sim} process.
+     */
+    public static void prepareInBackground() {
+        Thread.ofPlatform().name("sim-prepare").daemon().start(() -> {
+            HostTiming.defaults();
+            PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, new byte[CipherSuite.AES_128_GCM_SHA256.hashLength()]);
+            Identity.get();
+        });
     }
 
     /** Runs the scenario; its output directory is created (existing files of the same names are replaced). */

@@ -71,8 +71,14 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
     /** Sizes the small and full-size costs are measured at (an acknowledgement, pacelab's default datagram). */
     public static final int SMALL_BYTES = 100;
     public static final int FULL_BYTES = 1452;
-    private static volatile HostTiming defaults;
-    private static volatile HostTiming realtime;
+    /** The bundled models, read once on first use (class initialisation: a second thread asking waits, reads nothing). */
+    private static final class Defaults {
+        static final HostTiming INSTANCE = bundled(RESOURCE);
+    }
+
+    private static final class Realtime {
+        static final HostTiming INSTANCE = bundled(REALTIME_RESOURCE);
+    }
 
     public HostTiming {
         long[] all = {sendmsgNs, sendmmsgCallNs, sendmmsgPerPacketNs, gsoCallNs, gsoPerSegmentNs, recvNs, recvEmptyNs,
@@ -90,12 +96,7 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
      * calibration {@code default}): wake-ups see the 50 µs default timer slack and the tails of a busy host.
      */
     public static HostTiming defaults() {
-        HostTiming d = defaults;
-        if (d == null) {
-            d = bundled(RESOURCE);
-            defaults = d;
-        }
-        return d;
+        return Defaults.INSTANCE;
     }
 
     /**
@@ -104,12 +105,7 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
      * {@code park-tight}, and tails are short. The model of a host dedicated to the experiment.
      */
     public static HostTiming realtime() {
-        HostTiming r = realtime;
-        if (r == null) {
-            r = bundled(REALTIME_RESOURCE);
-            realtime = r;
-        }
-        return r;
+        return Realtime.INSTANCE;
     }
 
     /** A bundled model by name ({@link #NAMES}), or null for any other name. */
