@@ -182,6 +182,55 @@ public final class QlogJsonSeqWriter implements QlogSink {
         json.writeNumber(b, i, b.length - i);
     }
 
+    /** Writes {@code ns / 1e6} as {@code json.writeNumber(double)} does ({@link Double#toString(double)}), from digits. */
+    private void writeNanosAsMillis(long ns) throws IOException {
+        int from = millisDigits(ns, millis);
+        if (from < 0) {
+            json.writeNumber(ns / 1e6);
+        } else {
+            json.writeNumber(millis, from, millis.length - from);
+        }
+    }
+
+    /**
+     * The characters {@link Double#toString(double)} gives for {@code ns / 1e6}, written to the end of {@code b}
+     * (at least 16 chars); returns where they start, or -1 outside 1,000 ns to 10^13 ns, where the double's text is
+     * in E notation or the conversion of {@code ns} to a double may round. Why they are the same: {@code ns / 1e6}
+     * is the double nearest to the decimal q = ns / 10^6, which has at most six decimals; q is in the double's
+     * rounding interval, and any other decimal of as few digits differs from q by at least 10^-7 while that
+     * interval is narrower than 10^-8 below 10^7, so q, without trailing zeros but with one decimal at least, is
+     * the shortest decimal the JDK's algorithm prints (in plain notation from 10^-3 to below 10^7). Under C1, as a
+     * short simulation runs, the double's conversion cost ~1.7 % of the main thread (docs/benchmarks.md,
+     * "Simulator", 2026-12-03 evening); QlogJsonSeqWriterTest compares the two over the range.
+     */
+    static int millisDigits(long ns, char[] b) {
+        if (ns < 1_000L || ns >= 10_000_000_000_000L) {
+            return -1;
+        }
+        long frac = ns % 1_000_000;
+        long whole = ns / 1_000_000;
+        int i = b.length;
+        if (frac == 0) {
+            b[--i] = '0';
+        } else {
+            int digits = 6;
+            while (frac % 10 == 0) {
+                frac /= 10;
+                digits--;
+            }
+            for (int d = 0; d < digits; d++) {
+                b[--i] = (char) ('0' + frac % 10);
+                frac /= 10;
+            }
+        }
+        b[--i] = '.';
+        do {
+            b[--i] = (char) ('0' + whole % 10);
+            whole /= 10;
+        } while (whole != 0);
+        return i;
+    }
+
     private static final SerializedString[] PACKET_TYPES = new SerializedString[PacketType.values().length];
 
     static {
@@ -307,14 +356,14 @@ public final class QlogJsonSeqWriter implements QlogSink {
             begin(now, EVENT_METRICS_UPDATED);
             if (minRtt != Long.MAX_VALUE) {
                 json.writeFieldName(F_MIN_RTT);
-                json.writeNumber(minRtt / 1e6);
+                writeNanosAsMillis(minRtt);
             }
             json.writeFieldName(F_SMOOTHED_RTT);
-            json.writeNumber(smoothedRtt / 1e6);
+            writeNanosAsMillis(smoothedRtt);
             json.writeFieldName(F_LATEST_RTT);
-            json.writeNumber(latestRtt / 1e6);
+            writeNanosAsMillis(latestRtt);
             json.writeFieldName(F_RTT_VARIANCE);
-            json.writeNumber(rttVariance / 1e6);
+            writeNanosAsMillis(rttVariance);
             json.writeFieldName(F_CONGESTION_WINDOW);
             json.writeNumber(congestionWindow);
             json.writeFieldName(F_BYTES_IN_FLIGHT);

@@ -34,6 +34,46 @@ class QlogJsonSeqWriterTest {
         }
     }
 
+    /**
+     * The RTTs of metrics_updated are written from digits as the double ns / 1e6 printed itself
+     * (Double.toString): the same text at the range's edges, every magnitude and random values, and the E notation
+     * outside it left to the double.
+     */
+    @Test
+    void rttMillisecondsAreTheDoublesText() {
+        char[] b = new char[28];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(14);
+        List<Long> values = new java.util.ArrayList<>(List.of(1_000L, 1_001L, 1_500L, 9_999L, 10_000L, 999_999L, 1_000_000L,
+                1_000_001L, 25_000_000L, 25_123_456L, 100_000_000L, 9_999_999_999_999L, 1_234_567_890_123L));
+        for (int i = 0; i < 300_000; i++) {
+            long bound = 10_000L * (long) Math.pow(10, r.nextInt(10)); // 10^4 .. 10^13
+            values.add(r.nextLong(1_000L, Math.min(bound, 10_000_000_000_000L)));
+        }
+        for (long exp = 1_000L; exp < 10_000_000_000_000L; exp *= 10) {
+            for (long d = -3; d <= 3; d++) {
+                if (exp + d >= 1_000L) {
+                    values.add(exp + d);
+                }
+                values.add(exp * 7 + d);
+            }
+        }
+        for (long ns : values) {
+            int from = QlogJsonSeqWriter.millisDigits(ns, b);
+            assertTrue(from >= 0, "digits for " + ns);
+            assertEquals(Double.toString(ns / 1e6), new String(b, from, b.length - from), "ns = " + ns);
+        }
+        for (long ns : new long[] {0L, 1L, 999L, -5L, 10_000_000_000_000L, Long.MAX_VALUE}) {
+            assertEquals(-1, QlogJsonSeqWriter.millisDigits(ns, b), "left to the double: " + ns);
+        }
+        // and in the file: an RTT of 0.5 us (E notation) and of 25 ms
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QlogJsonSeqWriter w = new QlogJsonSeqWriter(out, "t", "server", new byte[] {1, 2}, 1000.0, 0L, false, false);
+        w.metricsUpdated(1_000L, 500L, 25_000_000L, 25_000_100L, 0L, 12_000L, 1_200L, Long.MAX_VALUE, 0L);
+        w.close();
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"min_rtt\":5.0E-4,\"smoothed_rtt\":25.0,\"latest_rtt\":25.0001,\"rtt_variance\":0.0,"), text);
+    }
+
     /** RFC 7464 framing: each record is RS, a JSON text, LF; text is UTF-8. */
     @Test
     void recordsAreRsJsonLfInUtf8() {
