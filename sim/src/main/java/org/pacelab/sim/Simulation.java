@@ -124,10 +124,12 @@ public final class Simulation {
      * the same bytes (docs/benchmarks.md, "Simulator", 2026-12-03 evening). For the CLI's {@code sim} process.
      */
     public static void prepareInBackground() {
+        // two threads: the certificate (the longest) must not wait behind the others; in one thread the run's own
+        // thread reached it first in a JFR profile and built the tables itself
+        Thread.ofPlatform().name("sim-prepare-certificate").daemon().start(Identity::get);
         Thread.ofPlatform().name("sim-prepare").daemon().start(() -> {
             HostTiming.defaults();
             PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, new byte[CipherSuite.AES_128_GCM_SHA256.hashLength()]);
-            Identity.get();
         });
     }
 
