@@ -456,10 +456,15 @@ public final class Simulation {
     }
 
     /** The server's certificate: the same in every run (fixed key stream, times and serial). */
-    private static final class Identity {
-        private static final Certificates.Identity INSTANCE = Certificates.selfSigned(List.of("localhost", "10.77.1.1"),
+    /** The simulated server's certificate and key, from their own seeded stream: the same on whichever thread. */
+    static Certificates.Identity newIdentity() {
+        return Certificates.selfSigned(List.of("localhost", "10.77.1.1"),
                 new SeededSecureRandom(new RandomStreams(0x9ACE1ABL).stream("certificate")),
                 VirtualEpoch.EPOCH_NANOS / 1_000_000L - 86_400_000L, BigInteger.ONE);
+    }
+
+    private static final class Identity {
+        private static final Certificates.Identity INSTANCE = newIdentity();
 
         static Certificates.Identity get() {
             return INSTANCE;

@@ -23,6 +23,31 @@ import org.pacelab.sim.output.RunFiles;
 
 /** Acceptance 1: the same scenario and seed give the same bytes; a different seed changes the random samples. */
 class DeterminismTest {
+    /**
+     * The server's certificate is the same bytes whichever thread builds it (the CLI's sim process builds it on a
+     * thread of its own while the options are parsed, Simulation.prepareInBackground), and the run after that
+     * thread gives the same files as one without it.
+     */
+    @Test
+    void theCertificateIsTheSameOnAnyThreadAndAPreparedRunTheSameBytes(@TempDir Path tmp) throws Exception {
+        var here = Simulation.newIdentity();
+        var other = new java.util.concurrent.atomic.AtomicReference<org.pacelab.io.tls.Certificates.Identity>();
+        Thread t = Thread.ofPlatform().start(() -> other.set(Simulation.newIdentity()));
+        t.join();
+        assertArrayEquals(here.leaf().getEncoded(), other.get().leaf().getEncoded());
+        assertArrayEquals(here.key().getEncoded(), other.get().key().getEncoded());
+
+        Simulation.run(scenario(tmp.resolve("a"), 3));
+        Simulation.prepareInBackground();
+        Simulation.run(scenario(tmp.resolve("b"), 3));
+        Map<String, byte[]> a = files(tmp.resolve("a"));
+        Map<String, byte[]> b = files(tmp.resolve("b"));
+        assertEquals(a.keySet(), b.keySet());
+        for (String name : a.keySet()) {
+            assertArrayEquals(a.get(name), b.get(name), name);
+        }
+    }
+
     private static SimScenario scenario(Path dir, long seed, String... extra) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("--size", "2MiB");
