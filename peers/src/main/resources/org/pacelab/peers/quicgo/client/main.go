@@ -12,7 +12,7 @@
 // quic-go's qtls honours for TLS 1.3); --resume downloads the first URL over one connection, waits up to 10 s for its
 // session ticket (tls.ClientSessionCache), closes it and downloads the rest over a second connection that resumes the
 // session; --zero-rtt does the same with the second connection's requests sent in 0-RTT (quic.DialAddrEarly through
-// interop/http09's GET_0RTT). Both connections are made by one process: Go's tls.ClientSessionState cannot be written
+// the GET_0RTT request method of interop/http09 and http3). Both connections are made by one process: Go's tls.ClientSessionState cannot be written
 // to a file (crypto/tls before Go 1.21 has no API for it).
 //
 // It exits 1 when a download fails. The server's certificate is not verified (the lab's is self-signed).
@@ -207,9 +207,6 @@ func main() {
 	if twoConnections && len(urls) < 2 {
 		fail("--resume and --zero-rtt need at least 2 URLs (the first for the first connection, the rest for the second)")
 	}
-	if twoConnections && *alpn != "hq-interop" {
-		fail("--resume and --zero-rtt: only with --alpn hq-interop (interop/http09 has the 0-RTT request method)")
-	}
 	var tickets <-chan struct{}
 	if twoConnections {
 		tlsConf.ClientSessionCache, tickets = newSessionCache(tls.NewLRUClientSessionCache(1))
@@ -245,7 +242,9 @@ func main() {
 		}
 		closer.Close() // the next request dials a new connection, which resumes the cached session
 		method := http.MethodGet
-		if *zeroRtt {
+		if *zeroRtt && *alpn == "h3" {
+			method = http3.MethodGet0RTT
+		} else if *zeroRtt {
 			method = http09.MethodGet0RTT
 		}
 		downloadAll(ctx, rt, method, urls[1:], *output, results[1:])
