@@ -733,7 +733,11 @@ public final class QuicConnection implements StreamTransport {
     }
 
     private static String describe(NetworkPath p) {
-        return (p.local() == null ? "" : p.local() + " ") + "-> " + p.remote();
+        return (p.local() == null ? "" : hostPort(p.local()) + " ") + "-> " + hostPort(p.remote());
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return (a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress()) + ":" + a.getPort();
     }
 
     /**
