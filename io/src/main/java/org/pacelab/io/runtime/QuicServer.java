@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.SendPath;
+import org.pacelab.net.sys.SysException;
 import org.pacelab.quic.app.AlpnSelectingHandler;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
@@ -99,7 +100,7 @@ public final class QuicServer implements AutoCloseable {
             }
         }
         // the preferred address's socket first: whoever waits for the first one to be bound finds both bound
-        SendPath preferredPath = preferredListen == null ? null : SendPath.open(send, preferredListen, bufferBytes, null);
+        SendPath preferredPath = preferredListen == null ? null : openPreferred(send, preferredListen, bufferBytes);
         InetSocketAddress preferredLocal = null;
         SendPath path;
         try {
@@ -119,6 +120,19 @@ public final class QuicServer implements AutoCloseable {
         QuicServer s = new QuicServer(path, preferredPath, preferredLocal, endpoint);
         s.thread.start();
         return s;
+    }
+
+    /** The preferred address's socket; a failure to bind it says so (not "listen address", which is the first one). */
+    private static SendPath openPreferred(SendConfig send, InetSocketAddress at, int bufferBytes) throws IOException {
+        try {
+            return SendPath.open(send, at, bufferBytes, null);
+        } catch (SysException e) {
+            String m = String.valueOf(e.getMessage());
+            throw new SysException("preferred address" + (m.startsWith("listen address") ? m.substring("listen address".length())
+                    : ": " + m), e.errno());
+        } catch (java.net.BindException e) {
+            throw new java.net.BindException("preferred address: " + e.getMessage());
+        }
     }
 
     public InetSocketAddress localAddress() throws IOException {

@@ -18,9 +18,8 @@ import org.pacelab.lab.peer.Role;
 final class Ngtcp2Endpoint extends PeerBackedEndpoint {
     private static final Set<String> SERVER = Set.of("handshake", "transfer", "retry", "resumption", "zerortt", "http3",
             "multiconnect", "chacha20", "keyupdate", "ecn");
-    /** connectionmigration: gtlsclient moves to a server's preferred address unless told not to ({@code --no-preferred-addr}). */
     private static final Set<String> CLIENT = Set.of("handshake", "transfer", "retry", "resumption", "zerortt", "http3",
-            "multiconnect", "chacha20", "keyupdate", "ecn", "connectionmigration");
+            "multiconnect", "chacha20", "keyupdate", "ecn");
 
     Ngtcp2Endpoint() {
         super("ngtcp2");
