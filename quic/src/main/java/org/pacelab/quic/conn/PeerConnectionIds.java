@@ -61,6 +61,12 @@ public final class PeerConnectionIds {
         return e == null ? null : e.cid();
     }
 
+    /** The sequence number of an ID the peer gave us that is newer than the one we send to, or -1 when there is none. */
+    public long nextUnused() {
+        Long next = ids.higherKey(current);
+        return next == null ? -1 : next;
+    }
+
     /**
      * Sends to the ID of {@code sequence} from now on (a client that moved to the preferred address, RFC 9000 §9.6.1,
      * §9.5); returns the sequence numbers of the IDs used before, to retire with RETIRE_CONNECTION_ID (§5.1.2).

@@ -307,8 +307,11 @@ public final class QuicConnection implements StreamTransport {
         if (!onProbe && !isClient && !path.sameLocal(currentPath) && handshakeComplete && state == State.ESTABLISHED
                 && preferredAddressOffered != null && migrations == 0) {
             // RFC 9000 §9.6.2: a datagram at our preferred address; its PATH_CHALLENGE is answered there, and the server
-            // probes the path toward the client from that address
-            startProbe(new PathProbe(path, peerCids.current(), -1, true, random, now, recovery.rtt().ptoBase()), now);
+            // probes the path toward the client from that address, to a connection ID not used from the original address
+            // when the client gave us one (§9.5)
+            long seq = peerCids.nextUnused();
+            byte[] dcid = seq >= 0 ? peerCids.get(seq) : peerCids.current();
+            startProbe(new PathProbe(path, dcid, seq, true, random, now, recovery.rtt().ptoBase()), now);
             onProbe = true;
         }
         if (onProbe) {
@@ -697,7 +700,8 @@ public final class QuicConnection implements StreamTransport {
      * A validated probe path becomes the current one: a client's at once (§9.6.1), a server's once a non-probing packet
      * with the largest packet number so far arrived on it too (§9.6.2); until then a server's non-probing packets leave
      * from its original address. A new peer address (not only a new port) starts with fresh congestion and RTT state
-     * (§9.4). The client sends to the preferred address's connection ID and retires the ones used before (§9.5, §5.1.2).
+     * (§9.4). Each side sends to the connection ID it probed with and retires the ones used before (§9.5, §5.1.2): the
+     * client the preferred address's, the server one the client issued and it had not used.
      */
     private void completeProbe(long now) {
         if (probe == null || !probe.validated() || !isClient && !probe.nonProbingReceived()) {
@@ -708,7 +712,7 @@ public final class QuicConnection implements StreamTransport {
         NetworkPath old = currentPath;
         currentPath = p.path();
         migrations++;
-        if (isClient) {
+        if (p.dcidSequence() >= 0) {
             pending.retireConnectionIds.addAll(peerCids.switchTo(p.dcidSequence()));
         }
         for (byte[] r : p.takeResponses()) {

@@ -121,17 +121,24 @@ class PreferredAddressTest {
         ConnectionPair pair = pair(app, true, 52);
         Set<String> dcidsToOriginal = new LinkedHashSet<>();
         Set<String> dcidsToPreferred = new LinkedHashSet<>();
+        Set<String> serverDcidsFromOriginal = new LinkedHashSet<>();
+        Set<String> serverDcidsFromPreferred = new LinkedHashSet<>();
         pair.onSend = (c, r) -> {
-            if (c != pair.client || r.path() == null) {
+            if (r.path() == null || pair.client == null) {
                 return;
             }
             byte[] d = new byte[r.length()];
             pair.buffer.duplicate().flip().get(d);
+            String dcid;
             try {
-                String dcid = HexFormat.of().formatHex(PacketParser.parse(ByteBuffer.wrap(d), 0, 8).dcid());
-                (r.path().remote().equals(PREFERRED) ? dcidsToPreferred : dcidsToOriginal).add(dcid);
+                dcid = HexFormat.of().formatHex(PacketParser.parse(ByteBuffer.wrap(d), 0, 8).dcid());
             } catch (Exception e) {
                 throw new AssertionError(e);
+            }
+            if (c == pair.client) {
+                (r.path().remote().equals(PREFERRED) ? dcidsToPreferred : dcidsToOriginal).add(dcid);
+            } else {
+                (PREFERRED.equals(r.path().local()) ? serverDcidsFromPreferred : serverDcidsFromOriginal).add(dcid);
             }
         };
         pair.start();
@@ -148,6 +155,11 @@ class PreferredAddressTest {
         assertTrue(reused.isEmpty(), "§9.5: no connection ID used on both paths: " + reused);
         String preferredCid = HexFormat.of().formatHex(pair.client.peerTransportParameters().preferredAddress().connectionId());
         assertEquals(preferredCid, dcidsToPreferred.iterator().next(), "the probe goes to the preferred address's ID");
+        // §9.5 for the server too: from its preferred address to a connection ID of the client's it had not used
+        assertFalse(serverDcidsFromPreferred.isEmpty());
+        Set<String> serverReused = new LinkedHashSet<>(serverDcidsFromPreferred);
+        serverReused.retainAll(serverDcidsFromOriginal);
+        assertTrue(serverReused.isEmpty(), "§9.5: the server used a connection ID from both addresses: " + serverReused);
         assertEquals(List.of("probing_started: preferred address", "probing_successful", "migration_complete"), clientLog.migration);
         // only the port of the server's address would keep the congestion state (§9.4); this one is a new address
         assertEquals(1L, pair.client.counters().get("path_congestion_resets"));
