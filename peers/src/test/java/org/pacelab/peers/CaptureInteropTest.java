@@ -63,7 +63,7 @@ class CaptureInteropTest {
 
             DigestSink sink = new DigestSink();
             QuicClient.Outcome o = Pacelab.download(server.localAddress(), "h3", List.of(TARGET), sink,
-                    new Pacelab.Logs(clientKeys, qlogs));
+                    new Pacelab.Logs(clientKeys, qlogs), SendConfig.PER_DATAGRAM);
             assertTrue(o.allSucceeded(), "download failed: " + o);
             assertEquals(Interop.patternSha256(SIZE), sink.sha256.get(TARGET));
             awaitNoConnections(server);

@@ -62,10 +62,21 @@ public final class Pacelab {
     /** pacelab's client downloading {@code targets} from {@code server} over one connection (no certificate check). */
     public static QuicClient.Outcome download(InetSocketAddress server, String alpn, List<String> targets, DownloadSink sink,
                                               Logs logs) throws IOException, QuicException {
+        return download(server, alpn, targets, sink, logs, SendConfig.DEFAULT);
+    }
+
+    /**
+     * Like {@link #download(InetSocketAddress, String, List, DownloadSink, Logs)} with the given send path: a capture on
+     * {@code lo} needs {@link SendConfig#PER_DATAGRAM} on the client too. Its sends are mostly single packets, but a
+     * slow loop can join two datagrams into one GSO buffer (seen: a 1,200-byte datagram ending in a 1-RTT packet and an
+     * 81-byte Handshake datagram after it), and the short-header packet then runs to the end of the joined frame.
+     */
+    public static QuicClient.Outcome download(InetSocketAddress server, String alpn, List<String> targets, DownloadSink sink,
+                                              Logs logs, SendConfig send) throws IOException, QuicException {
         TlsConfig tls = TlsConfig.client(List.of(alpn), TlsConfig.ALL_SUITES, "localhost", null, false);
         String authority = "localhost:" + server.getPort();
         List<DownloadRequest> requests = targets.stream().map(t -> new DownloadRequest(authority, t)).toList();
         return QuicClient.download(server, config(tls, "client", logs), requests, sink, Interop.TRANSFER_TIMEOUT_NANOS,
-                8 << 20, new ParkWait());
+                8 << 20, send.withWait(new ParkWait().name()));
     }
 }
