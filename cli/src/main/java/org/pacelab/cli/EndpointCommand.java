@@ -157,9 +157,10 @@ public final class EndpointCommand implements Callable<Integer> {
             // mark ECT(0) and report the peer's marks; the native socket reads them (sendConfig)
             c = c.withEcn(true);
         }
-        if (testcase.equals("v2") && role.equals("server")) {
+        if (testcase.equals("v2")) {
             // RFC 9368 §4: the server chooses v2 when the client's version_information offers it; the client starts
-            // with v1 and offers both (the default)
+            // with v1 and offers both, v2 first (ConnectionConfig.clientOriginalVersion): servers that take the
+            // client's first compatible version (aioquic's, picoquic's) kept v1 when it offered v1 first
             c = c.withVersions(List.of(QuicVersion.V2, QuicVersion.V1));
         }
         if (testcase.equals("keyupdate") && role.equals("client")) {

@@ -5,9 +5,19 @@ congestion control (reno or cubic) and pacer, its qlog (one file per connection)
 follow pacelab's own peers:
 
   pacelab_aioquic.py server --listen ADDR:PORT --root DIR --cert FILE --key FILE [--alpn hq-interop|h3]
-                            [--qlog-dir DIR] [--keylog FILE] [--cc reno|cubic]
+                            [--qlog-dir DIR] [--keylog FILE] [--cc reno|cubic] [--retry] [--session-tickets]
   pacelab_aioquic.py client [--insecure] [--json FILE] [--output DIR] [--timeout DURATION] [--alpn hq-interop|h3]
-                            [--keylog FILE] [--qlog-dir DIR] [--cc reno|cubic] URL...
+                            [--keylog FILE] [--qlog-dir DIR] [--cc reno|cubic] [--cipher-suites LIST] [--key-update]
+                            [--negotiate-v2] [--session-ticket FILE [--zero-rtt]] URL...
+
+The interop options are those of aioquic's own examples (examples/http3_server.py, http3_client.py), on the same
+public API: the server's --retry sends a Retry to every new connection (serve(retry=True)); --session-tickets keeps
+the tickets it issues in memory and accepts them, with 0-RTT (the examples' SessionTicketStore). The client's
+--cipher-suites offers only the listed TLS 1.3 suites (aioquic's CipherSuite names); --key-update requests a key
+update when the first response data arrives; --negotiate-v2 starts in QUIC v1 and offers v2 (RFC 9369) by compatible
+version negotiation (RFC 9368); --session-ticket FILE resumes the session of the ticket in FILE, when there is one,
+and writes the ticket the server sends into it (the client waits up to 5 s for one after its downloads, so that a
+second process can resume); --zero-rtt sends the requests before the handshake completes, in 0-RTT when resuming.
 
 The server prints "listening on ADDR:PORT" on stderr when ready and stops on SIGTERM, writing the qlog of every
 connection still open (aioquic writes a connection's qlog only after it has drained) and sending nothing more. It
@@ -22,10 +32,12 @@ import argparse
 import asyncio
 import json
 import os
+import pickle
 import re
 import signal
 import ssl
 import sys
+import tempfile
 import time
 from urllib.parse import unquote, urlsplit
 
@@ -36,6 +48,8 @@ from aioquic.h3.events import DataReceived, HeadersReceived
 from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.events import ConnectionTerminated, ProtocolNegotiated
 from aioquic.quic.logger import QuicFileLogger
+from aioquic.quic.packet import QuicProtocolVersion
+from aioquic.tls import CipherSuite, SessionTicket
 
 try:
     from aioquic.h3.connection import H3_ALPN, H3Connection
@@ -98,6 +112,19 @@ def configuration(args, is_client):
     if cc not in CONTROLLERS:
         fail("--cc: '%s' is not a congestion controller of aioquic; valid values: %s" % (args.cc, ", ".join(CONTROLLERS)))
     c = QuicConfiguration(is_client=is_client, alpn_protocols=alpns, congestion_control_algorithm=cc)
+    if is_client and args.cipher_suites:
+        names = [n.strip() for n in args.cipher_suites.split(",")]
+        valid = [s.name for s in CipherSuite if s != CipherSuite.EMPTY_RENEGOTIATION_INFO_SCSV]
+        for n in names:
+            if n not in valid:
+                fail("--cipher-suites: '%s' is not a TLS 1.3 cipher suite of aioquic; valid values (comma-separated): %s"
+                     % (n, ", ".join(valid)))
+        c.cipher_suites = [CipherSuite[n] for n in names]
+    if is_client and args.negotiate_v2:
+        # as aioquic's examples/http3_client.py --negotiate-v2: the first Initial in v1, v2 preferred in the
+        # version_information transport parameter (aioquic's server takes the client's first compatible version)
+        c.original_version = QuicProtocolVersion.VERSION_1
+        c.supported_versions = [QuicProtocolVersion.VERSION_2, QuicProtocolVersion.VERSION_1]
     if args.qlog_dir:
         if not os.path.isdir(args.qlog_dir):
             fail("--qlog-dir %s: not a directory" % args.qlog_dir)
@@ -211,6 +238,21 @@ class FileServer(QuicConnectionProtocol):
             return None
 
 
+class TicketStore:
+    """The session tickets the server issued, each accepted once (aioquic's examples/http3_server.py
+    SessionTicketStore): a client presenting one resumes without a certificate and may send 0-RTT data, which aioquic's
+    server accepts for a ticket it finds."""
+
+    def __init__(self):
+        self.tickets = {}
+
+    def add(self, ticket):
+        self.tickets[ticket.ticket] = ticket
+
+    def pop(self, label):
+        return self.tickets.pop(label, None)
+
+
 async def run_server(args):
     host, _, port = args.listen.rpartition(":")
     if not host or not port.isdigit():
@@ -223,7 +265,10 @@ async def run_server(args):
         c.load_cert_chain(args.cert, args.key)
     except (OSError, ValueError) as e:
         fail("--cert/--key: %s" % e)
-    server = await serve(host.strip("[]"), int(port), configuration=c, create_protocol=FileServer)
+    tickets = TicketStore() if args.session_tickets else None
+    server = await serve(host.strip("[]"), int(port), configuration=c, create_protocol=FileServer, retry=args.retry,
+                         session_ticket_fetcher=tickets.pop if tickets else None,
+                         session_ticket_handler=tickets.add if tickets else None)
     print("listening on %s (%s)" % (args.listen, args.alpn), file=sys.stderr, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -255,8 +300,10 @@ class Transfer:
         if output:
             name = os.path.basename(unquote(self.path)) or "index"
             self.final = os.path.join(output, name)
-            self.tmp = os.path.join(output, ".%s.part" % name)
-            self.file = open(self.tmp, "wb")
+            # a name of its own beside the file, not derived from it: the runner's zerortt names are 250 characters,
+            # and a prefix and suffix would exceed the file system's 255
+            fd, self.tmp = tempfile.mkstemp(dir=output, prefix=".aioquic-", suffix=".part")
+            self.file = os.fdopen(fd, "wb")
 
     def received(self, data, ended):
         if data and self.bytes == 0:
@@ -287,7 +334,37 @@ class Transfer:
                 "last_byte_ns": self.last_byte_ns, "status": self.status or 200}
 
 
+class Tickets:
+    """A session ticket kept in a file between client processes (aioquic's examples/http3_client.py
+    --session-ticket): the ticket to resume with, and the one the server sends now."""
+
+    def __init__(self, path):
+        self.path = path
+        self.received = asyncio.Event()
+
+    def load(self):
+        if not os.path.exists(self.path):
+            return None
+        try:
+            with open(self.path, "rb") as f:
+                ticket = pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError) as e:
+            fail("--session-ticket %s: not a session ticket this program wrote (%s)" % (self.path, e))
+        if not isinstance(ticket, SessionTicket):
+            fail("--session-ticket %s: not a session ticket this program wrote" % self.path)
+        return ticket
+
+    def save(self, ticket):
+        tmp = self.path + ".part"
+        with open(tmp, "wb") as f:
+            pickle.dump(ticket, f)
+        os.replace(tmp, self.path)
+        self.received.set()
+
+
 class Downloader(QuicConnectionProtocol):
+    key_update = False
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.http = http_connection(self._quic)
@@ -319,6 +396,11 @@ class Downloader(QuicConnectionProtocol):
                     t.finish(None)
             elif isinstance(e, DataReceived):
                 t.received(e.data, e.stream_ended)
+                if self.key_update:
+                    # as aioquic's examples/http3_client.py --key-update: once, when response data arrives (the
+                    # handshake is complete by then, RFC 9001 §6)
+                    self.key_update = False
+                    self.request_key_update()
 
 
 async def run_client(args):
@@ -335,9 +417,16 @@ async def run_client(args):
     c = configuration(args, is_client=True)
     c.verify_mode = ssl.CERT_NONE
     c.server_name = "localhost"
+    tickets = Tickets(args.session_ticket) if args.session_ticket else None
+    if tickets:
+        c.session_ticket = tickets.load()
+    elif args.zero_rtt:
+        fail("--zero-rtt: 0-RTT needs a session ticket to resume; give --session-ticket FILE")
+    Downloader.key_update = args.key_update
     transfers = [Transfer(u, args.output) for u in args.urls]
     try:
-        async with connect(host, port, configuration=c, create_protocol=Downloader, wait_connected=True) as client:
+        async with connect(host, port, configuration=c, create_protocol=Downloader, wait_connected=not args.zero_rtt,
+                           session_ticket_handler=tickets.save if tickets else None) as client:
             for t in transfers:
                 client.get(t, urlsplit(t.url).netloc)
             try:
@@ -345,6 +434,12 @@ async def run_client(args):
             except asyncio.TimeoutError:
                 for t in transfers:
                     t.finish("not finished within %g s" % args.timeout)
+            if tickets and not tickets.received.is_set() and not any(t.error for t in transfers):
+                # the next process resumes with this connection's ticket: wait for one before closing
+                try:
+                    await asyncio.wait_for(tickets.received.wait(), 5)
+                except asyncio.TimeoutError:
+                    print("no session ticket received within 5 s", file=sys.stderr)
     except (ConnectionError, OSError) as e:
         for t in transfers:
             t.finish("cannot connect: %s" % e)
@@ -378,7 +473,14 @@ def main():
             p.add_argument("--root", required=True)
             p.add_argument("--cert", required=True)
             p.add_argument("--key", required=True)
+            p.add_argument("--retry", action="store_true")
+            p.add_argument("--session-tickets", action="store_true")
         else:
+            p.add_argument("--cipher-suites")
+            p.add_argument("--key-update", action="store_true")
+            p.add_argument("--negotiate-v2", action="store_true")
+            p.add_argument("--session-ticket")
+            p.add_argument("--zero-rtt", action="store_true")
             p.add_argument("--insecure", action="store_true")
             p.add_argument("--json")
             p.add_argument("--output")

@@ -30,9 +30,10 @@ import org.pacelab.quic.tls.TlsConfig;
  * @param keyLog                  receives TLS secrets (SSLKEYLOGFILE)
  * @param ecn                     mark packets ECT(0) and validate the path's ECN (RFC 9000 §13.4.2); the runtime must
  *                                also hand the received ECN codepoints in for the peer's packets to be counted
- * @param versions                the QUIC versions spoken, in preference order (RFC 9368): a client starts with the
- *                                first and offers them all in version_information; a server switches a connection to
- *                                the first of them the client offers (compatible version negotiation, v1 and v2)
+ * @param versions                the QUIC versions spoken, in preference order (RFC 9368): a client starts with QUIC
+ *                                v1 when it speaks it, else with the first ({@link #clientOriginalVersion()}), and
+ *                                offers them all in this order in version_information; a server switches a connection
+ *                                to the first of them the client offers (compatible version negotiation, v1 and v2)
  * @param maxAckRatio             the most ack-eliciting packets we ask a peer to receive per ACK with ACK_FREQUENCY
  *                                (draft-ietf-quic-ack-frequency; sent only to peers that announce min_ack_delay);
  *                                0 = never ask, the peer acknowledges as RFC 9000 §13.2 says
@@ -102,7 +103,18 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
                 List.of(QuicVersion.V1, QuicVersion.V2), DEFAULT_MAX_ACK_RATIO, DEFAULT_MIN_ACK_DELAY, null, true);
     }
 
-    /** With these versions, in preference order (a client starts with the first). */
+    /**
+     * The version of a client's first Initial (its Original Version, RFC 9368 §2.1): QUIC v1 when the client speaks it
+     * — every server does — so that a client preferring v2 ({@code [v2, v1]}) says so in its version_information and
+     * is moved to v2 by compatible version negotiation from a v1 first flight, as the Interop Runner's v2 case asks
+     * (servers that take the client's first compatible version, aioquic's and picoquic's, otherwise stayed in v1);
+     * else its first version.
+     */
+    public int clientOriginalVersion() {
+        return versions.contains(QuicVersion.V1) ? QuicVersion.V1 : versions.getFirst();
+    }
+
+    /** With these versions, in preference order (a client starts with v1 among them, {@link #clientOriginalVersion()}). */
     public ConnectionConfig withVersions(List<Integer> v) {
         return toBuilder().versions(v).build();
     }

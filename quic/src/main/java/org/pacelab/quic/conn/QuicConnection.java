@@ -206,7 +206,7 @@ public final class QuicConnection implements StreamTransport {
         byte[] dcid = new byte[Math.max(8, config.localCidLength())];
         random.nextBytes(dcid);
         QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null,
-                config.versions().get(0), now);
+                config.clientOriginalVersion(), now);
         c.tls.start();
         c.idle = false;
         c.readySince = now;

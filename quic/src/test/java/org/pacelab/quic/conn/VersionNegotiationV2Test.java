@@ -59,6 +59,27 @@ class VersionNegotiationV2Test {
         assertTrue(r.serverVersions().stream().allMatch(v -> v == QuicVersion.V1));
     }
 
+    /**
+     * A client preferring v2 still starts in v1 (every server speaks it) and offers v2 first in its version_information:
+     * servers that take the client's first compatible version (aioquic's, picoquic's) kept v1 while pacelab's client
+     * started with its first version and so had to list v1 first.
+     */
+    @Test
+    void aClientPreferringV2StartsInV1AndIsMovedToV2() throws Exception {
+        Run r = run(List.of(QuicVersion.V2, QuicVersion.V1), List.of(QuicVersion.V2, QuicVersion.V1), 4);
+        assertEquals(QuicVersion.V1, (int) r.clientVersions().getFirst(), "the client starts with v1");
+        assertEquals(QuicVersion.V2, r.pair().client.version());
+        assertTrue(r.serverVersions().stream().allMatch(v -> v == QuicVersion.V2), "every server long header is v2");
+    }
+
+    @Test
+    void aClientsOriginalVersionIsV1WhenItSpeaksV1() {
+        ConnectionConfig c = ConnectionPair.baseConfig(List.of("hq-interop"), TlsConfig.ALL_SUITES, true);
+        assertEquals(QuicVersion.V1, c.withVersions(List.of(QuicVersion.V2, QuicVersion.V1)).clientOriginalVersion());
+        assertEquals(QuicVersion.V1, c.withVersions(List.of(QuicVersion.V1, QuicVersion.V2)).clientOriginalVersion());
+        assertEquals(QuicVersion.V2, c.withVersions(List.of(QuicVersion.V2)).clientOriginalVersion());
+    }
+
     @Test
     void aClientStartingWithV2IsServedInV2() throws Exception {
         Run r = run(List.of(QuicVersion.V1, QuicVersion.V2), List.of(QuicVersion.V2), 3);

@@ -4,7 +4,16 @@
 // for pacelab; command line as pacelab's own clients:
 //
 //	quic-go-client [--insecure] [--json FILE] [--output DIR] [--timeout DURATION] [--alpn h3|hq-interop]
-//	               [--keylog FILE] [--qlog-dir DIR] [--cc cubic] [--handshake-timeout DURATION] URL...
+//	               [--keylog FILE] [--qlog-dir DIR] [--cc cubic] [--handshake-timeout DURATION]
+//	               [--cipher-suites LIST] [--resume | --zero-rtt] URL...
+//
+// The interop options are those quic-go's own interop client (interop/client) uses for the runner's test cases, on the
+// same public API: --cipher-suites offers only the listed TLS 1.3 cipher suites (tls.Config.CipherSuites, which
+// quic-go's qtls honours for TLS 1.3); --resume downloads the first URL over one connection, waits up to 10 s for its
+// session ticket (tls.ClientSessionCache), closes it and downloads the rest over a second connection that resumes the
+// session; --zero-rtt does the same with the second connection's requests sent in 0-RTT (quic.DialAddrEarly through
+// the GET_0RTT request method of interop/http09 and http3). Both connections are made by one process: Go's tls.ClientSessionState cannot be written
+// to a file (crypto/tls before Go 1.21 has no API for it).
 //
 // It exits 1 when a download fails. The server's certificate is not verified (the lab's is self-signed).
 package main
@@ -69,9 +78,9 @@ func (f firstByte) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func download(ctx context.Context, rt http.RoundTripper, u string, out string) transfer {
+func download(ctx context.Context, rt http.RoundTripper, method string, u string, out string) transfer {
 	t := transfer{URL: u, FirstByteNs: -1}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
 		t.err = err
 		return t
@@ -124,6 +133,38 @@ func download(ctx context.Context, rt http.RoundTripper, u string, out string) t
 	return t
 }
 
+// downloadAll downloads the URLs concurrently (over the round tripper's one connection to their server).
+func downloadAll(ctx context.Context, rt http.RoundTripper, method string, urls []string, out string, results []transfer) {
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Add(1)
+		go func(i int, u string) {
+			defer wg.Done()
+			results[i] = download(ctx, rt, method, u, out)
+		}(i, u)
+	}
+	wg.Wait()
+}
+
+// sessionCache tells when a session ticket has arrived (as quic-go's interop client's).
+type sessionCache struct {
+	tls.ClientSessionCache
+	put chan<- struct{}
+}
+
+func newSessionCache(c tls.ClientSessionCache) (tls.ClientSessionCache, <-chan struct{}) {
+	put := make(chan struct{}, 100)
+	return &sessionCache{ClientSessionCache: c, put: put}, put
+}
+
+func (c *sessionCache) Put(key string, cs *tls.ClientSessionState) {
+	c.ClientSessionCache.Put(key, cs)
+	select {
+	case c.put <- struct{}{}:
+	default:
+	}
+}
+
 func main() {
 	flag.Bool("insecure", true, "do not verify the server's certificate (always the case)")
 	jsonFile := flag.String("json", "", "write pacelab's client log here")
@@ -134,6 +175,9 @@ func main() {
 	qlogDir := flag.String("qlog-dir", "", "directory for the connection's qlog")
 	cc := flag.String("cc", "cubic", "congestion controller; quic-go 0.29 has cubic only")
 	handshakeTimeout := flag.Duration("handshake-timeout", 0, "how long the handshake may stay idle (0: quic-go's 5 s)")
+	suites := flag.String("cipher-suites", "", "comma-separated TLS 1.3 cipher suites to offer, e.g. TLS_CHACHA20_POLY1305_SHA256")
+	resume := flag.Bool("resume", false, "first URL over one connection, the rest over a second one resuming its session")
+	zeroRtt := flag.Bool("zero-rtt", false, "as --resume, with the second connection's requests in 0-RTT")
 	flag.Parse()
 	urls := flag.Args()
 	if len(urls) == 0 {
@@ -152,6 +196,21 @@ func main() {
 		fail("--keylog: %v", err)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: true, KeyLogWriter: keys}
+	if *suites != "" {
+		ids, err := peerlog.CipherSuites(*suites)
+		if err != nil {
+			fail("--cipher-suites: %v", err)
+		}
+		tlsConf.CipherSuites = ids
+	}
+	twoConnections := *resume || *zeroRtt
+	if twoConnections && len(urls) < 2 {
+		fail("--resume and --zero-rtt need at least 2 URLs (the first for the first connection, the rest for the second)")
+	}
+	var tickets <-chan struct{}
+	if twoConnections {
+		tlsConf.ClientSessionCache, tickets = newSessionCache(tls.NewLRUClientSessionCache(1))
+	}
 	// Dialing an address, quic-go 0.29 uses a zero-length connection ID unless told otherwise; later quic-go (its
 	// Transport, and the Interop Runner's quic-go image) uses 4 bytes, as this 0.29 does for its servers. 4 bytes here:
 	// with no connection ID, a packet the server sends to a rebound client address names no connection, and neither
@@ -172,15 +231,26 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	results := make([]transfer, len(urls))
-	var wg sync.WaitGroup
-	for i, u := range urls {
-		wg.Add(1)
-		go func(i int, u string) {
-			defer wg.Done()
-			results[i] = download(ctx, rt, u, *output)
-		}(i, u)
+	if twoConnections {
+		results[0] = download(ctx, rt, http.MethodGet, urls[0], *output)
+		if results[0].err == nil {
+			select {
+			case <-tickets:
+			case <-time.After(10 * time.Second):
+				fmt.Fprintln(os.Stderr, "quic-go-client: no session ticket within 10 s; the second connection cannot resume")
+			}
+		}
+		closer.Close() // the next request dials a new connection, which resumes the cached session
+		method := http.MethodGet
+		if *zeroRtt && *alpn == "h3" {
+			method = http3.MethodGet0RTT
+		} else if *zeroRtt {
+			method = http09.MethodGet0RTT
+		}
+		downloadAll(ctx, rt, method, urls[1:], *output, results[1:])
+	} else {
+		downloadAll(ctx, rt, http.MethodGet, urls, *output, results)
 	}
-	wg.Wait()
 	closer.Close()
 	failed := 0
 	for i, t := range results {

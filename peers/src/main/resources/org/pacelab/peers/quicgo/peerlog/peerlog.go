@@ -4,10 +4,12 @@ package peerlog
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/lucas-clemente/quic-go/logging"
@@ -20,6 +22,32 @@ func KeyLog(path string) (io.Writer, error) {
 		return nil, nil
 	}
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+// CipherSuites parses a comma-separated list of TLS 1.3 cipher suite names (Go's, e.g. TLS_CHACHA20_POLY1305_SHA256)
+// for tls.Config.CipherSuites, which quic-go's qtls honours for TLS 1.3 (Go's own crypto/tls does not). Shared by the
+// server and the client; an unknown name is an error naming the valid ones.
+func CipherSuites(list string) ([]uint16, error) {
+	known := map[string]uint16{}
+	var names []string
+	for _, s := range tls.CipherSuites() {
+		for _, v := range s.SupportedVersions {
+			if v == tls.VersionTLS13 {
+				known[s.Name] = s.ID
+				names = append(names, s.Name)
+			}
+		}
+	}
+	var ids []uint16
+	for _, n := range strings.Split(list, ",") {
+		id, ok := known[strings.TrimSpace(n)]
+		if !ok {
+			return nil, fmt.Errorf("'%s' is not a TLS 1.3 cipher suite; valid values (comma-separated): %s", strings.TrimSpace(n),
+				strings.Join(names, ", "))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }
 
 // open holds the qlog files not yet closed, for FlushAll.

@@ -3,7 +3,13 @@
 // qlog per connection. Written on quic-go's public API for pacelab; command line as pacelab's own peers:
 //
 //	quic-go-server --listen ADDR:PORT --root DIR --cert FILE --key FILE [--alpn h3|hq-interop] [--qlog-dir DIR]
-//	               [--keylog FILE] [--cc cubic]
+//	               [--keylog FILE] [--cc cubic] [--retry] [--cipher-suites LIST]
+//
+// The interop options are those quic-go's own interop server (interop/server) sets for the runner's test cases, on the
+// same public API: --retry sends a Retry to every new connection (quic.Config.RequireAddressValidation);
+// --cipher-suites restricts the TLS 1.3 cipher suites (tls.Config.CipherSuites, which quic-go's qtls honours for TLS
+// 1.3), e.g. TLS_CHACHA20_POLY1305_SHA256. The server always issues session tickets and accepts 0-RTT (quic-go's
+// interop/http09 and http3 servers listen with quic.ListenEarly).
 //
 // It prints "listening on ADDR:PORT" on stderr when ready and stops on SIGTERM, writing the qlogs of the connections
 // still open and sending nothing more.
@@ -13,6 +19,7 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -39,6 +46,8 @@ func main() {
 	qlogDir := flag.String("qlog-dir", "", "directory for one qlog per connection")
 	keyLog := flag.String("keylog", "", "NSS key log file (appended)")
 	cc := flag.String("cc", "cubic", "congestion controller; quic-go 0.29 has cubic only")
+	retry := flag.Bool("retry", false, "send a Retry to every new connection (address validation)")
+	suites := flag.String("cipher-suites", "", "comma-separated TLS 1.3 cipher suites, e.g. TLS_CHACHA20_POLY1305_SHA256")
 	flag.Parse()
 	if *listen == "" || *root == "" || *certFile == "" || *keyFile == "" {
 		fail("--listen, --root, --cert and --key are required")
@@ -58,7 +67,15 @@ func main() {
 		fail("--keylog: %v", err)
 	}
 	tlsConf := &tls.Config{Certificates: []tls.Certificate{cert}, KeyLogWriter: keys, MinVersion: tls.VersionTLS13}
-	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir)}
+	if *suites != "" {
+		ids, err := peerlog.CipherSuites(*suites)
+		if err != nil {
+			fail("--cipher-suites: %v", err)
+		}
+		tlsConf.CipherSuites = ids
+	}
+	validate := *retry
+	quicConf := &quic.Config{Tracer: peerlog.Tracer(*qlogDir), RequireAddressValidation: func(net.Addr) bool { return validate }}
 	handler := http.FileServer(http.Dir(*root))
 
 	var serve func() error
