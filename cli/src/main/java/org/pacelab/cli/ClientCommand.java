@@ -13,6 +13,7 @@ import org.pacelab.quic.tls.TlsConfig;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code pacelab client}: downloads URLs over one QUIC connection and reports goodput. */
 @Command(name = "client", mixinStandardHelpOptions = true,
@@ -24,6 +25,10 @@ public final class ClientCommand implements Callable<Integer> {
 
     @Mixin
     TransportOptions transport = new TransportOptions();
+
+    @Option(names = "--no-preferred-address", description = {"Stay on the handshake's path: do not move to a preferred",
+            "address the server offers (RFC 9000 §9.6; by default the client validates it and moves there)."})
+    boolean noPreferredAddress;
 
     @Override
     public Integer call() throws Exception {
@@ -51,7 +56,8 @@ public final class ClientCommand implements Callable<Integer> {
             if (transport.warmUpClient(t.tls().alpn())) {
                 processStart = System.nanoTime(); // the client log's process time excludes the warm-up
             }
-            o = QuicClient.download(t.server(), transport.connectionConfig(tls, "client"), t.requests(), client.sink(),
+            o = QuicClient.download(t.server(), transport.connectionConfig(tls, "client").withUsePreferredAddress(!noPreferredAddress),
+                    t.requests(), client.sink(),
                     client.timeout, transport.udpBufferBytes(), transport.sendConfig());
         } catch (UnsupportedSendStrategyException e) {
             System.err.println("pacelab client: " + e.getMessage());

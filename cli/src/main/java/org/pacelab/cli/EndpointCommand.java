@@ -24,6 +24,7 @@ import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.quic.conn.ConnectionConfig;
+import org.pacelab.quic.conn.PreferredAddressConfig;
 import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.crypto.CipherSuite;
@@ -33,6 +34,7 @@ import org.pacelab.quic.tls.SessionTickets;
 import org.pacelab.quic.tls.TlsConfig;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,7 +54,7 @@ public final class EndpointCommand implements Callable<Integer> {
      * send "transfer"; longrtt sends "handshake"; the keyupdate server gets "transfer".
      */
     static final List<String> SUPPORTED = List.of("handshake", "transfer", "multiconnect", "retry", "chacha20", "keyupdate",
-            "http3", "resumption", "zerortt", "ecn", "v2");
+            "http3", "resumption", "zerortt", "ecn", "v2", "connectionmigration");
     /** Session tickets a server keeps (each used at most once). */
     private static final int TICKETS = 4096;
     static final int UNSUPPORTED = 127;
@@ -83,6 +85,13 @@ public final class EndpointCommand implements Callable<Integer> {
             description = "Client: the application protocol, hq-interop or h3 (default: the runner's, h3 for http3, else hq-interop).")
     String alpn;
 
+    /**
+     * The server's preferred address for connectionmigration (RFC 9000 §9.6): the runner's network gives a server a second
+     * address; here it is named, with the address clients reach it at when a relay forwards it.
+     */
+    @Mixin
+    PreferredAddressOptions preferredAddress = new PreferredAddressOptions();
+
     Map<String, String> env = System.getenv();
 
     @Override
@@ -100,7 +109,18 @@ public final class EndpointCommand implements Callable<Integer> {
         }
         return switch (role) {
             case "server" -> {
-                QuicServer s = startServer(testcase);
+                if (testcase.equals("connectionmigration") && !preferredAddress.given()) {
+                    System.err.println("pacelab endpoint: test case 'connectionmigration' needs --preferred-address ADDR:PORT, "
+                            + "the second address the server listens on and offers to the client (RFC 9000 §9.6)");
+                    yield UNSUPPORTED;
+                }
+                QuicServer s;
+                try {
+                    s = startServer(testcase);
+                } catch (IllegalArgumentException e) {
+                    System.err.println("pacelab endpoint: " + e.getMessage());
+                    yield 2;
+                }
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {
                         s.close();
@@ -163,13 +183,16 @@ public final class EndpointCommand implements Callable<Integer> {
                 .withTickets(new SessionTickets(new java.security.SecureRandom(), TICKETS, testcase.equals("zerortt")));
         InetSocketAddress addr = listen != null ? listen
                 : new InetSocketAddress(InetAddress.getByName("::"), Integer.parseInt(env.getOrDefault("PORT", "443")));
-        ConnectionConfig config = config(tls, "server", testcase);
-        for (JitWarmup.Result w : warmUp(config, sendConfig(testcase))) {
+        PreferredAddressConfig offered = preferredAddress.offer(addr);
+        ConnectionConfig config = config(tls, "server", testcase).withPreferredAddress(offered);
+        // the warm-up's client has nowhere to move to
+        for (JitWarmup.Result w : warmUp(config.withPreferredAddress(null), sendConfig(testcase))) {
             // a report, on standard output as `pacelab emulate` reports its warm-up: standard error keeps a bad
             // address's one sentence
             System.out.println("pacelab endpoint: " + w.describe());
         }
-        return QuicServer.start(addr, config, ServerContent.of(dir(www, "WWW", "/www")), testcase.equals("retry"),
+        return QuicServer.start(addr, offered == null ? null : preferredAddress.preferred, config,
+                ServerContent.of(dir(www, "WWW", "/www")), testcase.equals("retry"),
                 UDP_BUFFER_BYTES, sendConfig(testcase), r -> {});
     }
 

@@ -14,6 +14,7 @@ import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.UnsupportedSendStrategyException;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.conn.ConnectionConfig;
+import org.pacelab.quic.conn.PreferredAddressConfig;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.SyntheticContent;
 import org.pacelab.quic.tls.TlsConfig;
@@ -56,11 +57,21 @@ public final class ServerCommand implements Callable<Integer> {
     @Mixin
     TransportOptions transport = new TransportOptions();
 
+    @Mixin
+    PreferredAddressOptions preferredAddress = new PreferredAddressOptions();
+
     @Override
     public Integer call() throws Exception {
         transport.validate();
         if ((cert == null) != (key == null)) {
             System.err.println("pacelab server: --cert and --key go together; give both PEM files or neither (a self-signed certificate is generated).");
+            return 2;
+        }
+        PreferredAddressConfig offered;
+        try {
+            offered = preferredAddress.offer(listen);
+        } catch (IllegalArgumentException e) {
+            System.err.println("pacelab server: " + e.getMessage());
             return 2;
         }
         if (root != null && !Files.isDirectory(root)) {
@@ -80,16 +91,17 @@ public final class ServerCommand implements Callable<Integer> {
         TlsConfig tls = TlsConfig.server(alpn, transport.cipherSuites(), id.chain(), id.key());
         ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
         SendConfig send = transport.sendConfig();
-        ConnectionConfig config = transport.connectionConfig(tls, "server");
+        ConnectionConfig config = transport.connectionConfig(tls, "server").withPreferredAddress(offered);
         try {
-            transport.warmUpServer(config);
+            // the warm-up's client has nowhere to move to
+            transport.warmUpServer(config.withPreferredAddress(null));
         } catch (UnsupportedSendStrategyException e) {
             System.err.println("pacelab server: " + e.getMessage());
             return 2;
         }
         QuicServer server;
         try {
-            server = QuicServer.start(listen, config, content, retry,
+            server = QuicServer.start(listen, offered == null ? null : preferredAddress.preferred, config, content, retry,
                     transport.udpBufferBytes(), send,
                     r -> {
                         if (verbose) {
@@ -111,7 +123,10 @@ public final class ServerCommand implements Callable<Integer> {
             System.err.flush();
         }));
         InetSocketAddress bound = server.localAddress();
+        InetSocketAddress second = server.preferredLocalAddress();
         System.err.println("pacelab server listening on " + bound.getHostString() + ":" + bound.getPort()
+                + (second == null ? "" : " and on " + PreferredAddressOptions.format(second) + ", offered as the preferred address "
+                + PreferredAddressOptions.format(offered.ipv4() != null ? offered.ipv4() : offered.ipv6()))
                 + " (" + String.join(", ", alpn) + "; cc "
                 + transport.congestionConfig().controller().algorithm().optionValue()
                 + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + "; send " + send.describe() + ")");

@@ -128,7 +128,15 @@ class EndpointCommandTest {
     @Test
     void unsupportedTestCaseExits127() throws Exception {
         EndpointCommand c = new EndpointCommand();
-        c.env = env("client", "connectionmigration");
+        c.env = env("client", "no-such-case");
+        assertEquals(127, c.call());
+    }
+
+    /** connectionmigration's server needs the second address it offers (RFC 9000 §9.6): without one, the case is not taken. */
+    @Test
+    void connectionMigrationServerWithoutAPreferredAddressExits127() throws Exception {
+        EndpointCommand c = new EndpointCommand();
+        c.env = env("server", "connectionmigration");
         assertEquals(127, c.call());
     }
 }

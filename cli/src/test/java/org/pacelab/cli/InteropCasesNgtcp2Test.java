@@ -37,12 +37,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  *   <li>v2, both roles: Debian's ngtcp2 0.12.1 knows only the QUIC v2 draft version 0x709a50c4
  *       ({@code NGTCP2_PROTO_VER_V2_DRAFT}; gtlsserver's {@code --preferred-versions} takes "v1" and "v2draft"), not
  *       RFC 9369's 0x6b3343cf, which ngtcp2 gained in 0.13.0; the runner's check wants 0x6b3343cf.</li>
- *   <li>connectionmigration, both roles: pacelab's server offers no preferred address (RFC 9000 §9.6) and pacelab's
- *       client does not migrate to one, so pacelab → ngtcp2 has no address to migrate to and ngtcp2 → pacelab no
- *       client that migrates. gtlsserver could not serve it here either: it binds the address it advertises as
- *       preferred ({@code examples/server.cc}, {@code add_endpoint} of {@code preferred_ipv4_addr}), which through the
- *       relay must be the relay's own; ngtcp2's own interop image answered connectionmigration with exit 127 until
- *       ngtcp2 1.11.0.</li>
+ *   <li>connectionmigration with ngtcp2 as server: gtlsserver binds the address it advertises as preferred
+ *       ({@code examples/server.cc}, {@code add_endpoint} of {@code preferred_ipv4_addr}), which through the relay must
+ *       be the relay's own; ngtcp2's own interop image answered connectionmigration with exit 127 until ngtcp2 1.11.0.
+ *       pacelab → ngtcp2 is in: pacelab's server offers its preferred address (RFC 9000 §9.6) and gtlsclient moves to
+ *       it unless told not to ({@code --no-preferred-addr}).</li>
  *   <li>rebind-port and rebind-addr with ngtcp2 as server: Debian's ngtcp2 0.12.1 server fails them with every
  *       client, its own included (docs/interop.md).</li>
  * </ul>
@@ -74,6 +73,7 @@ class InteropCasesNgtcp2Test {
             ipv6,                ngtcp2,  pacelab
             rebind-port,         pacelab, ngtcp2
             rebind-addr,         pacelab, ngtcp2
+            connectionmigration, pacelab, ngtcp2
             """)
     void cellSucceeds(String testCase, String server, String client) throws Exception {
         CampaignPreconditions.requireProgram("gtlsserver", "ngtcp2-server");

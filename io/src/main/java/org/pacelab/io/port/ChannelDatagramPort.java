@@ -103,6 +103,19 @@ public final class ChannelDatagramPort implements DatagramPort {
     }
 
     @Override
+    public boolean alsoWaitFor(DatagramPort other) {
+        if (!(other instanceof ChannelDatagramPort o)) {
+            return false;
+        }
+        try {
+            o.channel.register(selector, SelectionKey.OP_READ);
+            return true;
+        } catch (java.nio.channels.ClosedChannelException e) {
+            return false;
+        }
+    }
+
+    @Override
     public InetSocketAddress localAddress() throws IOException {
         return (InetSocketAddress) channel.getLocalAddress();
     }

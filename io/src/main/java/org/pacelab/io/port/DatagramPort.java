@@ -44,6 +44,19 @@ public interface DatagramPort extends Closeable {
     /** Waits until a datagram may be readable or {@code timeoutNanos} passed (0 returns at once). */
     void awaitReadable(long timeoutNanos) throws IOException;
 
+    /**
+     * Makes {@link #awaitReadable} also return when {@code other} (a second socket of the same endpoint, e.g. a server's
+     * preferred address, RFC 9000 §9.6) may have a datagram. Returns false when this port cannot wait on that one.
+     */
+    default boolean alsoWaitFor(DatagramPort other) {
+        return false;
+    }
+
+    /** Whether datagrams already read from the kernel wait in this port (then {@link #awaitReadable} returns at once). */
+    default boolean hasBuffered() {
+        return false;
+    }
+
     /** Wakes a thread blocked in {@link #awaitReadable}. */
     void wakeup();
 

@@ -249,6 +249,20 @@ public final class NativeDatagramPort implements DatagramPort {
     }
 
     @Override
+    public boolean alsoWaitFor(DatagramPort other) {
+        if (!(other instanceof NativeDatagramPort o)) {
+            return false;
+        }
+        poller.add(o.socket.fd());
+        return true;
+    }
+
+    @Override
+    public boolean hasBuffered() {
+        return nextMessage < incoming.count();
+    }
+
+    @Override
     public void wakeup() {
         wakeValue.set(ValueLayout.JAVA_LONG, 0, 1);
         Libc.write(wakeFd, wakeValue, 8);

@@ -40,6 +40,16 @@ public interface Connections {
         receiveInBurst(datagram, from, ecn, now, replies);
     }
 
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, long, Replies)} of a datagram that arrived at the
+     * local address {@code local}: null for the endpoint's first socket, else the address of another one (a server's
+     * preferred address, RFC 9000 §9.6). By default the local address is not used.
+     */
+    default void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, InetSocketAddress local, int ecn, long receivedAt,
+                                long now, Replies replies) {
+        receiveInBurst(datagram, from, ecn, receivedAt, now, replies);
+    }
+
     /** Ends a burst of {@link #receiveInBurst} calls. */
     default void endReceiveBurst() {}
 

@@ -42,6 +42,12 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
+    public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, InetSocketAddress local, int ecn, long receivedAt,
+                               long now, Replies replies) {
+        endpoint.receiveInBurst(datagram, from, local, ecn, receivedAt, now, replies::send);
+    }
+
+    @Override
     public void endReceiveBurst() {
         endpoint.endReceiveBurst();
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.pacelab.io.port.DatagramPort;
 import org.pacelab.io.send.SendPath;
 import org.pacelab.io.send.Transmitter;
+import org.pacelab.quic.conn.NetworkPath;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.conn.SendResult;
 
@@ -20,6 +21,10 @@ import org.pacelab.quic.conn.SendResult;
  *
  * <p>With a pacing look-ahead L (send times for an fq/etf qdisc) a connection releases packets up to L before
  * their intended time, so the loop comes back L before the pacer's next release time.
+ *
+ * <p>An endpoint may have more sockets than its first (a server's preferred address, RFC 9000 §9.6): the loop reads them
+ * all, tells the connections at which local address each datagram arrived (null for the first socket), and sends each
+ * datagram from the socket of the path the connection says it goes on ({@link SendResult#path()}).
  */
 public final class EventLoop implements Runnable {
     /** At most this many datagrams are read or written per connection before the loop turns. */
@@ -31,6 +36,12 @@ public final class EventLoop implements Runnable {
     private final Transmitter transmitter;
     private final long lookahead;
     private final SendPath path;
+    /** The endpoint's other sockets by their local address. */
+    private final Map<InetSocketAddress, SendPath> more;
+    /** Whether the first socket's wait also ends for datagrams on the others; if not, waits are cut to {@link #POLL_NANOS}. */
+    private final boolean waitsForAll;
+    /** How long the loop waits at most when it cannot wait on all its sockets at once. */
+    private static final long POLL_NANOS = 1_000_000L;
     private final ByteBuffer rx = ByteBuffer.allocate(65536);
     private final ByteBuffer tx = ByteBuffer.allocate(65536);
     private volatile boolean stopped;
@@ -38,6 +49,17 @@ public final class EventLoop implements Runnable {
     private long datagramsReceived;
 
     public EventLoop(SendPath path, Connections connections) {
+        this(path, Map.of(), connections);
+    }
+
+    /** @param more the endpoint's other sockets, by the local address they are bound to */
+    public EventLoop(SendPath path, Map<InetSocketAddress, SendPath> more, Connections connections) {
+        this.more = new LinkedHashMap<>(more);
+        boolean all = true;
+        for (SendPath p : more.values()) {
+            all &= path.port().alsoWaitFor(p.port());
+        }
+        this.waitsForAll = all;
         this.path = path;
         this.port = path.port();
         this.connections = connections;
@@ -70,6 +92,14 @@ public final class EventLoop implements Runnable {
                 }
                 long now = System.nanoTime();
                 long delay = wake - now;
+                if (!waitsForAll) {
+                    delay = Math.min(delay, POLL_NANOS);
+                }
+                for (SendPath p : more.values()) {
+                    if (p.port().hasBuffered()) {
+                        delay = 0;
+                    }
+                }
                 if (delay <= 0) {
                     port.awaitReadable(0);
                 } else if (delay > wait.socketWaitThreshold()) {
@@ -78,9 +108,16 @@ public final class EventLoop implements Runnable {
                     wait.waitUntil(wake);
                 }
             }
-            transmitter.flush();
+            flushAll();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private void flushAll() throws IOException {
+        transmitter.flush();
+        for (SendPath p : more.values()) {
+            p.transmitter().flush();
         }
     }
 
@@ -104,28 +141,44 @@ public final class EventLoop implements Runnable {
      * (RFC 9000 §13.2.2). Returns how many.
      */
     private int receiveBatch(Connections.Replies replies) throws IOException {
-        int i = 0;
+        int n = 0;
         try {
-            for (; i < BATCH * 4; i++) {
-                rx.clear();
-                InetSocketAddress from = port.receive(rx);
-                if (from == null) {
-                    return i;
-                }
-                datagramsReceived++;
-                rx.flip();
-                int tc = port.lastTrafficClass();
-                // the arrival time too: time a datagram waited in the socket buffer of a busy host counts (a Retry
-                // token's age)
-                connections.receiveInBurst(rx, from, tc < 0 ? -1 : tc & 3, port.lastReceiveTime(), System.nanoTime(),
-                        replies);
+            n += receiveBatch(port, null, replies);
+            for (Map.Entry<InetSocketAddress, SendPath> e : more.entrySet()) {
+                DatagramPort other = e.getValue().port();
+                n += receiveBatch(other, e.getKey(), (datagram, to) -> sendReply(other, datagram, to));
             }
-            return i;
+            return n;
         } finally {
-            if (i > 0) {
+            if (n > 0) {
                 connections.endReceiveBurst();
             }
         }
+    }
+
+    /** The datagrams waiting at one socket ({@code local}: null for the first). */
+    private int receiveBatch(DatagramPort from, InetSocketAddress local, Connections.Replies replies) throws IOException {
+        int i = 0;
+        for (; i < BATCH * 4; i++) {
+            rx.clear();
+            InetSocketAddress sender = from.receive(rx);
+            if (sender == null) {
+                return i;
+            }
+            datagramsReceived++;
+            rx.flip();
+            int tc = from.lastTrafficClass();
+            // the arrival time too: time a datagram waited in the socket buffer of a busy host counts (a Retry
+            // token's age)
+            if (local == null) {
+                connections.receiveInBurst(rx, sender, tc < 0 ? -1 : tc & 3, from.lastReceiveTime(), System.nanoTime(),
+                        replies);
+            } else {
+                connections.receiveInBurst(rx, sender, local, tc < 0 ? -1 : tc & 3, from.lastReceiveTime(),
+                        System.nanoTime(), replies);
+            }
+        }
+        return i;
     }
 
     /**
@@ -147,16 +200,23 @@ public final class EventLoop implements Runnable {
                 break;
             }
             tx.flip();
-            transmitter.add(tx, p.address(), r.intendedSendTime(), c);
+            NetworkPath onPath = r.path();
+            SendPath via = onPath == null || onPath.local() == null ? null : more.get(onPath.local());
+            (via == null ? transmitter : via.transmitter()).add(tx, onPath == null ? p.address() : onPath.remote(),
+                    r.intendedSendTime(), c);
             datagramsReleased++;
             now = System.nanoTime();
             again = now;
         }
-        transmitter.flush();
+        flushAll();
         return again;
     }
 
     private void sendReply(ByteBuffer datagram, InetSocketAddress to) {
+        sendReply(port, datagram, to);
+    }
+
+    private static void sendReply(DatagramPort port, ByteBuffer datagram, InetSocketAddress to) {
         try {
             port.send(datagram, to);
         } catch (IOException e) {

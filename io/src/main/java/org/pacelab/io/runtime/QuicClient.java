@@ -15,6 +15,7 @@ import org.pacelab.quic.QuicException;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.LocalConnectionIds;
+import org.pacelab.quic.conn.NetworkPath;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.conn.StatelessResetTokens;
@@ -105,6 +106,8 @@ public final class QuicClient {
             new SecureRandom().nextBytes(key);
             QuicConnection conn = QuicConnection.client(connectionConfig, handler, new SplittableRandom(new SecureRandom().nextLong()),
                     new StatelessResetTokens(key), NO_ROUTING, System.nanoTime());
+            // one socket (local null); the connection may move to the server's preferred address (RFC 9000 §9.6.1)
+            conn.setPath(new NetworkPath(null, server));
             long deadline = start + timeoutNanos;
             long[] handshakeDone = {-1};
             Connections single = new Connections() {
@@ -124,8 +127,8 @@ public final class QuicClient {
                 @Override
                 public void receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now,
                                            Replies replies) {
-                    if (from.equals(server) || from.getPort() == server.getPort()) {
-                        conn.receiveInBurst(datagram, ecn, now);
+                    if (from.equals(server) || from.getPort() == server.getPort() || conn.isPeerAddress(from)) {
+                        conn.receiveInBurst(datagram, ecn, new NetworkPath(null, from), now);
                         if (handshakeDone[0] < 0 && conn.isHandshakeComplete()) {
                             handshakeDone[0] = now;
                         }

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.SendPath;
+import org.pacelab.net.sys.SysException;
 import org.pacelab.quic.app.AlpnSelectingHandler;
 import org.pacelab.quic.app.ApplicationHandler;
 import org.pacelab.quic.conn.ConnectionConfig;
@@ -22,7 +23,9 @@ import org.pacelab.quic.hq.HqServerHandler;
 
 /**
  * A running pacelab server: a UDP socket, a {@link ServerEndpoint} and the event loop thread serving
- * HTTP/3 and hq-interop from a {@link ContentSource}.
+ * HTTP/3 and hq-interop from a {@link ContentSource}. With a preferred address (RFC 9000 §9.6) a second socket: the
+ * connections offer the address their configuration names ({@link ConnectionConfig#preferredAddress()}, which behind a
+ * NAT or a relay may differ from the bound one), and datagrams of a connection that moved there leave from it.
  */
 public final class QuicServer implements AutoCloseable {
     /** ALPN identifiers the server can speak. */
@@ -30,15 +33,19 @@ public final class QuicServer implements AutoCloseable {
     public static final String HQ = HqServerHandler.ALPN;
 
     private final SendPath path;
+    /** The preferred address's socket, or null. */
+    private final SendPath preferredPath;
     private final EventLoop loop;
     private final Thread thread;
     private final ServerEndpoint endpoint;
     private volatile Throwable failure;
 
-    private QuicServer(SendPath path, ServerEndpoint endpoint) {
+    private QuicServer(SendPath path, SendPath preferredPath, InetSocketAddress preferredLocal, ServerEndpoint endpoint) {
         this.path = path;
+        this.preferredPath = preferredPath;
         this.endpoint = endpoint;
-        this.loop = new EventLoop(path, new EndpointConnections(endpoint));
+        this.loop = new EventLoop(path, preferredPath == null ? Map.of() : Map.of(preferredLocal, preferredPath),
+                new EndpointConnections(endpoint));
         this.thread = Thread.ofPlatform().name("pacelab-server").daemon(false).unstarted(() -> {
             try {
                 loop.run();
@@ -70,6 +77,19 @@ public final class QuicServer implements AutoCloseable {
     public static QuicServer start(InetSocketAddress listen, ConnectionConfig config, ContentSource content,
                                    boolean requireRetry, int bufferBytes, SendConfig send,
                                    Consumer<ServedRequest> requests) throws IOException {
+        return start(listen, null, config, content, requireRetry, bufferBytes, send, requests);
+    }
+
+    /**
+     * Binds {@code listen}, and {@code preferredListen} when not null: the second address, where clients move to the
+     * preferred address {@code config} offers (RFC 9000 §9.6; {@code config} must offer one then), and starts serving.
+     */
+    public static QuicServer start(InetSocketAddress listen, InetSocketAddress preferredListen, ConnectionConfig config,
+                                   ContentSource content, boolean requireRetry, int bufferBytes, SendConfig send,
+                                   Consumer<ServedRequest> requests) throws IOException {
+        if (preferredListen != null && config.preferredAddress() == null) {
+            throw new IllegalArgumentException("a second address to listen on needs a preferred address to offer");
+        }
         send.validateFor(config.maxUdpPayloadSize());
         Map<String, Supplier<? extends ApplicationHandler>> handlers = new LinkedHashMap<>();
         for (String alpn : config.tls().applicationProtocols()) {
@@ -79,15 +99,40 @@ public final class QuicServer implements AutoCloseable {
                 default -> throw new IllegalArgumentException("unknown application protocol '" + alpn + "'; valid: h3, hq-interop");
             }
         }
-        SendPath path = SendPath.open(send, listen, bufferBytes, null);
+        // the preferred address's socket first: whoever waits for the first one to be bound finds both bound
+        SendPath preferredPath = preferredListen == null ? null : openPreferred(send, preferredListen, bufferBytes);
+        InetSocketAddress preferredLocal = null;
+        SendPath path;
+        try {
+            preferredLocal = preferredPath == null ? null : preferredPath.port().localAddress();
+            path = SendPath.open(send, listen, bufferBytes, null);
+        } catch (IOException | RuntimeException e) {
+            if (preferredPath != null) {
+                preferredPath.close();
+            }
+            throw e;
+        }
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         ServerEndpoint endpoint = new ServerEndpoint(config.withPacingLookahead(path.lookahead()),
                 from -> new AlpnSelectingHandler(handlers), new SplittableRandom(new SecureRandom().nextLong()), key,
                 requireRetry, 10_000);
-        QuicServer s = new QuicServer(path, endpoint);
+        QuicServer s = new QuicServer(path, preferredPath, preferredLocal, endpoint);
         s.thread.start();
         return s;
+    }
+
+    /** The preferred address's socket; a failure to bind it says so (not "listen address", which is the first one). */
+    private static SendPath openPreferred(SendConfig send, InetSocketAddress at, int bufferBytes) throws IOException {
+        try {
+            return SendPath.open(send, at, bufferBytes, null);
+        } catch (SysException e) {
+            String m = String.valueOf(e.getMessage());
+            throw new SysException("preferred address" + (m.startsWith("listen address") ? m.substring("listen address".length())
+                    : ": " + m), e.errno());
+        } catch (java.net.BindException e) {
+            throw new java.net.BindException("preferred address: " + e.getMessage());
+        }
     }
 
     public InetSocketAddress localAddress() throws IOException {
@@ -118,6 +163,17 @@ public final class QuicServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        path.close();
+        try {
+            path.close();
+        } finally {
+            if (preferredPath != null) {
+                preferredPath.close();
+            }
+        }
+    }
+
+    /** The preferred address's socket's local address, or null without one. */
+    public InetSocketAddress preferredLocalAddress() throws IOException {
+        return preferredPath == null ? null : preferredPath.port().localAddress();
     }
 }

@@ -39,13 +39,18 @@ import org.pacelab.quic.tls.TlsConfig;
  *                                0 = never ask, the peer acknowledges as RFC 9000 §13.2 says
  * @param minAckDelay             the min_ack_delay we announce, ns: we accept ACK_FREQUENCY and IMMEDIATE_ACK and
  *                                delay ACKs no less than this; negative = do not announce (the extension is off)
+ * @param preferredAddress        server: the address(es) a connection offers in its preferred_address transport
+ *                                parameter (RFC 9000 §9.6, §18.2), or null to offer none; the runtime listens there
+ * @param usePreferredAddress     client: once the handshake is confirmed, validate and move to a preferred address the
+ *                                server offers in the address family in use (RFC 9000 §9.6.1); false stays on the
+ *                                handshake's path (ngtcp2's {@code --no-preferred-addr})
  */
 public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTimeout, int maxUdpPayloadSize,
                                int ackDelayExponent, long maxAckDelay, int ackElicitingThreshold,
                                int activeConnectionIdLimit, int localCidLength, long initialRtt, long keyUpdateInterval,
                                long pacingLookahead, CongestionConfig congestion, Function<byte[], QlogSink> qlog,
                                KeyLogSink keyLog, boolean ecn, List<Integer> versions, int maxAckRatio,
-                               long minAckDelay) {
+                               long minAckDelay, PreferredAddressConfig preferredAddress, boolean usePreferredAddress) {
 
     /** RFC 9000 §14: the smallest datagram an Initial may travel in. */
     public static final int MIN_INITIAL_SIZE = 1200;
@@ -95,7 +100,7 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         return new ConnectionConfig(tls, StreamLimits.defaults(), 30_000_000_000L, 1452, 3, 25_000_000L,
                 RFC_ACK_ELICITING_THRESHOLD, 4, 8,
                 333_000_000L, 0, 0, congestion, odcid -> QlogSink.NONE, KeyLogSink.NONE, false,
-                List.of(QuicVersion.V1, QuicVersion.V2), DEFAULT_MAX_ACK_RATIO, DEFAULT_MIN_ACK_DELAY);
+                List.of(QuicVersion.V1, QuicVersion.V2), DEFAULT_MAX_ACK_RATIO, DEFAULT_MIN_ACK_DELAY, null, true);
     }
 
     /**
@@ -165,6 +170,16 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         return toBuilder().minAckDelay(nanos).build();
     }
 
+    /** Server: offer this preferred address (RFC 9000 §9.6); null offers none. */
+    public ConnectionConfig withPreferredAddress(PreferredAddressConfig p) {
+        return toBuilder().preferredAddress(p).build();
+    }
+
+    /** Client: whether to move to a server's preferred address (RFC 9000 §9.6.1). */
+    public ConnectionConfig withUsePreferredAddress(boolean use) {
+        return toBuilder().usePreferredAddress(use).build();
+    }
+
     public ConnectionConfig withAckElicitingThreshold(int packets) {
         return toBuilder().ackElicitingThreshold(packets).build();
     }
@@ -194,6 +209,8 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         private List<Integer> versions;
         private int maxAckRatio;
         private long minAckDelay;
+        private PreferredAddressConfig preferredAddress;
+        private boolean usePreferredAddress;
 
         private Builder(ConnectionConfig c) {
             tls = c.tls;
@@ -215,6 +232,18 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
             minAckDelay = c.minAckDelay;
             ecn = c.ecn;
             versions = c.versions;
+            preferredAddress = c.preferredAddress;
+            usePreferredAddress = c.usePreferredAddress;
+        }
+
+        public Builder preferredAddress(PreferredAddressConfig v) {
+            preferredAddress = v;
+            return this;
+        }
+
+        public Builder usePreferredAddress(boolean v) {
+            usePreferredAddress = v;
+            return this;
         }
 
         public Builder versions(List<Integer> v) {
@@ -315,7 +344,8 @@ public record ConnectionConfig(TlsConfig tls, StreamLimits streams, long idleTim
         public ConnectionConfig build() {
             return new ConnectionConfig(tls, streams, idleTimeout, maxUdpPayloadSize, ackDelayExponent, maxAckDelay,
                     ackElicitingThreshold, activeConnectionIdLimit, localCidLength, initialRtt, keyUpdateInterval,
-                    pacingLookahead, congestion, qlog, keyLog, ecn, versions, maxAckRatio, minAckDelay);
+                    pacingLookahead, congestion, qlog, keyLog, ecn, versions, maxAckRatio, minAckDelay, preferredAddress,
+                    usePreferredAddress);
         }
     }
 }

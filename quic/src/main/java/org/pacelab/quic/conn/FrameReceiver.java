@@ -76,6 +76,15 @@ final class FrameReceiver {
         /** A PATH_RESPONSE completed the validation of the path the peer moved to (RFC 9000 §8.2.3). */
         void onPathValidated(long now);
 
+        /**
+         * A PATH_CHALLENGE (RFC 9000 §8.2.2): its PATH_RESPONSE goes on the path the challenge arrived on, which the
+         * connection knows.
+         */
+        void onPathChallenge(byte[] data);
+
+        /** A PATH_RESPONSE that answered none of the current path's challenges: perhaps another path's (§8.2.3). */
+        void onOtherPathResponse(byte[] data, long now);
+
         void onConnectionClose(ConnectionCloseFrame frame, long now);
 
         /** HANDSHAKE_DONE (a client's; RFC 9001 §4.1.2). */
@@ -194,10 +203,12 @@ final class FrameReceiver {
             }
             case NewConnectionIdFrame n -> handler.onNewConnectionId(n);
             case RetireConnectionIdFrame r -> handler.onRetireConnectionId(r, dcid);
-            case PathChallengeFrame c -> pending.pathResponses.add(new PathResponseFrame(c.data()));
+            case PathChallengeFrame c -> handler.onPathChallenge(c.data());
             case PathResponseFrame r -> {
                 if (path.onResponse(r.data())) {
                     handler.onPathValidated(now);
+                } else {
+                    handler.onOtherPathResponse(r.data(), now);
                 }
             }
             case ConnectionCloseFrame c -> handler.onConnectionClose(c, now);

@@ -62,6 +62,23 @@ public final class LocalConnectionIds {
         return issued;
     }
 
+    /**
+     * A server's connection ID of sequence number 1 for its preferred_address transport parameter (RFC 9000 §5.1.1,
+     * §18.2), issued before any NEW_CONNECTION_ID (it counts toward the peer's active_connection_id_limit). Returns it
+     * as the frame that would have announced it: its sequence number, ID and stateless reset token.
+     */
+    public NewConnectionIdFrame issueForPreferredAddress() {
+        if (nextSequence != 1 || length == 0) {
+            throw new IllegalStateException("the preferred address's connection ID is the first issued after the handshake's");
+        }
+        byte[] cid = new byte[length];
+        random.nextBytes(cid);
+        long seq = nextSequence++;
+        active.put(seq, cid);
+        listener.onIssued(cid);
+        return new NewConnectionIdFrame(seq, 0, cid, resetTokens.tokenFor(cid));
+    }
+
     /** RETIRE_CONNECTION_ID from the peer (RFC 9000 §19.16); returns the NEW_CONNECTION_ID frames to send. */
     public List<NewConnectionIdFrame> onRetire(long sequence, byte[] packetDcid, int limit) throws QuicException {
         if (sequence >= nextSequence) {

@@ -15,13 +15,17 @@ final class LocalTransportParameters {
     }
 
     /**
-     * @param retryScid the Source Connection ID of our Retry, or null without Retry
+     * @param retryScid        the Source Connection ID of our Retry, or null without Retry
+     * @param preferredAddress the preferred_address to offer (RFC 9000 §18.2: with the connection ID of sequence number
+     *                         1), or null
      */
     static TransportParameters server(ConnectionConfig config, int version, byte[] initialScid, byte[] originalDcid,
-                                      byte[] retryScid, byte[] statelessResetToken) {
+                                      byte[] retryScid, byte[] statelessResetToken,
+                                      TransportParameters.PreferredAddress preferredAddress) {
         var b = common(config, version, initialScid)
                 .originalDestinationConnectionId(originalDcid)
-                .statelessResetToken(statelessResetToken);
+                .statelessResetToken(statelessResetToken)
+                .preferredAddress(preferredAddress);
         if (retryScid != null) {
             b.retrySourceConnectionId(retryScid);
         }
@@ -43,6 +47,8 @@ final class LocalTransportParameters {
                 .maxAckDelay(config.maxAckDelay() / 1_000_000L)
                 .activeConnectionIdLimit(config.activeConnectionIdLimit())
                 .minAckDelay(config.minAckDelay() >= 0 ? config.minAckDelay() / 1000 : -1)
+                // RFC 9000 §18.2: no active migration to other addresses; a client may still move to our preferred
+                // address (§9.6), and a NAT rebinding is followed (§9.3)
                 .disableActiveMigration(true)
                 .initialSourceConnectionId(initialScid)
                 // RFC 9368 §3: the version in use and, in preference order, the versions spoken

@@ -48,6 +48,43 @@ public final class PeerConnectionIds {
     }
 
     /**
+     * The connection ID of sequence number 1 and its stateless reset token from a server's preferred_address (RFC 9000
+     * §5.1.1): the ID a client probes the preferred address with, and whose reset token it recognises from then on.
+     */
+    public void addPreferredAddressId(byte[] cid, byte[] token) {
+        ids.putIfAbsent(1L, new Entry(cid.clone(), token.clone()));
+    }
+
+    /** The connection ID of sequence number {@code sequence}, or null when it is not (or no longer) known. */
+    public byte[] get(long sequence) {
+        Entry e = ids.get(sequence);
+        return e == null ? null : e.cid();
+    }
+
+    /** The sequence number of an ID the peer gave us that is newer than the one we send to, or -1 when there is none. */
+    public long nextUnused() {
+        Long next = ids.higherKey(current);
+        return next == null ? -1 : next;
+    }
+
+    /**
+     * Sends to the ID of {@code sequence} from now on (a client that moved to the preferred address, RFC 9000 §9.6.1,
+     * §9.5); returns the sequence numbers of the IDs used before, to retire with RETIRE_CONNECTION_ID (§5.1.2).
+     */
+    public List<Long> switchTo(long sequence) {
+        if (!ids.containsKey(sequence) || sequence == current) {
+            return List.of();
+        }
+        List<Long> retired = new ArrayList<>();
+        for (Long s : new ArrayList<>(ids.headMap(sequence).keySet())) {
+            retired.add(s);
+            ids.remove(s);
+        }
+        current = sequence;
+        return retired;
+    }
+
+    /**
      * NEW_CONNECTION_ID from the peer (RFC 9000 §19.15); returns the sequence numbers to retire with
      * RETIRE_CONNECTION_ID.
      */

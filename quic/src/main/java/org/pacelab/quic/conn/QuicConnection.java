@@ -1,5 +1,7 @@
 package org.pacelab.quic.conn;
 
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +21,7 @@ import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
 import org.pacelab.quic.frame.NewConnectionIdFrame;
 import org.pacelab.quic.frame.PathChallengeFrame;
+import org.pacelab.quic.frame.PathResponseFrame;
 import org.pacelab.quic.frame.RetireConnectionIdFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.PacketSpace;
@@ -112,6 +115,16 @@ public final class QuicConnection implements StreamTransport {
     /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
     private boolean newPathNeedsFreshState;
     private long pathResets;
+    /** The path the connection sends on (RFC 9000 §9), or null while the runtime has not said (then paths are its own business). */
+    private NetworkPath currentPath;
+    /** The path of the datagram being processed, or null. */
+    private NetworkPath rxPath;
+    /** Another path being validated: a server's preferred address (§9.6), or null. */
+    private PathProbe probe;
+    /** Server: the preferred_address this connection offers (RFC 9000 §18.2), with its connection ID of sequence 1; or null. */
+    private final TransportParameters.PreferredAddress preferredAddressOffered;
+    private long migrations;
+    private long probesFailed;
 
     private final ApplicationEvents appEvents;
 
@@ -149,6 +162,7 @@ public final class QuicConnection implements StreamTransport {
         this.streams = new ConnectionStreams(isClient, config.streams(), pending, app, appEvents);
         this.ackFrequency = new AckFrequencySender(config.maxAckRatio());
         this.resetTokenAnnounced = isClient ? null : resetTokens.tokenFor(initialScid);
+        this.preferredAddressOffered = isClient || config.preferredAddress() == null ? null : offerPreferredAddress();
         TransportParameters local = localTransportParameters();
         TlsHandshake.Listener tlsListener = new TlsListener();
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
@@ -222,7 +236,14 @@ public final class QuicConnection implements StreamTransport {
 
     private TransportParameters localTransportParameters() {
         return isClient ? LocalTransportParameters.client(config, versions.current(), initialScid)
-                : LocalTransportParameters.server(config, versions.current(), initialScid, originalDcid, retryScid, resetTokenAnnounced);
+                : LocalTransportParameters.server(config, versions.current(), initialScid, originalDcid, retryScid, resetTokenAnnounced,
+                preferredAddressOffered);
+    }
+
+    /** RFC 9000 §5.1.1, §18.2: the preferred address is offered with the connection ID of sequence number 1 and its token. */
+    private TransportParameters.PreferredAddress offerPreferredAddress() {
+        NewConnectionIdFrame id = localCids.issueForPreferredAddress();
+        return config.preferredAddress().parameter(id.connectionId(), id.statelessResetToken());
     }
 
     // =============================================================================================
@@ -265,6 +286,59 @@ public final class QuicConnection implements StreamTransport {
         }
         markInput(now);
         receiver.receive(datagram, ecn, now);
+    }
+
+    /**
+     * {@link #receiveInBurst(ByteBuffer, int, long)} of a datagram that arrived on {@code path} (RFC 9000 §9): the
+     * connection answers a PATH_CHALLENGE on the path it came on (§8.2.2), follows a peer's new address (§9.3) and,
+     * as a server, validates a path a client opened to its preferred address (§9.6.2). The first path a server's
+     * connection hears of is the one it sends on.
+     */
+    public void receiveInBurst(ByteBuffer datagram, int ecn, NetworkPath path, long now) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        markInput(now);
+        if (currentPath == null) {
+            currentPath = path;
+        }
+        rxPath = path;
+        boolean onProbe = probe != null && probe.path().equals(path);
+        if (!onProbe && !isClient && !path.sameLocal(currentPath) && handshakeComplete && state == State.ESTABLISHED
+                && preferredAddressOffered != null && migrations == 0) {
+            // RFC 9000 §9.6.2: a datagram at our preferred address; its PATH_CHALLENGE is answered there, and the server
+            // probes the path toward the client from that address, to a connection ID not used from the original address
+            // when the client gave us one (§9.5)
+            long seq = peerCids.nextUnused();
+            byte[] dcid = seq >= 0 ? peerCids.get(seq) : peerCids.current();
+            startProbe(new PathProbe(path, dcid, seq, true, random, now, recovery.rtt().ptoBase()), now);
+            onProbe = true;
+        }
+        if (onProbe) {
+            probe.onReceived(datagram.remaining());
+        }
+        receiver.receive(datagram, ecn, now);
+        rxPath = null;
+        afterDatagramOn(path, onProbe, now);
+    }
+
+    /** {@link #receiveInBurst(ByteBuffer, int, NetworkPath, long)} as a burst of one. */
+    public void receive(ByteBuffer datagram, int ecn, NetworkPath path, long now) {
+        receiveInBurst(datagram, ecn, path, now);
+        endReceiveBurst();
+    }
+
+    /** What a datagram on {@code path} changes about the paths, once its packets are processed. */
+    private void afterDatagramOn(NetworkPath path, boolean onProbe, long now) {
+        if (onProbe && !isClient && receiver.datagramMovesPath() && probe != null) {
+            probe.onNonProbingReceived();
+        } else if (!onProbe && !path.equals(currentPath) && path.sameLocal(currentPath) && !isClient
+                && onPeerAddressChanged(now, path.samePeerHost(currentPath))) {
+            // RFC 9000 §9.3: the client's largest non-probing packet came from a new address (a NAT rebinding or its
+            // migration): send there, while the new path is validated
+            currentPath = path;
+        }
+        completeProbe(now);
     }
 
     /**
@@ -369,6 +443,22 @@ public final class QuicConnection implements StreamTransport {
         public void onPathValidated(long now) {
             if (newPathNeedsFreshState) {
                 resetForNewPath(now);
+            }
+        }
+
+        @Override
+        public void onPathChallenge(byte[] data) {
+            if (probe != null && rxPath != null && rxPath.equals(probe.path())) {
+                probe.respond(data); // §8.2.2: the answer goes on the path the challenge came on
+            } else {
+                pending.pathResponses.add(new PathResponseFrame(data));
+            }
+        }
+
+        @Override
+        public void onOtherPathResponse(byte[] data, long now) {
+            if (probe != null && probe.onResponse(data) && qlog.enabled()) {
+                qlog.migrationStateUpdated(now, "probing_successful", describe(probe.path()), "");
             }
         }
 
@@ -544,6 +634,10 @@ public final class QuicConnection implements StreamTransport {
         if (tp.statelessResetToken() != null) {
             peerCids.setInitialResetToken(tp.statelessResetToken());
         }
+        if (isClient && tp.preferredAddress() != null) {
+            // RFC 9000 §5.1.1: the preferred address's connection ID is sequence number 1, its reset token valid from now
+            peerCids.addPreferredAddressId(tp.preferredAddress().connectionId(), tp.preferredAddress().statelessResetToken());
+        }
         if (qlog.enabled()) {
             qlog.parametersSet(lastNow, false, tp.qlogFields()); // the arrival of the datagram that carried them
         }
@@ -562,6 +656,157 @@ public final class QuicConnection implements StreamTransport {
         peerValidatedOurAddress = true;
         // RFC 9001 §4.9.2: discard Handshake keys once the handshake is confirmed
         discardLevel(EncryptionLevel.HANDSHAKE, now);
+        if (isClient) {
+            probePreferredAddress(now);
+        }
+    }
+
+    // =============================================================================================
+    // Paths (RFC 9000 §9)
+    // =============================================================================================
+
+    /**
+     * Client, once the handshake is confirmed (RFC 9000 §9.6.1, §9): a server's preferred address of the family the
+     * connection uses is probed with a PATH_CHALLENGE to the connection ID of sequence number 1; the client moves there
+     * when the PATH_RESPONSE arrives ({@link #completeProbe}). disable_active_migration does not forbid this (§18.2).
+     */
+    private void probePreferredAddress(long now) {
+        TransportParameters.PreferredAddress offered = peerParams == null ? null : peerParams.preferredAddress();
+        if (offered == null || !config.usePreferredAddress() || currentPath == null) {
+            return;
+        }
+        InetSocketAddress to = PreferredAddressConfig.choose(offered, currentPath.remote().getAddress() instanceof Inet6Address);
+        if (to == null) {
+            if (qlog.enabled()) {
+                qlog.migrationStateUpdated(now, "probing_abandoned", "", "no preferred address in the address family in use");
+            }
+            return;
+        }
+        if (to.equals(currentPath.remote()) || peerCids.get(1) == null) {
+            return;
+        }
+        startProbe(new PathProbe(new NetworkPath(currentPath.local(), to), peerCids.get(1), 1, false, random, now,
+                recovery.rtt().ptoBase()), now);
+    }
+
+    private void startProbe(PathProbe p, long now) {
+        probe = p;
+        if (qlog.enabled()) {
+            qlog.migrationStateUpdated(now, "probing_started", describe(p.path()), isClient ? "preferred address" : "");
+        }
+    }
+
+    /**
+     * A validated probe path becomes the current one: a client's at once (§9.6.1), a server's once a non-probing packet
+     * with the largest packet number so far arrived on it too (§9.6.2); until then a server's non-probing packets leave
+     * from its original address. A new peer address (not only a new port) starts with fresh congestion and RTT state
+     * (§9.4). Each side sends to the connection ID it probed with and retires the ones used before (§9.5, §5.1.2): the
+     * client the preferred address's, the server one the client issued and it had not used.
+     */
+    private void completeProbe(long now) {
+        if (probe == null || !probe.validated() || !isClient && !probe.nonProbingReceived()) {
+            return;
+        }
+        PathProbe p = probe;
+        probe = null;
+        NetworkPath old = currentPath;
+        currentPath = p.path();
+        migrations++;
+        if (p.dcidSequence() >= 0) {
+            pending.retireConnectionIds.addAll(peerCids.switchTo(p.dcidSequence()));
+        }
+        for (byte[] r : p.takeResponses()) {
+            pending.pathResponses.add(new PathResponseFrame(r));
+        }
+        if (old != null && !old.samePeerHost(currentPath)) {
+            resetForNewPath(now);
+        }
+        if (qlog.enabled()) {
+            qlog.migrationStateUpdated(now, "migration_complete", describe(currentPath), "");
+        }
+    }
+
+    /** The probe's validation timed out (§8.2.4): the connection stays on its path. */
+    private void abandonProbe(long now) {
+        if (qlog.enabled()) {
+            qlog.migrationStateUpdated(now, "probing_abandoned", describe(probe.path()),
+                    "path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)");
+        }
+        probe = null;
+        probesFailed++;
+    }
+
+    private static String describe(NetworkPath p) {
+        return (p.local() == null ? "" : hostPort(p.local()) + " ") + "-> " + hostPort(p.remote());
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return (a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress()) + ":" + a.getPort();
+    }
+
+    /**
+     * The path the connection starts on (a client's runtime says it before sending; a server's connection takes the
+     * path its first datagram came on). Only a connection that knows its path validates and moves to others.
+     */
+    public void setPath(NetworkPath path) {
+        if (currentPath == null) {
+            currentPath = path;
+        }
+    }
+
+    /** The path datagrams go on, or null when the runtime never said. */
+    public NetworkPath path() {
+        return currentPath;
+    }
+
+    /** Whether {@code address} is the peer's on the current path or on one being validated (a runtime's receive filter). */
+    public boolean isPeerAddress(InetSocketAddress address) {
+        return currentPath != null && currentPath.remote().equals(address) || probe != null && probe.path().remote().equals(address);
+    }
+
+    /**
+     * A datagram of only PATH_CHALLENGE and PATH_RESPONSE frames on the probe's path, padded to 1200 bytes (§8.2.1,
+     * §8.2.2) within what the path allows; null when none is due or fits. Not in flight: its loss says nothing of the
+     * current path's congestion.
+     */
+    private SendResult sendProbe(ByteBuffer out, long now) {
+        int start = out.position();
+        int room = (int) Math.min(Math.min(out.remaining(), maxDatagramSize()), probe.allowance());
+        if (room < MIN_PACKET_ROOM) {
+            return null;
+        }
+        PacketSpace space = PacketSpace.APPLICATION;
+        PacketNumberSpace pns = spaces[space.ordinal()];
+        PacketBuilder.Header header = new PacketBuilder.Header(versions.current(), probe.dcid(), initialScid, EMPTY,
+                keys.keyPhase() == 1);
+        PacketBuilder b = PacketBuilder.start(out, EncryptionLevel.ONE_RTT, pns.nextPacketNumber(), pns.largestAcked(), header,
+                room, 4);
+        if (probe.challengeDue()) {
+            b.write(new PathChallengeFrame(probe.takeChallenge(now, recovery.rtt().ptoBase())));
+        }
+        for (byte[] r : probe.takeResponses()) {
+            if (b.remaining() < 9) {
+                break;
+            }
+            b.write(new PathResponseFrame(r));
+        }
+        b.finish(out);
+        int padding = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room) - (out.position() - start);
+        if (padding > 0) {
+            b.padFinished(out, padding);
+        }
+        int size = b.seal(out, keys.tx(EncryptionLevel.ONE_RTT));
+        pns.takePacketNumber();
+        packetsSent++;
+        SentPacket sp = new SentPacket(space, b.packetNumber, now, now, size, true, false, b.frames());
+        recovery.onPacketSent(sp, now);
+        keys.onPacketSent(b.packetNumber);
+        if (qlog.enabled()) {
+            qlog.packetSent(now, EncryptionLevel.ONE_RTT.packetType(), b.packetNumber, size, now, b.frames());
+        }
+        probe.onSent(size);
+        txEcn = 0;
+        return new SendResult(size, now, 0, probe.path());
     }
 
     private void discardLevel(EncryptionLevel level, long now) {
@@ -607,6 +852,12 @@ public final class QuicConnection implements StreamTransport {
             readySince = now;
         }
         maybeInitiateKeyUpdate(now);
+        if (probe != null && probe.due() && state == State.ESTABLISHED && keys.hasTx(EncryptionLevel.ONE_RTT)) {
+            SendResult r = sendProbe(out, now);
+            if (r != null) {
+                return r;
+            }
+        }
         // every packet of this datagram carries the same ECN mark: the one the runtime puts on the datagram
         txEcn = ecn.codepoint();
         int start = out.position();
@@ -693,7 +944,7 @@ public final class QuicConnection implements StreamTransport {
         if (anyEliciting) {
             recovery.setAppLimited(now, false);
         }
-        return new SendResult(length, anyEliciting ? intended : now, 0);
+        return new SendResult(length, anyEliciting ? intended : now, 0, currentPath);
     }
 
     /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
@@ -795,7 +1046,7 @@ public final class QuicConnection implements StreamTransport {
         amplification.onSent(length);
         path.onSent(length);
         close.onPacketSent(now + 3 * recovery.rtt().ptoBase());
-        return new SendResult(length, now, 0);
+        return new SendResult(length, now, 0, currentPath);
     }
 
     /**
@@ -848,6 +1099,9 @@ public final class QuicConnection implements StreamTransport {
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
         t = Math.min(t, path.timer());
+        if (probe != null) {
+            t = Math.min(t, probe.timer());
+        }
         t = Math.min(t, ackFirst.deadline());
         return Math.min(t, keepAlive.deadline(handshakeConfirmed));
     }
@@ -872,7 +1126,7 @@ public final class QuicConnection implements StreamTransport {
      * Once validated, a new address (not only a new port, {@code onlyPortChanged}) gets a fresh congestion controller
      * and RTT estimator (§9.4); a NAT that changed only the port keeps the path's state, as §9.4 allows.
      */
-    public boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
+    boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
         // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
         boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
         if (!receiver.datagramMovesPath() || !confirmed || state != State.ESTABLISHED) {
@@ -934,6 +1188,9 @@ public final class QuicConnection implements StreamTransport {
         keys.onTimer(now);
         if (now >= path.timer()) {
             path.onTimeout(now, recovery.rtt().ptoBase());
+        }
+        if (probe != null && now >= probe.timer() && probe.onTimeout(now)) {
+            abandonProbe(now);
         }
         keepAlive.onTimeout(now, handshakeConfirmed && state == State.ESTABLISHED);
         Recovery.HandshakeStatus hs = handshakeStatus();
@@ -1079,6 +1336,9 @@ public final class QuicConnection implements StreamTransport {
     /** Test access: the key schedule. */
     KeySchedule keySchedule() { return keys; }
 
+    /** Test access: the peer's transport parameters, or null before they arrived. */
+    TransportParameters peerTransportParameters() { return peerParams; }
+
     /** Test access: the connection ID packets to the peer are addressed to. */
     byte[] peerConnectionId() { return peerCids.current(); }
 
@@ -1126,6 +1386,8 @@ public final class QuicConnection implements StreamTransport {
         m.put("path_validations_failed", path.failed());
         m.put("path_challenges_sent", path.challengesSent());
         m.put("path_congestion_resets", pathResets);
+        m.put("migrations", migrations);
+        m.put("path_probes_failed", probesFailed);
         m.put("keep_alive_probes", keepAlive.probesSent());
         return m;
     }

@@ -42,10 +42,15 @@ public final class ServerEndpoint {
         void send(ByteBuffer datagram, InetSocketAddress to);
     }
 
-    /** A connection and the address it talks to (which moves when the client's address changes, RFC 9000 §9.3). */
+    /**
+     * A connection and the path it talks on (which moves when the client's address changes, RFC 9000 §9.3, and when it
+     * moves to our preferred address, §9.6).
+     */
     public static final class Entry {
         public final QuicConnection connection;
         private InetSocketAddress peer;
+        /** The local address the connection's datagrams leave from: null for the runtime's first socket. */
+        private InetSocketAddress local;
         /** The address counted in {@link ServerEndpoint#unvalidated}: the one the client's first Initial came from. */
         private final InetSocketAddress firstPeer;
         final List<ByteKey> keys = new ArrayList<>();
@@ -61,6 +66,22 @@ public final class ServerEndpoint {
         /** Where the connection's datagrams go now. */
         public InetSocketAddress peer() {
             return peer;
+        }
+
+        /** The local address they leave from, or null for the runtime's first socket. */
+        public InetSocketAddress local() {
+            return local;
+        }
+
+        /** Takes the connection's path after a datagram (it may have moved, RFC 9000 §9); returns whether it moved. */
+        private boolean follow() {
+            NetworkPath p = connection.path();
+            if (p == null || p.remote().equals(peer) && java.util.Objects.equals(p.local(), local)) {
+                return false;
+            }
+            peer = p.remote();
+            local = p.local();
+            return true;
         }
     }
 
@@ -159,7 +180,7 @@ public final class ServerEndpoint {
      * connection it went to (possibly new), or null when it was answered statelessly or dropped.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
-        return receive(datagram, from, ecn, now, now, replies, false);
+        return receive(datagram, new NetworkPath(null, from), ecn, now, now, replies, false);
     }
 
     /**
@@ -168,7 +189,7 @@ public final class ServerEndpoint {
      * arrival: time the datagram then waited for this endpoint (a busy host, a long socket queue) does not expire it.
      */
     public Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now, Replies replies) {
-        return receive(datagram, from, ecn, Math.min(receivedAt, now), now, replies, false);
+        return receive(datagram, new NetworkPath(null, from), ecn, Math.min(receivedAt, now), now, replies, false);
     }
 
     /**
@@ -176,7 +197,7 @@ public final class ServerEndpoint {
      * {@link #endReceiveBurst} after the burst's last datagram.
      */
     public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long now, Replies replies) {
-        return receive(datagram, from, ecn, now, now, replies, true);
+        return receive(datagram, new NetworkPath(null, from), ecn, now, now, replies, true);
     }
 
     /**
@@ -186,7 +207,17 @@ public final class ServerEndpoint {
      */
     public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
                                 Replies replies) {
-        return receive(datagram, from, ecn, Math.min(receivedAt, now), now, replies, true);
+        return receive(datagram, new NetworkPath(null, from), ecn, Math.min(receivedAt, now), now, replies, true);
+    }
+
+    /**
+     * {@link #receiveInBurst(ByteBuffer, InetSocketAddress, int, long, long, Replies)} of a datagram that arrived at the
+     * local address {@code local} (the socket it came in on: a server with a preferred address has two, RFC 9000 §9.6;
+     * null for the runtime's first socket). Stateless replies go out from the same socket.
+     */
+    public Entry receiveInBurst(ByteBuffer datagram, InetSocketAddress from, InetSocketAddress local, int ecn, long receivedAt,
+                                long now, Replies replies) {
+        return receive(datagram, new NetworkPath(local, from), ecn, Math.min(receivedAt, now), now, replies, true);
     }
 
     /** Ends a burst: each connection that received datagrams in it tells its application. */
@@ -197,17 +228,18 @@ public final class ServerEndpoint {
         inBurst.clear();
     }
 
-    private void deliver(QuicConnection c, ByteBuffer datagram, int ecn, long now, boolean burst) {
+    private void deliver(QuicConnection c, ByteBuffer datagram, int ecn, NetworkPath path, long now, boolean burst) {
         if (burst) {
-            c.receiveInBurst(datagram, ecn, now);
+            c.receiveInBurst(datagram, ecn, path, now);
             inBurst.add(c);
         } else {
-            c.receive(datagram, ecn, now);
+            c.receive(datagram, ecn, path, now);
         }
     }
 
-    private Entry receive(ByteBuffer datagram, InetSocketAddress from, int ecn, long receivedAt, long now,
+    private Entry receive(ByteBuffer datagram, NetworkPath path, int ecn, long receivedAt, long now,
                           Replies replies, boolean burst) {
+        InetSocketAddress from = path.remote();
         ParsedPacket p;
         try {
             p = PacketParser.parse(datagram.duplicate(), datagram.position(), config.localCidLength());
@@ -217,16 +249,14 @@ public final class ServerEndpoint {
         }
         Entry e = byCid.get(new ByteKey(p.dcid()));
         if (e != null) {
-            deliver(e.connection, datagram, ecn, now, burst);
+            deliver(e.connection, datagram, ecn, path, now, burst);
             if (e.unvalidated && e.connection.isAddressValidated()) {
                 e.unvalidated = false;
                 unvalidated.remove(e.firstPeer.getAddress());
             }
-            if (!from.equals(e.peer) && e.connection.onPeerAddressChanged(now,
-                    from.getAddress().equals(e.peer.getAddress()))) {
-                // RFC 9000 §9.3: the client's largest non-probing packet came from a new address (a NAT rebinding or
-                // its migration): send there, while the connection validates the new path
-                e.peer = from;
+            if (e.follow()) {
+                // RFC 9000 §9.3, §9.6: the connection moved to the client's new address (a NAT rebinding or its migration)
+                // or to our preferred address
                 peerAddressChanges++;
             }
             return e;
@@ -272,8 +302,8 @@ public final class ServerEndpoint {
             // the token's age at the datagram's arrival, not at its processing (the Retry was issued at the then `now`)
             RetryTokens.Validated v = retryTokens.validate(p.token(), from, p.dcid(), receivedAt);
             if (v != null) {
-                Entry created = accept(from, p, v.originalDcid(), p.dcid(), now);
-                deliver(created.connection, datagram, ecn, now, burst);
+                Entry created = accept(path, p, v.originalDcid(), p.dcid(), now);
+                deliver(created.connection, datagram, ecn, path, now, burst);
                 return created;
             }
             invalidTokens++;
@@ -284,9 +314,9 @@ public final class ServerEndpoint {
                 // INVALID_TOKEN, so the client learns at once instead of retrying into its idle timeout. A token we
                 // did not seal cannot reach this at the cap, so the closing connections stay bounded by the Retries we
                 // sent.
-                Entry refused = accept(from, p, p.dcid(), null, now);
+                Entry refused = accept(path, p, p.dcid(), null, now);
                 refused.connection.abort(new QuicException(TransportError.INVALID_TOKEN, "invalid Retry token"), now);
-                deliver(refused.connection, datagram, ecn, now, burst);
+                deliver(refused.connection, datagram, ecn, path, now, burst);
                 return refused;
             }
             // §8.1.3: a token we did not issue (another server's, or forged): proceed as if the client had none —
@@ -307,8 +337,8 @@ public final class ServerEndpoint {
             replies.send(ByteBuffer.wrap(Retry.build(p.version(), p.scid(), scid, p.dcid(), token)), from);
             return null;
         }
-        Entry created = accept(from, p, p.dcid(), null, now);
-        deliver(created.connection, datagram, ecn, now, burst);
+        Entry created = accept(path, p, p.dcid(), null, now);
+        deliver(created.connection, datagram, ecn, path, now, burst);
         return created;
     }
 
@@ -337,12 +367,16 @@ public final class ServerEndpoint {
         }
     }
 
-    private Entry accept(InetSocketAddress from, ParsedPacket p, byte[] originalDcid, byte[] retryScid, long now) {
+    private Entry accept(NetworkPath path, ParsedPacket p, byte[] originalDcid, byte[] retryScid, long now) {
+        InetSocketAddress from = path.remote();
         byte[] cid = newCid();
         Entry[] holder = new Entry[1];
         LocalConnectionIds.Listener routing = new LocalConnectionIds.Listener() {
             @Override
             public void onIssued(byte[] c) {
+                if (holder[0] == null) {
+                    return; // issued while the connection is made (a preferred address's ID): routed below
+                }
                 ByteKey k = new ByteKey(c.clone());
                 byCid.put(k, holder[0]);
                 holder[0].keys.add(k);
@@ -358,6 +392,7 @@ public final class ServerEndpoint {
         QuicConnection conn = QuicConnection.server(config, apps.apply(from), random, resetTokens, routing, cid,
                 p.scid(), originalDcid, retryScid, p.version(), now);
         Entry e = new Entry(conn, from);
+        e.local = path.local();
         holder[0] = e;
         entries.put(conn, e);
         accepted++;
@@ -368,7 +403,9 @@ public final class ServerEndpoint {
             unvalidatedPeak = Math.max(unvalidatedPeak, unvalidated.total());
         }
         // packets arrive for our chosen ID and, until the client switches, for the ID it picked (RFC 9000 §7.2)
-        for (byte[] k : new byte[][] {cid, p.dcid()}) {
+        List<byte[]> routed = new ArrayList<>(conn.localConnectionIds());
+        routed.add(p.dcid());
+        for (byte[] k : routed) {
             ByteKey key = new ByteKey(k.clone());
             byCid.put(key, e);
             e.keys.add(key);

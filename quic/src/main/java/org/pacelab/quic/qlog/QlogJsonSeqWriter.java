@@ -77,6 +77,7 @@ public final class QlogJsonSeqWriter implements QlogSink {
     private static final SerializedString EVENT_METRICS_UPDATED = new SerializedString("recovery:metrics_updated");
     private static final SerializedString EVENT_CONGESTION_STATE_UPDATED = new SerializedString("recovery:congestion_state_updated");
     private static final SerializedString EVENT_KEY_UPDATED = new SerializedString("security:key_updated");
+    private static final SerializedString EVENT_MIGRATION_STATE_UPDATED = new SerializedString("quic:migration_state_updated");
     private static final SerializedString EVENT_CONNECTION_CLOSED = new SerializedString("connectivity:connection_closed");
 
     private final OutputStream out;
@@ -398,6 +399,20 @@ public final class QlogJsonSeqWriter implements QlogSink {
             json.writeNumberField("generation", generation);
             json.writeFieldName(F_TRIGGER);
             json.writeString(trigger);
+            end();
+        });
+    }
+
+    @Override
+    public void migrationStateUpdated(long now, String state, String path, String reason) {
+        run(() -> {
+            begin(now, EVENT_MIGRATION_STATE_UPDATED);
+            json.writeStringField("new", state);
+            json.writeStringField("path", path);
+            if (!reason.isEmpty()) {
+                json.writeFieldName(F_TRIGGER);
+                json.writeString(reason);
+            }
             end();
         });
     }

@@ -37,6 +37,13 @@ public interface QlogSink {
 
     default void keyUpdated(long now, String keyType, long generation, String trigger) {}
 
+    /**
+     * The connection's migration state changed (draft-ietf-quic-qlog-quic-events, {@code quic:migration_state_updated}):
+     * {@code state} is one of probing_started, probing_abandoned, probing_successful, migration_complete; {@code path}
+     * the path it concerns, {@code reason} why (may be empty).
+     */
+    default void migrationStateUpdated(long now, String state, String path, String reason) {}
+
     default void connectionClosed(long now, boolean local, long errorCode, boolean application, String reason) {}
 
     /** Flushes and releases the underlying output. */

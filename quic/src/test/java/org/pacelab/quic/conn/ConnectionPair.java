@@ -18,7 +18,28 @@ import org.pacelab.quic.tls.TlsConfig;
  */
 final class ConnectionPair {
     /** A datagram on the link; {@code to} is the client address a server datagram was sent to (null toward the server). */
-    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn, java.net.InetSocketAddress to) {}
+    private record InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn, java.net.InetSocketAddress to,
+                            java.net.InetSocketAddress serverLocal) {
+        InFlight(long deliverAt, long seq, boolean toServer, byte[] data, int ecn, java.net.InetSocketAddress to) {
+            this(deliverAt, seq, toServer, data, ecn, to, SERVER_ADDRESS);
+        }
+    }
+
+    /** The server's address in {@link #paths} mode. */
+    static final java.net.InetSocketAddress SERVER_ADDRESS = new java.net.InetSocketAddress("198.51.100.1", 443);
+    /**
+     * Paths mode (RFC 9000 §9; with {@link #useEndpoint}): the connections are told the path of each datagram, and each
+     * datagram goes where its {@link SendResult#path()} says: to {@link #SERVER_ADDRESS}, or to {@link #serverPreferred}
+     * (the server's second address, its preferred address), from which the server's answers come back.
+     */
+    boolean paths;
+    java.net.InetSocketAddress serverPreferred;
+    /** When set, datagrams to {@link #serverPreferred} are lost (the preferred address is unreachable). */
+    boolean preferredUnreachable;
+    /** Told of every datagram a connection wrote (before loss and filters), with what {@code send} returned. */
+    java.util.function.BiConsumer<QuicConnection, SendResult> onSend = (c, r) -> {};
+    /** Told of every datagram delivered to the server in paths mode: the server address it arrived at. */
+    java.util.function.Consumer<java.net.InetSocketAddress> onServerReceive = a -> {};
 
     /** What the virtual link does with the ECN field: hide it (the runtime cannot read it), keep it, clear it, mark CE. */
     enum EcnLink { HIDDEN, KEPT, BLEACHED, CE }
@@ -99,6 +120,9 @@ final class ConnectionPair {
         StatelessResetTokens tokens = new StatelessResetTokens(new byte[32]);
         client = QuicConnection.client(clientConfig, clientApp, new SplittableRandom(random.nextLong()), tokens,
                 noCids(), now);
+        if (paths) {
+            client.setPath(new NetworkPath(null, SERVER_ADDRESS));
+        }
         flush();
     }
 
@@ -212,9 +236,18 @@ final class ConnectionPair {
                 datagram.get(copy);
                 link.add(new InFlight(now + oneWayDelay, seq++, false, copy, 0, to));
             };
-            ServerEndpoint.Entry e = bursts
-                    ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies)
-                    : endpoint.receive(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies);
+            ServerEndpoint.Entry e;
+            if (paths) {
+                onServerReceive.accept(d.serverLocal);
+                e = endpoint.receiveInBurst(ByteBuffer.wrap(d.data), clientAddress, d.serverLocal, ecnSeen(d), now, now, replies);
+                if (!bursts) {
+                    endpoint.endReceiveBurst();
+                }
+            } else {
+                e = bursts
+                        ? endpoint.receiveInBurst(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies)
+                        : endpoint.receive(ByteBuffer.wrap(d.data), clientAddress, ecnSeen(d), now, replies);
+            }
             if (e != null) {
                 server = e.connection;
             }
@@ -236,6 +269,9 @@ final class ConnectionPair {
             receive(server, d.data, ecnSeen(d));
         } else if (natForgetsOldAddress && d.to != null && !d.to.equals(clientAddress)) {
             datagramsToOldAddress++;
+        } else if (paths) {
+            clientLastReceived = now;
+            client.receive(ByteBuffer.wrap(d.data), ecnSeen(d), new NetworkPath(null, d.serverLocal), now);
         } else {
             clientLastReceived = now;
             receive(client, d.data, ecnSeen(d));
@@ -297,6 +333,16 @@ final class ConnectionPair {
             byte[] data = new byte[r.length()];
             buffer.flip();
             buffer.get(data);
+            onSend.accept(c, r);
+            java.net.InetSocketAddress serverLocal = SERVER_ADDRESS;
+            java.net.InetSocketAddress to = fromServer ? serverSendsTo(c) : null;
+            if (paths && r.path() != null) {
+                serverLocal = fromServer ? (r.path().local() == null ? SERVER_ADDRESS : r.path().local()) : r.path().remote();
+                to = fromServer ? r.path().remote() : null;
+            }
+            if (!fromServer && preferredUnreachable && serverLocal.equals(serverPreferred)) {
+                continue;
+            }
             data = fromServer ? toClientFilter.apply(data) : toServerFilter.apply(data);
             if (data == null || lossRate > 0 && random.nextDouble() < lossRate) {
                 continue;
@@ -318,8 +364,7 @@ final class ConnectionPair {
                 }
             }
             long extra = jitter > 0 ? random.nextLong(jitter) : 0;
-            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint(),
-                    fromServer ? serverSendsTo(c) : null));
+            link.add(new InFlight(departure + oneWayDelay + extra, seq++, !fromServer, data, c.ecnCodepoint(), to, serverLocal));
         }
         throw new IllegalStateException("connection kept sending without pause");
     }

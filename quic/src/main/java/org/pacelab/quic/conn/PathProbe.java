@@ -1,0 +1,148 @@
+package org.pacelab.quic.conn;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * The validation of a path other than the one a connection sends on (RFC 9000 §8.2, §9.6): a client probing a server's
+ * preferred address before it moves there (§9.6.1), or a server answering, and itself probing, a client that reached its
+ * preferred address (§9.6.2: "The server MUST probe on the path toward the client from its preferred address"). Datagrams
+ * on the path carry only probing frames, PATH_CHALLENGE and PATH_RESPONSE, padded to 1200 bytes (§8.2.1, §8.2.2), to
+ * {@link #dcid()}. A challenge goes again after each PTO without answer; after {@code max(3 PTO, 6 kInitialRtt)}
+ * (§8.2.4) the validation has failed and the connection stays where it is. A server sends on the path at most three
+ * times what it received there (§8.2.1, §9.3.1); a client probing the server's address is not limited. Sans-I/O: the
+ * connection owns the frames and the clock.
+ */
+final class PathProbe {
+    /** Outstanding challenges remembered (an answer to an older one still validates, §8.2.3). */
+    private static final int REMEMBERED = 8;
+
+    private final NetworkPath path;
+    private final byte[] dcid;
+    private final long dcidSequence;
+    private final boolean amplificationLimited;
+    private final RandomGenerator random;
+    private final List<byte[]> outstanding = new ArrayList<>();
+    private final List<byte[]> responses = new ArrayList<>();
+    private boolean challengeDue = true;
+    private long nextChallengeAt = Long.MAX_VALUE;
+    private final long deadline;
+    private boolean validated;
+    private boolean nonProbingReceived;
+    private long bytesReceived;
+    private long bytesSent;
+
+    /**
+     * @param dcid                 the peer's connection ID datagrams on the path go to
+     * @param dcidSequence         its sequence number (the one a client moves to with the path)
+     * @param amplificationLimited a server's limit of three times what arrived on the path, until validated
+     */
+    PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, RandomGenerator random,
+              long now, long pto) {
+        this.path = path;
+        this.dcid = dcid.clone();
+        this.dcidSequence = dcidSequence;
+        this.amplificationLimited = amplificationLimited;
+        this.random = random;
+        this.deadline = now + Math.max(3 * pto, 6 * PathValidator.INITIAL_RTT);
+    }
+
+    NetworkPath path() { return path; }
+
+    byte[] dcid() { return dcid; }
+
+    long dcidSequence() { return dcidSequence; }
+
+    /** Whether a datagram is due on the path: a challenge, or answers to the peer's challenges received on it. */
+    boolean due() {
+        return !validated && challengeDue || !responses.isEmpty();
+    }
+
+    boolean challengeDue() {
+        return !validated && challengeDue;
+    }
+
+    /** The data of a new PATH_CHALLENGE (remembered as outstanding); the next one is due a PTO later. */
+    byte[] takeChallenge(long now, long pto) {
+        byte[] data = new byte[8];
+        random.nextBytes(data);
+        if (outstanding.size() == REMEMBERED) {
+            outstanding.removeFirst();
+        }
+        outstanding.add(data);
+        challengeDue = false;
+        nextChallengeAt = now + pto;
+        return data.clone();
+    }
+
+    /** A PATH_CHALLENGE arrived on this path: its PATH_RESPONSE goes back on it (§8.2.2). */
+    void respond(byte[] data) {
+        responses.add(data.clone());
+    }
+
+    /** The PATH_RESPONSE data waiting, taken. */
+    List<byte[]> takeResponses() {
+        List<byte[]> r = List.copyOf(responses);
+        responses.clear();
+        return r;
+    }
+
+    /** A PATH_RESPONSE arrived (on any path, §8.2.3); returns whether it validated this path now. */
+    boolean onResponse(byte[] data) {
+        if (validated) {
+            return false;
+        }
+        for (byte[] o : outstanding) {
+            if (Arrays.equals(o, data)) {
+                validated = true;
+                outstanding.clear();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean validated() { return validated; }
+
+    /** Server: a non-probing packet with the largest packet number so far arrived on the path (§9.6.2). */
+    void onNonProbingReceived() {
+        nonProbingReceived = true;
+    }
+
+    boolean nonProbingReceived() { return nonProbingReceived; }
+
+    void onReceived(int bytes) {
+        bytesReceived += bytes;
+    }
+
+    void onSent(int bytes) {
+        bytesSent += bytes;
+    }
+
+    /** How many bytes may still go out on the path. */
+    long allowance() {
+        return amplificationLimited && !validated ? Math.max(0, 3 * bytesReceived - bytesSent) : Long.MAX_VALUE;
+    }
+
+    /** When {@link #onTimeout} must run, or {@link Long#MAX_VALUE}. */
+    long timer() {
+        return validated ? Long.MAX_VALUE : Math.min(nextChallengeAt, deadline);
+    }
+
+    /** At the timer: a new challenge after a PTO without answer; returns whether the validation failed (§8.2.4). */
+    boolean onTimeout(long now) {
+        if (validated) {
+            return false;
+        }
+        if (now >= deadline) {
+            return true;
+        }
+        if (now >= nextChallengeAt) {
+            challengeDue = true;
+            nextChallengeAt = Long.MAX_VALUE;
+        }
+        return false;
+    }
+}
