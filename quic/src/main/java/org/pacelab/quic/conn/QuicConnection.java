@@ -121,6 +121,8 @@ public final class QuicConnection implements StreamTransport {
     private NetworkPath rxPath;
     /** Another path being validated: a server's preferred address (§9.6), or null. */
     private PathProbe probe;
+    /** PATH_CHALLENGE data of the datagram being read at our preferred address, before a probe exists (§9.6.2). */
+    private List<byte[]> preferredChallenges;
     /** Server: the preferred_address this connection offers (RFC 9000 §18.2), with its connection ID of sequence 1; or null. */
     private final TransportParameters.PreferredAddress preferredAddressOffered;
     private long migrations;
@@ -303,21 +305,39 @@ public final class QuicConnection implements StreamTransport {
             currentPath = path;
         }
         rxPath = path;
+        int size = datagram.remaining();
         boolean onProbe = probe != null && probe.path().equals(path);
-        if (!onProbe && !isClient && !path.sameLocal(currentPath) && handshakeComplete && state == State.ESTABLISHED
-                && preferredAddressOffered != null && migrations == 0) {
-            // RFC 9000 §9.6.2: a datagram at our preferred address; its PATH_CHALLENGE is answered there, and the server
-            // probes the path toward the client from that address, to a connection ID not used from the original address
-            // when the client gave us one (§9.5)
+        // RFC 9000 §9.6.2: a datagram at our preferred address (the runtime has two sockets, so a local address other than
+        // the current path's is the preferred one's; the offered address may differ from the bound one behind a NAT)
+        boolean atPreferred = !onProbe && !isClient && !path.sameLocal(currentPath) && handshakeComplete
+                && state == State.ESTABLISHED && preferredAddressOffered != null && migrations == 0;
+        preferredChallenges = atPreferred ? new ArrayList<>() : null;
+        long authenticatedBefore = receiver.packetsReceived();
+        receiver.receive(datagram, ecn, now);
+        // RFC 9000 §9.3, §21.5.4: only a datagram with a packet that decrypted changes path state or counts toward the
+        // path's 3x allowance (§8.2.1); a spoofed or garbage datagram with our connection ID neither starts nor replaces
+        // a probe
+        boolean authenticated = receiver.packetsReceived() > authenticatedBefore;
+        List<byte[]> challenges = preferredChallenges;
+        preferredChallenges = null;
+        if (atPreferred && authenticated && state == State.ESTABLISHED) {
+            // its PATH_CHALLENGE is answered there, and the server probes the path toward the client from that address, to
+            // a connection ID not used from the original address when the client gave us one (§9.5)
             long seq = peerCids.nextUnused();
             byte[] dcid = seq >= 0 ? peerCids.get(seq) : peerCids.current();
             startProbe(new PathProbe(path, dcid, seq, true, random, now, recovery.rtt().ptoBase()), now);
+            for (byte[] c : challenges) {
+                probe.respond(c);
+            }
             onProbe = true;
+        } else if (challenges != null) {
+            for (byte[] c : challenges) {
+                pending.pathResponses.add(new PathResponseFrame(c));
+            }
         }
-        if (onProbe) {
-            probe.onReceived(datagram.remaining());
+        if (onProbe && authenticated && probe != null && probe.path().equals(path)) {
+            probe.onReceived(size);
         }
-        receiver.receive(datagram, ecn, now);
         rxPath = null;
         afterDatagramOn(path, onProbe, now);
     }
@@ -450,6 +470,8 @@ public final class QuicConnection implements StreamTransport {
         public void onPathChallenge(byte[] data) {
             if (probe != null && rxPath != null && rxPath.equals(probe.path())) {
                 probe.respond(data); // §8.2.2: the answer goes on the path the challenge came on
+            } else if (preferredChallenges != null) {
+                preferredChallenges.add(data.clone()); // answered on the preferred address's path once it exists
             } else {
                 pending.pathResponses.add(new PathResponseFrame(data));
             }

@@ -236,4 +236,32 @@ class PreferredAddressTest {
         assertEquals(0L, pair.client.counters().get("migrations"));
         assertNotEquals(null, pair.client.peerTransportParameters().preferredAddress());
     }
+
+    @Test
+    void aGarbageDatagramAtThePreferredAddressChangesNoPathState() throws Exception {
+        // RFC 9000 §9.3, §21.5.4: a spoofed datagram with the server's connection ID that does not decrypt neither starts
+        // a probe (no PATH_CHALLENGE toward the spoofed source) nor counts toward an allowance
+        EchoApps.Client app = new EchoApps.Client(message(1000, 6));
+        ConnectionPair pair = pair(app, false, 56);
+        pair.start();
+        assertTrue(pair.runUntil(app::done, 5_000_000_000L));
+        InetSocketAddress spoofed = new InetSocketAddress("192.0.2.66", 4444);
+        byte[] garbage = message(1200, 7);
+        garbage[0] = 0x41;
+        byte[] cid = pair.server.localConnectionIds().get(0);
+        System.arraycopy(cid, 0, garbage, 1, cid.length);
+        pair.server.receive(ByteBuffer.wrap(garbage), 0, new NetworkPath(PREFERRED, spoofed), pair.now);
+        assertFalse(pair.server.isPeerAddress(spoofed), "no probe toward the spoofed source");
+        ByteBuffer out = ByteBuffer.allocate(65536);
+        for (int i = 0; i < 100; i++) {
+            out.clear();
+            SendResult r = pair.server.send(out, pair.now);
+            if (!r.wrote()) {
+                break;
+            }
+            assertFalse(r.path() != null && spoofed.equals(r.path().remote()), "a datagram went to the spoofed source");
+        }
+        assertFalse(serverLog.migration.stream().anyMatch(m -> m.startsWith("probing_started")), serverLog.migration.toString());
+        assertEquals(0L, pair.server.counters().get("migrations"));
+    }
 }
