@@ -10,7 +10,8 @@ import java.util.random.RandomGenerator;
  * preferred address before it moves there (§9.6.1), or a server answering, and itself probing, a client that reached its
  * preferred address (§9.6.2: "The server MUST probe on the path toward the client from its preferred address"). Datagrams
  * on the path carry only probing frames, PATH_CHALLENGE and PATH_RESPONSE, padded to 1200 bytes (§8.2.1, §8.2.2), to
- * {@link #dcid()}. A challenge goes again after each PTO without answer; after {@code max(3 PTO, 6 kInitialRtt)}
+ * {@link #dcid()}. A challenge goes again while unanswered, first after the new path's initial PTO, then twice as long
+ * each time (§8.2.1: not more often than an Initial would be sent; RFC 9002 §6.2.1, §6.2.2); after {@code max(3 PTO, 6 kInitialRtt)}
  * (§8.2.4) the validation has failed and the connection stays where it is. A server sends on the path at most three
  * times what it received there (§8.2.1, §9.3.1); a client probing the server's address is not limited. Sans-I/O: the
  * connection owns the frames and the clock.
@@ -28,6 +29,7 @@ final class PathProbe {
     private final List<byte[]> responses = new ArrayList<>();
     private boolean challengeDue = true;
     private long nextChallengeAt = Long.MAX_VALUE;
+    private long challengeInterval;
     private final long deadline;
     private boolean validated;
     private boolean nonProbingReceived;
@@ -47,6 +49,7 @@ final class PathProbe {
         this.amplificationLimited = amplificationLimited;
         this.random = random;
         this.deadline = now + Math.max(3 * pto, 6 * PathValidator.INITIAL_RTT);
+        this.challengeInterval = PathValidator.firstInterval(pto);
     }
 
     NetworkPath path() { return path; }
@@ -64,8 +67,8 @@ final class PathProbe {
         return !validated && challengeDue;
     }
 
-    /** The data of a new PATH_CHALLENGE (remembered as outstanding); the next one is due a PTO later. */
-    byte[] takeChallenge(long now, long pto) {
+    /** The data of a new PATH_CHALLENGE (remembered as outstanding); the next one is due after an interval that then doubles. */
+    byte[] takeChallenge(long now) {
         byte[] data = new byte[8];
         random.nextBytes(data);
         if (outstanding.size() == REMEMBERED) {
@@ -73,7 +76,8 @@ final class PathProbe {
         }
         outstanding.add(data);
         challengeDue = false;
-        nextChallengeAt = now + pto;
+        nextChallengeAt = now + challengeInterval;
+        challengeInterval = PathValidator.nextInterval(challengeInterval);
         return data.clone();
     }
 
@@ -131,7 +135,7 @@ final class PathProbe {
         return validated ? Long.MAX_VALUE : Math.min(nextChallengeAt, deadline);
     }
 
-    /** At the timer: a new challenge after a PTO without answer; returns whether the validation failed (§8.2.4). */
+    /** At the timer: a new challenge after the interval without answer; returns whether the validation failed (§8.2.4). */
     boolean onTimeout(long now) {
         if (validated) {
             return false;

@@ -7,7 +7,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Validation of the path a connection has moved to (RFC 9000 §8.2): a PATH_CHALLENGE with 8 unpredictable bytes
- * (§8.2.1), sent again with new bytes after each PTO while unanswered, the path validated by a PATH_RESPONSE that
+ * (§8.2.1), sent again with new bytes while unanswered, first after the new path's initial PTO and then twice as long each
+ * time ({@link #nextInterval}: §8.2.1, not more often than an Initial would be sent), the path validated by a PATH_RESPONSE that
  * echoes any challenge still outstanding (§8.2.3). Until the path is validated at most three times what arrived on it
  * may be sent on it (§8.2.1, §9.3). The connection has no other path to fall back to, so a validation that times out
  * after {@code max(3 PTO, 6 kInitialRtt)} (§8.2.4) is counted as failed and started again while the peer keeps using
@@ -17,6 +18,12 @@ import java.util.random.RandomGenerator;
 final class PathValidator {
     /** RFC 9002 §6.2.2's kInitialRtt, ns: §8.2.4's lower bound on the validation time uses six of them. */
     static final long INITIAL_RTT = 333_000_000L;
+    /**
+     * RFC 9002 §6.2.2: the PTO of a path without an RTT sample, {@code kInitialRtt + 4 * kInitialRtt / 2}; RFC 9000 §8.2.1:
+     * "An endpoint SHOULD NOT probe a new path with packets containing a PATH_CHALLENGE frame more frequently than it
+     * would send an Initial packet", and Initials are resent after that PTO, doubled each time (RFC 9002 §6.2.1).
+     */
+    static final long INITIAL_PTO = 3 * INITIAL_RTT;
     /** Outstanding challenges remembered (answers to older ones still validate, §8.2.3). */
     private static final int REMEMBERED = 8;
 
@@ -26,6 +33,7 @@ final class PathValidator {
     private boolean challengeDue;
     private long nextChallengeAt = Long.MAX_VALUE;
     private long deadline = Long.MAX_VALUE;
+    private long challengeInterval = INITIAL_PTO;
     private long bytesReceived;
     private long bytesSent;
     private long started;
@@ -46,6 +54,7 @@ final class PathValidator {
         bytesSent = 0;
         deadline = now + Math.max(3 * pto, 6 * INITIAL_RTT);
         nextChallengeAt = Long.MAX_VALUE;
+        challengeInterval = firstInterval(pto);
         started++;
     }
 
@@ -59,8 +68,11 @@ final class PathValidator {
         return validating && challengeDue;
     }
 
-    /** The data of the PATH_CHALLENGE to send now (remembered as outstanding); the next one is due a PTO later. */
-    byte[] takeChallenge(long now, long pto) {
+    /**
+     * The data of the PATH_CHALLENGE to send now (remembered as outstanding); the next one is due after the current
+     * interval, which then doubles (§8.2.1).
+     */
+    byte[] takeChallenge(long now) {
         byte[] data = new byte[8];
         random.nextBytes(data);
         if (outstanding.size() == REMEMBERED) {
@@ -68,7 +80,8 @@ final class PathValidator {
         }
         outstanding.add(data);
         challengeDue = false;
-        nextChallengeAt = now + pto;
+        nextChallengeAt = now + challengeInterval;
+        challengeInterval = nextInterval(challengeInterval);
         challengesSent++;
         return data.clone();
     }
@@ -116,7 +129,7 @@ final class PathValidator {
         return validating ? Math.min(nextChallengeAt, deadline) : Long.MAX_VALUE;
     }
 
-    /** At the timer: a new challenge after a PTO without answer; at the deadline a failure, and a new round. */
+    /** At the timer: a new challenge after the interval without answer; at the deadline a failure, and a new round. */
     void onTimeout(long now, long pto) {
         if (!validating) {
             return;
@@ -126,10 +139,21 @@ final class PathValidator {
             challengeDue = true;
             nextChallengeAt = Long.MAX_VALUE;
             deadline = now + Math.max(3 * pto, 6 * INITIAL_RTT);
+            challengeInterval = firstInterval(pto);
         } else if (now >= nextChallengeAt) {
             challengeDue = true;
             nextChallengeAt = Long.MAX_VALUE;
         }
+    }
+
+    /** The first resend interval on a new path: its initial PTO, or the current one when longer (§8.2.1, §8.2.4). */
+    static long firstInterval(long pto) {
+        return Math.max(pto, INITIAL_PTO);
+    }
+
+    /** The next resend interval: doubled, like an Initial's PTO (RFC 9002 §6.2.1), bounded so it cannot overflow. */
+    static long nextInterval(long interval) {
+        return Math.min(2 * interval, 1L << 50);
     }
 
     long started() { return started; }

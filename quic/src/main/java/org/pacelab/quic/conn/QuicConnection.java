@@ -804,7 +804,7 @@ public final class QuicConnection implements StreamTransport {
         PacketBuilder b = PacketBuilder.start(out, EncryptionLevel.ONE_RTT, pns.nextPacketNumber(), pns.largestAcked(), header,
                 room, 4);
         if (probe.challengeDue()) {
-            b.write(new PathChallengeFrame(probe.takeChallenge(now, recovery.rtt().ptoBase())));
+            b.write(new PathChallengeFrame(probe.takeChallenge(now)));
         }
         for (byte[] r : probe.takeResponses()) {
             if (b.remaining() < 9) {
@@ -893,7 +893,7 @@ public final class QuicConnection implements StreamTransport {
         if (path.challengeDue() && state == State.ESTABLISHED) {
             // RFC 9000 §8.2.1, §9.3: the first packet on the new path carries the challenge; like a PTO probe it goes at
             // once, whatever the congestion window and the pacer
-            populator.challenge(new PathChallengeFrame(path.takeChallenge(now, recovery.rtt().ptoBase())));
+            populator.challenge(new PathChallengeFrame(path.takeChallenge(now)));
             spaces[PacketSpace.APPLICATION.ordinal()].requestProbes(1);
         }
         if (state == State.CLOSING) {

@@ -99,17 +99,23 @@ class PathValidationTest {
         long pto = 100_000_000L;
         v.start(0, pto);
         assertTrue(v.challengeDue());
-        byte[] first = v.takeChallenge(0, pto);
+        byte[] first = v.takeChallenge(0);
         assertFalse(v.challengeDue());
         // nothing arrived on the path yet: nothing may be sent on it; then three times what arrived (§8.2.1)
         assertEquals(0, v.allowance());
         v.onReceived(1200);
         v.onSent(1000);
         assertEquals(2600, v.allowance());
-        // unanswered for a PTO: a new challenge, the first one still accepted
+        // unanswered for the new path's initial PTO (§8.2.1, RFC 9002 §6.2.2), not the current path's: a new challenge,
+        // the first one still accepted
         v.onTimeout(pto, pto);
+        assertFalse(v.challengeDue());
+        assertEquals(PathValidator.INITIAL_PTO, v.timer());
+        v.onTimeout(PathValidator.INITIAL_PTO, pto);
         assertTrue(v.challengeDue());
-        byte[] second = v.takeChallenge(pto, pto);
+        byte[] second = v.takeChallenge(PathValidator.INITIAL_PTO);
+        assertEquals(6 * PathValidator.INITIAL_RTT, v.timer(), "the interval doubles: the next challenge, at 3 s, would come "
+                + "after the deadline of max(3 PTO, 6 kInitialRtt)");
         assertFalse(java.util.Arrays.equals(first, second));
         assertFalse(v.onResponse(new byte[8]));
         assertTrue(v.validating());
@@ -125,16 +131,18 @@ class PathValidationTest {
         PathValidator v = new PathValidator(new SplittableRandom(4));
         long pto = 10_000_000L;
         v.start(0, pto);
-        v.takeChallenge(0, pto);
+        v.takeChallenge(0);
         // §8.2.4: max(3 PTO, 6 kInitialRtt)
         long deadline = 6 * PathValidator.INITIAL_RTT;
         for (long t = pto; t < deadline; t += pto) {
             v.onTimeout(t, pto);
             if (v.challengeDue()) {
-                v.takeChallenge(t, pto);
+                v.takeChallenge(t);
             }
         }
         assertEquals(0, v.failed());
+        // §8.2.1: at 0 and after the initial PTO (999 ms), not every 10 ms PTO of the current path
+        assertEquals(2, v.challengesSent());
         v.onTimeout(deadline, pto);
         assertEquals(1, v.failed());
         assertTrue(v.validating());

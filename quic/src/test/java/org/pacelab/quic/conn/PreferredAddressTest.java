@@ -209,12 +209,22 @@ class PreferredAddressTest {
         EchoApps.Client app = new EchoApps.Client(msg);
         ConnectionPair pair = pair(app, true, 54);
         pair.preferredUnreachable = true;
+        List<Long> challengesAt = new ArrayList<>();
+        pair.onSend = (c, r) -> {
+            if (c == pair.client && clientLog.take().stream().anyMatch(f -> f instanceof PathChallengeFrame)) {
+                challengesAt.add(pair.now);
+            }
+        };
         pair.start();
         assertTrue(pair.runUntil(() -> app.done() && pair.client.counters().get("path_probes_failed") == 1,
                 60_000_000_000L), pair.client.counters().toString());
         assertArrayEquals(msg, app.replies[0]);
         assertEquals(new NetworkPath(null, ConnectionPair.SERVER_ADDRESS), pair.client.path());
         assertEquals(0L, pair.client.counters().get("migrations"));
+        // §8.2.1: not more often than an Initial: after the new path's initial PTO (3 kInitialRtt), then doubled, within
+        // the validation time; not every PTO of this 20 ms path
+        assertEquals(2, challengesAt.size(), challengesAt.toString());
+        assertEquals(PathValidator.INITIAL_PTO, challengesAt.get(1) - challengesAt.get(0));
         assertEquals(QuicConnection.State.ESTABLISHED, pair.client.state());
         assertEquals("probing_abandoned: path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)",
                 clientLog.migration.get(clientLog.migration.size() - 1));
