@@ -661,7 +661,13 @@ public record TransportParameters(
                     maxUdpPayloadSize, initialMaxData, initialMaxStreamDataBidiLocal, initialMaxStreamDataBidiRemote,
                     initialMaxStreamDataUni, initialMaxStreamsBidi, initialMaxStreamsUni, ackDelayExponent, maxAckDelay,
                     activeConnectionIdLimit, initialSourceConnectionId, retrySourceConnectionId) instanceof String p
-                    ? p : minAckDelayViolation(minAckDelay, maxAckDelay);
+                    ? p : preferredAddress != null && initialSourceConnectionId != null && initialSourceConnectionId.length == 0
+                    // RFC 9000 §18.2: "A server that chooses a zero-length connection ID MUST NOT provide a preferred
+                    // address. Similarly, a server MUST NOT include a zero-length connection ID in this transport
+                    // parameter. A client MUST treat a violation of these requirements as a connection error of type
+                    // TRANSPORT_PARAMETER_ERROR."
+                    ? "preferred_address from a server with a zero-length connection ID (RFC 9000 §18.2)"
+                    : minAckDelayViolation(minAckDelay, maxAckDelay);
         }
 
         /** @throws IllegalArgumentException when a value breaks a §18.2 rule */

@@ -2,6 +2,7 @@ package org.pacelab.quic;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -131,6 +132,22 @@ class TransportParametersTest {
     }
 
     @Test
+    void aPreferredAddressFromAServerWithAZeroLengthConnectionIdIsRejected() throws QuicException {
+        PreferredAddress pa = new PreferredAddress(new byte[] {10, 0, 0, 1}, 4433, new byte[16], 0, new byte[] {9, 9}, TOKEN);
+        byte[] zeroLength = TransportParameters.builder().preferredAddress(pa).initialSourceConnectionId(new byte[0])
+                .build().encode();
+        QuicException e = rejected(zeroLength, true);
+        assertEquals(TransportError.TRANSPORT_PARAMETER_ERROR.code, e.errorCode());
+        assertTrue(e.getMessage().contains("zero-length"), e.getMessage());
+        // a server with a connection ID may offer one; one with a zero-length ID may offer none
+        byte[] withId = TransportParameters.builder().preferredAddress(pa).initialSourceConnectionId(new byte[] {7})
+                .build().encode();
+        assertNotNull(TransportParameters.decode(withId, true).preferredAddress());
+        assertNull(TransportParameters.decode(TransportParameters.builder().initialSourceConnectionId(new byte[0]).build()
+                .encode(), true).preferredAddress());
+    }
+
+    @Test
     void badLengthsAreRejected() {
         // integer whose varint is shorter than the declared length
         rejected(param(TransportParameters.INITIAL_MAX_DATA, new byte[] {0x05, 0x00}), false);
@@ -201,7 +218,9 @@ class TransportParametersTest {
                 Arbitraries.longs().between(2, VarInt.MAX), Arbitraries.of(true, false), pa, cid, cid)
                 .as((b, exp, delay, limit, dam, p, c1, c2) -> b.ackDelayExponent(exp).maxAckDelay(delay).activeConnectionIdLimit(limit)
                         .disableActiveMigration(dam).preferredAddress(p).originalDestinationConnectionId(c1)
-                        .initialSourceConnectionId(c2).retrySourceConnectionId(c1 == null ? null : c2)
+                        // §18.2: a server with a zero-length connection ID offers no preferred address
+                        .initialSourceConnectionId(p != null && c2 != null && c2.length == 0 ? new byte[] {1} : c2)
+                        .retrySourceConnectionId(c1 == null ? null : c2)
                         .statelessResetToken(p == null ? null : p.statelessResetToken()).build());
     }
 
