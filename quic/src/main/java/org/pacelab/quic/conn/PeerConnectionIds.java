@@ -22,6 +22,8 @@ public final class PeerConnectionIds {
     private final TreeMap<Long, Entry> ids = new TreeMap<>();
     private long current;
     private long retirePriorTo;
+    /** Sequence numbers we retired ourselves above retirePriorTo: a retransmitted NEW_CONNECTION_ID does not bring them back. */
+    private final java.util.Set<Long> retired = new java.util.HashSet<>();
 
     /** @param activeLimit our active_connection_id_limit */
     public PeerConnectionIds(byte[] initial, int activeLimit) {
@@ -80,8 +82,23 @@ public final class PeerConnectionIds {
             retired.add(s);
             ids.remove(s);
         }
+        this.retired.addAll(retired);
         current = sequence;
         return retired;
+    }
+
+    /**
+     * Stops using the ID of {@code sequence}, one a path that failed validation was probed with (RFC 9000 §9.5: an ID
+     * is not used on more than one path; ngtcp2's {@code conn_on_path_validation_failed} retires it too); returns
+     * whether to send RETIRE_CONNECTION_ID for it (§5.1.2), false when it is the current one or not known.
+     */
+    public boolean retire(long sequence) {
+        if (sequence == current || !ids.containsKey(sequence)) {
+            return false;
+        }
+        ids.remove(sequence);
+        retired.add(sequence);
+        return true;
     }
 
     /**
@@ -104,6 +121,9 @@ public final class PeerConnectionIds {
         }
         if (f.sequenceNumber() < retirePriorTo) {
             return List.of(f.sequenceNumber());
+        }
+        if (retired.contains(f.sequenceNumber())) {
+            return List.of(); // a retransmission of one we retired; its RETIRE_CONNECTION_ID is on its way
         }
         List<Long> retire = new ArrayList<>();
         ids.put(f.sequenceNumber(), new Entry(f.connectionId().clone(), f.statelessResetToken().clone()));

@@ -323,6 +323,10 @@ public final class QuicConnection implements StreamTransport {
         if (atPreferred && authenticated && state == State.ESTABLISHED) {
             // its PATH_CHALLENGE is answered there, and the server probes the path toward the client from that address, to
             // a connection ID not used from the original address when the client gave us one (§9.5)
+            if (probe != null && probe.dcidSequence() >= 0 && peerCids.retire(probe.dcidSequence())) {
+                // the probe this one replaces used its ID on another path (§9.5)
+                pending.retireConnectionIds.add(probe.dcidSequence());
+            }
             long seq = peerCids.nextUnused();
             byte[] dcid = seq >= 0 ? peerCids.get(seq) : peerCids.current();
             startProbe(new PathProbe(path, dcid, seq, true, random, now, recovery.rtt().ptoBase()), now);
@@ -748,11 +752,18 @@ public final class QuicConnection implements StreamTransport {
         }
     }
 
-    /** The probe's validation timed out (§8.2.4): the connection stays on its path. */
+    /**
+     * The probe's validation timed out (§8.2.4): the connection stays on its path. The peer's connection ID the probe went
+     * to is retired unless it is the one the connection sends to (§9.5, §5.1.2), a client's of the preferred address
+     * and a server's it probed from its preferred address with alike.
+     */
     private void abandonProbe(long now) {
         if (qlog.enabled()) {
             qlog.migrationStateUpdated(now, "probing_abandoned", describe(probe.path()),
                     "path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)");
+        }
+        if (probe.dcidSequence() >= 0 && peerCids.retire(probe.dcidSequence())) {
+            pending.retireConnectionIds.add(probe.dcidSequence());
         }
         probe = null;
         probesFailed++;

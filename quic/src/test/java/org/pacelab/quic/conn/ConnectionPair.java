@@ -36,6 +36,8 @@ final class ConnectionPair {
     java.net.InetSocketAddress serverPreferred;
     /** When set, datagrams to {@link #serverPreferred} are lost (the preferred address is unreachable). */
     boolean preferredUnreachable;
+    /** When set, datagrams the server sends from {@link #serverPreferred} are lost (the way back is broken). */
+    boolean preferredRepliesLost;
     /** Told of every datagram a connection wrote (before loss and filters), with what {@code send} returned. */
     java.util.function.BiConsumer<QuicConnection, SendResult> onSend = (c, r) -> {};
     /** Told of every datagram delivered to the server in paths mode: the server address it arrived at. */
@@ -341,6 +343,9 @@ final class ConnectionPair {
                 to = fromServer ? r.path().remote() : null;
             }
             if (!fromServer && preferredUnreachable && serverLocal.equals(serverPreferred)) {
+                continue;
+            }
+            if (fromServer && preferredRepliesLost && serverLocal.equals(serverPreferred)) {
                 continue;
             }
             data = fromServer ? toClientFilter.apply(data) : toServerFilter.apply(data);

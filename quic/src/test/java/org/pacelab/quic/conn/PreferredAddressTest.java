@@ -274,4 +274,52 @@ class PreferredAddressTest {
         assertFalse(serverLog.migration.stream().anyMatch(m -> m.startsWith("probing_started")), serverLog.migration.toString());
         assertEquals(0L, pair.server.counters().get("migrations"));
     }
+
+    @Test
+    void aFailedProbeRetiresItsConnectionIdOnBothSides() throws Exception {
+        // RFC 9000 §9.5, §5.1.2: the client's probes reach the preferred address, the server's answers from there are lost;
+        // both validations fail and each side retires the peer's ID it probed with (ngtcp2 conn_on_path_validation_failed)
+        byte[] msg = message(300_000, 8);
+        EchoApps.Client app = new EchoApps.Client(msg);
+        ConnectionPair pair = pair(app, true, 57);
+        pair.preferredRepliesLost = true;
+        List<Long> clientRetired = new ArrayList<>();
+        List<Long> serverRetired = new ArrayList<>();
+        Set<String> serverDcidsFromPreferred = new LinkedHashSet<>();
+        pair.onSend = (c, r) -> {
+            List<Frame> frames = (c == pair.client ? clientLog : serverLog).take();
+            for (Frame f : frames) {
+                if (f instanceof org.pacelab.quic.frame.RetireConnectionIdFrame rc) {
+                    (c == pair.client ? clientRetired : serverRetired).add(rc.sequenceNumber());
+                }
+            }
+            if (c != pair.client && r.path() != null && PREFERRED.equals(r.path().local())) {
+                byte[] d = new byte[r.length()];
+                pair.buffer.duplicate().flip().get(d);
+                try {
+                    serverDcidsFromPreferred.add(HexFormat.of().formatHex(PacketParser.parse(ByteBuffer.wrap(d), 0, 8).dcid()));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        pair.start();
+        assertTrue(pair.runUntil(() -> app.done() && pair.client.counters().get("path_probes_failed") == 1
+                && pair.server.counters().get("path_probes_failed") == 1 && !serverRetired.isEmpty()
+                && !clientRetired.isEmpty(), 60_000_000_000L), pair.client.counters() + " " + pair.server.counters());
+        assertArrayEquals(msg, app.replies[0]);
+        assertEquals(List.of(1L), clientRetired, "the client retires the preferred address's ID, sequence 1");
+        assertEquals(1, serverRetired.size(), serverRetired.toString());
+        assertTrue(serverRetired.get(0) >= 1, "not the client's ID the server sends to: " + serverRetired);
+        assertEquals(1, serverDcidsFromPreferred.size(), serverDcidsFromPreferred.toString());
+        // the retirements arrive: neither side keeps the ID the other probed with among its own
+        byte[] preferredCid = pair.client.peerTransportParameters().preferredAddress().connectionId();
+        String probedClientCid = serverDcidsFromPreferred.iterator().next();
+        assertTrue(pair.runUntil(() -> pair.server.localConnectionIds().stream().noneMatch(id -> java.util.Arrays.equals(id, preferredCid))
+                && pair.client.localConnectionIds().stream().noneMatch(id -> HexFormat.of().formatHex(id).equals(probedClientCid)),
+                10_000_000_000L));
+        assertEquals(0L, pair.client.counters().get("migrations"));
+        assertEquals(0L, pair.server.counters().get("migrations"));
+        assertEquals(QuicConnection.State.ESTABLISHED, pair.client.state());
+    }
 }
