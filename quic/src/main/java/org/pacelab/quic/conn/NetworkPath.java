@@ -21,6 +21,17 @@ public record NetworkPath(InetSocketAddress local, InetSocketAddress remote) {
         return Objects.equals(local, other.local);
     }
 
+    /**
+     * Whether this endpoint's IP address is the same in {@code other} (only its port may differ; both null counts as the
+     * same): a server that moves to its preferred address changes its own address (§9.4, §9.6).
+     */
+    boolean sameLocalHost(NetworkPath other) {
+        if (local == null || other.local == null) {
+            return local == other.local;
+        }
+        return local.getAddress() != null && local.getAddress().equals(other.local.getAddress());
+    }
+
     /** RFC 9000 §9.4: whether the peer's IP address is the same in {@code other} (only its port may differ). */
     boolean samePeerHost(NetworkPath other) {
         return remote.getAddress() != null && remote.getAddress().equals(other.remote.getAddress());

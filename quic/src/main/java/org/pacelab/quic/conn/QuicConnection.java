@@ -725,8 +725,8 @@ public final class QuicConnection implements StreamTransport {
     /**
      * A validated probe path becomes the current one: a client's at once (§9.6.1), a server's once a non-probing packet
      * with the largest packet number so far arrived on it too (§9.6.2); until then a server's non-probing packets leave
-     * from its original address. A new peer address (not only a new port) starts with fresh congestion and RTT state
-     * (§9.4). Each side sends to the connection ID it probed with and retires the ones used before (§9.5, §5.1.2): the
+     * from its original address. A new peer or local address (not only a new port) starts with fresh congestion and RTT
+     * state (§9.4). Each side sends to the connection ID it probed with and retires the ones used before (§9.5, §5.1.2): the
      * client the preferred address's, the server one the client issued and it had not used.
      */
     private void completeProbe(long now) {
@@ -744,7 +744,9 @@ public final class QuicConnection implements StreamTransport {
         for (byte[] r : p.takeResponses()) {
             pending.pathResponses.add(new PathResponseFrame(r));
         }
-        if (old != null && !old.samePeerHost(currentPath)) {
+        if (old != null && (!old.samePeerHost(currentPath) || !old.sameLocalHost(currentPath))) {
+            // §9.4: the congestion controller and RTT estimate of the old path are not for the new one unless only a
+            // port changed; a server moving to its preferred address has a new local address even if the client's stays
             resetForNewPath(now);
         }
         if (qlog.enabled()) {

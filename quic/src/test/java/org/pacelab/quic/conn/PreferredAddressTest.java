@@ -163,6 +163,8 @@ class PreferredAddressTest {
         assertEquals(List.of("probing_started: preferred address", "probing_successful", "migration_complete"), clientLog.migration);
         // only the port of the server's address would keep the congestion state (§9.4); this one is a new address
         assertEquals(1L, pair.client.counters().get("path_congestion_resets"));
+        // §9.4 for the server: the client's address stays, but the server's own address is new
+        assertEquals(1L, pair.server.counters().get("path_congestion_resets"), pair.server.counters().toString());
     }
 
     @Test
