@@ -101,25 +101,36 @@ public final class QuicServer implements AutoCloseable {
         }
         // the preferred address's socket first: whoever waits for the first one to be bound finds both bound
         SendPath preferredPath = preferredListen == null ? null : openPreferred(send, preferredListen, bufferBytes);
-        InetSocketAddress preferredLocal = null;
-        SendPath path;
+        SendPath path = null;
         try {
-            preferredLocal = preferredPath == null ? null : preferredPath.port().localAddress();
+            InetSocketAddress preferredLocal = preferredPath == null ? null : preferredPath.port().localAddress();
             path = SendPath.open(send, listen, bufferBytes, null);
-        } catch (IOException | RuntimeException e) {
-            if (preferredPath != null) {
-                preferredPath.close();
-            }
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            ServerEndpoint endpoint = new ServerEndpoint(config.withPacingLookahead(path.lookahead()),
+                    from -> new AlpnSelectingHandler(handlers), new SplittableRandom(new SecureRandom().nextLong()), key,
+                    requireRetry, 10_000);
+            QuicServer s = new QuicServer(path, preferredPath, preferredLocal, endpoint);
+            s.thread.start();
+            return s;
+        } catch (IOException | RuntimeException | Error e) {
+            // whatever fails once a socket is bound (the second bind, the endpoint, the event loop, the thread's start)
+            // closes both sockets: no bound port outlives a failed start
+            closeQuietly(path, e);
+            closeQuietly(preferredPath, e);
             throw e;
         }
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        ServerEndpoint endpoint = new ServerEndpoint(config.withPacingLookahead(path.lookahead()),
-                from -> new AlpnSelectingHandler(handlers), new SplittableRandom(new SecureRandom().nextLong()), key,
-                requireRetry, 10_000);
-        QuicServer s = new QuicServer(path, preferredPath, preferredLocal, endpoint);
-        s.thread.start();
-        return s;
+    }
+
+    private static void closeQuietly(SendPath p, Throwable failure) {
+        if (p == null) {
+            return;
+        }
+        try {
+            p.close();
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /** The preferred address's socket; a failure to bind it says so (not "listen address", which is the first one). */

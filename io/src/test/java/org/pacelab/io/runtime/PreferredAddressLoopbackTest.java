@@ -58,4 +58,21 @@ class PreferredAddressLoopbackTest {
             assertEquals(clientMoves ? 1L : 0L, s.counters().get("peer_address_changes"), s.counters().toString());
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aStartThatFailsAfterThePreferredSocketIsBoundClosesIt() throws Exception {
+        var id = Certificates.selfSigned(List.of("localhost"));
+        InetSocketAddress preferred = freeLoopbackPort();
+        ConnectionConfig server = LoopbackTransferTest.config(TlsConfig.server(List.of("h3"), TlsConfig.ALL_SUITES, id.chain(),
+                id.key())).withPreferredAddress(PreferredAddressConfig.of(preferred));
+        try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            InetSocketAddress listen = new InetSocketAddress(InetAddress.getLoopbackAddress(), taken.getLocalPort());
+            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> QuicServer.start(listen, preferred, server,
+                    SyntheticContent.only(), false, 1 << 20, SendConfig.DEFAULT, r -> {}).close());
+        }
+        // the preferred address's socket, bound first, was closed: its port is free again
+        try (DatagramSocket again = new DatagramSocket(preferred)) {
+            assertEquals(preferred.getPort(), again.getLocalPort());
+        }
+    }
 }
