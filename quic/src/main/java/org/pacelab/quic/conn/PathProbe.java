@@ -24,6 +24,8 @@ final class PathProbe {
     private final byte[] dcid;
     private final long dcidSequence;
     private final boolean amplificationLimited;
+    /** False for a path this endpoint only answers challenges on and never validates or moves to (§9.5). */
+    private final boolean probing;
     private final RandomGenerator random;
     private final List<byte[]> outstanding = new ArrayList<>();
     private final List<byte[]> responses = new ArrayList<>();
@@ -43,7 +45,18 @@ final class PathProbe {
      */
     PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, RandomGenerator random,
               long now, long pto) {
+        this(path, dcid, dcidSequence, amplificationLimited, true, random, now, pto);
+    }
+
+    /**
+     * @param probing false: only PATH_RESPONSEs go on the path, no PATH_CHALLENGE, and it is never validated (a server
+     *                without an unused connection ID of the client's, RFC 9000 §9.5)
+     */
+    PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, boolean probing,
+              RandomGenerator random, long now, long pto) {
         this.path = path;
+        this.probing = probing;
+        this.challengeDue = probing;
         this.dcid = dcid.clone();
         this.dcidSequence = dcidSequence;
         this.amplificationLimited = amplificationLimited;
@@ -57,6 +70,8 @@ final class PathProbe {
     byte[] dcid() { return dcid; }
 
     long dcidSequence() { return dcidSequence; }
+
+    boolean probing() { return probing; }
 
     /** Whether a datagram is due on the path: a challenge, or answers to the peer's challenges received on it. */
     boolean due() {

@@ -328,8 +328,15 @@ public final class QuicConnection implements StreamTransport {
                 pending.retireConnectionIds.add(probe.dcidSequence());
             }
             long seq = peerCids.nextUnused();
-            byte[] dcid = seq >= 0 ? peerCids.get(seq) : peerCids.current();
-            startProbe(new PathProbe(path, dcid, seq, true, random, now, recovery.rtt().ptoBase()), now);
+            if (seq >= 0) {
+                startProbe(new PathProbe(path, peerCids.get(seq), seq, true, random, now, recovery.rtt().ptoBase()), now);
+            } else {
+                // §9.5: "An endpoint MUST NOT reuse a connection ID when sending from more than one local address";
+                // without an unused ID of the client's the server answers the challenge where it came (§8.2.2) but
+                // neither probes nor moves there: its non-probing packets stay on the original address (as §9.6.2 has
+                // them until the new path is validated)
+                probe = new PathProbe(path, peerCids.current(), -1, true, false, random, now, recovery.rtt().ptoBase());
+            }
             for (byte[] c : challenges) {
                 probe.respond(c);
             }
@@ -760,6 +767,10 @@ public final class QuicConnection implements StreamTransport {
      * and a server's it probed from its preferred address with alike.
      */
     private void abandonProbe(long now) {
+        if (!probe.probing()) {
+            probe = null; // it only answered challenges: nothing failed
+            return;
+        }
         if (qlog.enabled()) {
             qlog.migrationStateUpdated(now, "probing_abandoned", describe(probe.path()),
                     "path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)");
@@ -1367,6 +1378,8 @@ public final class QuicConnection implements StreamTransport {
 
     /** Test access: the stateless reset token this (server) connection announced. */
     byte[] statelessResetTokenForTest() { return resetTokenAnnounced; }
+
+    PeerConnectionIds peerConnectionIdsForTest() { return peerCids; }
 
     /** Test access: the key schedule. */
     KeySchedule keySchedule() { return keys; }

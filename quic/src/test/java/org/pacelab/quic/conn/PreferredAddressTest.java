@@ -324,4 +324,48 @@ class PreferredAddressTest {
         assertEquals(0L, pair.server.counters().get("migrations"));
         assertEquals(QuicConnection.State.ESTABLISHED, pair.client.state());
     }
+
+    @Test
+    void withoutAnUnusedClientConnectionIdTheServerAnswersButNeitherProbesNorMoves() throws Exception {
+        // RFC 9000 §9.5: no connection ID from two local addresses; the server has none of the client's unused (as with a
+        // client that issues none) when the client's probe reaches the preferred address
+        byte[] msg = message(300_000, 9);
+        EchoApps.Client app = new EchoApps.Client(msg);
+        ConnectionPair pair = pair(app, true, 58);
+        List<Long> dropped = new ArrayList<>();
+        pair.onServerReceive = local -> {
+            if (PREFERRED.equals(local) && dropped.isEmpty()) {
+                PeerConnectionIds ids = pair.server.peerConnectionIdsForTest();
+                for (long s = ids.nextUnused(); s >= 0; s = ids.nextUnused()) {
+                    assertTrue(ids.retire(s));
+                    dropped.add(s);
+                }
+                dropped.add(-1L);
+            }
+        };
+        List<List<Frame>> fromPreferred = new ArrayList<>();
+        pair.onSend = (c, r) -> {
+            if (c != pair.client) {
+                List<Frame> frames = serverLog.take();
+                if (r.path() != null && PREFERRED.equals(r.path().local())) {
+                    fromPreferred.add(frames);
+                }
+            }
+        };
+        pair.start();
+        assertTrue(pair.runUntil(app::done, 60_000_000_000L));
+        assertArrayEquals(msg, app.replies[0]);
+        assertFalse(dropped.isEmpty(), "the client reached the preferred address");
+        assertFalse(fromPreferred.isEmpty(), "the challenge is answered where it came (§8.2.2)");
+        for (List<Frame> frames : fromPreferred) {
+            assertTrue(frames.stream().allMatch(f -> f instanceof PathResponseFrame || f instanceof PaddingFrame),
+                    "only PATH_RESPONSE from the preferred address, no probe, no non-probing packet: " + frames);
+        }
+        assertTrue(fromPreferred.stream().anyMatch(f -> f.stream().anyMatch(x -> x instanceof PathResponseFrame)));
+        assertEquals(0L, pair.server.counters().get("migrations"));
+        assertEquals(0L, pair.server.counters().get("path_probes_failed"));
+        ServerEndpoint.Entry e = pair.endpoint.connections().iterator().next();
+        assertNotEquals(PREFERRED, e.local(), "the server stays on its original address");
+        assertEquals(QuicConnection.State.ESTABLISHED, pair.server.state());
+    }
 }
