@@ -110,11 +110,11 @@ class PathValidationTest {
         // the first one still accepted
         v.onTimeout(pto, pto);
         assertFalse(v.challengeDue());
-        assertEquals(PathValidator.INITIAL_PTO, v.timer());
-        v.onTimeout(PathValidator.INITIAL_PTO, pto);
+        assertEquals(ChallengeSchedule.INITIAL_PTO, v.timer());
+        v.onTimeout(ChallengeSchedule.INITIAL_PTO, pto);
         assertTrue(v.challengeDue());
-        byte[] second = v.takeChallenge(PathValidator.INITIAL_PTO);
-        assertEquals(6 * PathValidator.INITIAL_RTT, v.timer(), "the interval doubles: the next challenge, at 3 s, would come "
+        byte[] second = v.takeChallenge(ChallengeSchedule.INITIAL_PTO);
+        assertEquals(6 * ChallengeSchedule.INITIAL_RTT, v.timer(), "the interval doubles: the next challenge, at 3 s, would come "
                 + "after the deadline of max(3 PTO, 6 kInitialRtt)");
         assertFalse(java.util.Arrays.equals(first, second));
         assertFalse(v.onResponse(new byte[8]));
@@ -133,7 +133,7 @@ class PathValidationTest {
         v.start(0, pto);
         v.takeChallenge(0);
         // §8.2.4: max(3 PTO, 6 kInitialRtt)
-        long deadline = 6 * PathValidator.INITIAL_RTT;
+        long deadline = 6 * ChallengeSchedule.INITIAL_RTT;
         for (long t = pto; t < deadline; t += pto) {
             v.onTimeout(t, pto);
             if (v.challengeDue()) {

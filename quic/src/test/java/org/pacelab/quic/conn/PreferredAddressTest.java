@@ -226,7 +226,7 @@ class PreferredAddressTest {
         // §8.2.1: not more often than an Initial: after the new path's initial PTO (3 kInitialRtt), then doubled, within
         // the validation time; not every PTO of this 20 ms path
         assertEquals(2, challengesAt.size(), challengesAt.toString());
-        assertEquals(PathValidator.INITIAL_PTO, challengesAt.get(1) - challengesAt.get(0));
+        assertEquals(ChallengeSchedule.INITIAL_PTO, challengesAt.get(1) - challengesAt.get(0));
         assertEquals(QuicConnection.State.ESTABLISHED, pair.client.state());
         assertEquals("probing_abandoned: path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)",
                 clientLog.migration.get(clientLog.migration.size() - 1));
