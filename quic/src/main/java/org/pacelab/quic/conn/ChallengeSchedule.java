@@ -14,11 +14,12 @@ import org.pacelab.quic.recovery.RttEstimator;
  * by another after the new path's initial PTO (or the current PTO when longer), the interval doubling each time
  * (§8.2.1: "An endpoint SHOULD NOT probe a new path with packets containing a PATH_CHALLENGE frame more frequently than
  * it would send an Initial packet", and Initials are resent after that PTO, doubled each time, RFC 9002 §6.2.1). The
- * round fails after {@code max(3 PTO, 6 kInitialRtt)} (§8.2.4). Both {@link PathValidator} (the path a peer moved to) and
+ * round fails after three times the larger of the current PTO or the new path's ({@link #validationTimeout}, §8.2.4).
+ * Both {@link PathValidator} (the path a peer moved to) and
  * {@link PathProbe} (a preferred address) hold one. Sans-I/O: the caller owns the clock.
  */
 final class ChallengeSchedule {
-    /** RFC 9002 §6.2.2's kInitialRtt, ns: §8.2.4's lower bound on the validation time uses six of them. */
+    /** RFC 9002 §6.2.2's kInitialRtt, ns: the RTT of a new path before a sample. */
     static final long INITIAL_RTT = RttEstimator.INITIAL_RTT;
     /**
      * RFC 9002 §6.2.2: the PTO of a path without an RTT sample, {@code kInitialRtt + max(4 * kInitialRtt / 2,
@@ -43,13 +44,14 @@ final class ChallengeSchedule {
      * Starts a round at {@code now}: the first challenge due at once unless {@code challenge} is false, the interval
      * and the deadline from the current PTO. Challenges of an earlier round stay outstanding.
      *
-     * @param pto the current path's PTO without max_ack_delay and backoff (RFC 9002 §6.2.1), ns
+     * @param pto         the current path's PTO without max_ack_delay and backoff (RFC 9002 §6.2.1), ns
+     * @param maxAckDelay the peer's max_ack_delay, ns: part of both PTOs {@link #validationTimeout} compares
      */
-    void start(long now, long pto, boolean challenge) {
+    void start(long now, long pto, long maxAckDelay, boolean challenge) {
         due = challenge;
         nextAt = Long.MAX_VALUE;
         interval = firstInterval(pto);
-        deadline = now + Math.max(3 * pto, 6 * INITIAL_RTT);
+        deadline = now + validationTimeout(pto, maxAckDelay);
     }
 
     /** Ends the schedule: nothing outstanding, nothing due, no timer (the path validated, or a new one replaces it). */
@@ -104,6 +106,20 @@ final class ChallengeSchedule {
             nextAt = Long.MAX_VALUE;
         }
         return false;
+    }
+
+    /**
+     * RFC 9000 §8.2.4: "A value of three times the larger of the current PTO or the PTO for the new path (using
+     * kInitialRtt, as defined in [QUIC-RECOVERY]) is RECOMMENDED." A PTO is RFC 9002 §6.2.1's {@code smoothed_rtt +
+     * max(4 * rttvar, kGranularity) + max_ack_delay} (application data: a path is validated once the handshake is
+     * complete); the new path's, with kInitialRtt (§6.2.2), is {@link #INITIAL_PTO} + max_ack_delay, about 1 s, so the
+     * timeout is about 3 s at least (3.072 s with the default 25 ms max_ack_delay).
+     *
+     * @param pto         the current path's PTO without max_ack_delay and backoff, ns
+     * @param maxAckDelay the peer's max_ack_delay, ns
+     */
+    static long validationTimeout(long pto, long maxAckDelay) {
+        return 3 * (Math.max(pto, INITIAL_PTO) + maxAckDelay);
     }
 
     /** The first resend interval on a new path: its initial PTO, or the current one when longer (§8.2.1, §8.2.4). */

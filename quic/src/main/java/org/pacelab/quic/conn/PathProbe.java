@@ -11,7 +11,8 @@ import java.util.random.RandomGenerator;
  * on the path carry only probing frames, PATH_CHALLENGE and PATH_RESPONSE, padded to 1200 bytes (§8.2.1, §8.2.2), to
  * {@link #dcid()}. A challenge goes again while unanswered, first after the new path's initial PTO, then twice as long
  * each time ({@link ChallengeSchedule}; §8.2.1: not more often than an Initial would be sent; RFC 9002 §6.2.1, §6.2.2);
- * after {@code max(3 PTO, 6 kInitialRtt)} (§8.2.4) the validation has failed and the connection stays where it is. A
+ * after three times the larger of the current PTO or the new path's, from kInitialRtt (§8.2.4, about 3 s;
+ * {@link ChallengeSchedule#validationTimeout}), the validation has failed and the connection stays where it is. A
  * server sends on the path at most three times what it received there (§8.2.1, §9.3.1); a client probing the server's
  * address is not limited. Sans-I/O: the connection owns the frames and the clock.
  */
@@ -33,10 +34,12 @@ final class PathProbe {
      * @param dcid                 the peer's connection ID datagrams on the path go to
      * @param dcidSequence         its sequence number (the one a client moves to with the path)
      * @param amplificationLimited a server's limit of three times what arrived on the path, until validated
+     * @param pto                  the current PTO without max_ack_delay and backoff, ns
+     * @param maxAckDelay          the peer's max_ack_delay, ns (both for the validation timeout, §8.2.4)
      */
     PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, RandomGenerator random,
-              long now, long pto) {
-        this(path, dcid, dcidSequence, amplificationLimited, true, random, now, pto);
+              long now, long pto, long maxAckDelay) {
+        this(path, dcid, dcidSequence, amplificationLimited, true, random, now, pto, maxAckDelay);
     }
 
     /**
@@ -44,14 +47,14 @@ final class PathProbe {
      *                without an unused connection ID of the client's, RFC 9000 §9.5)
      */
     PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, boolean probing,
-              RandomGenerator random, long now, long pto) {
+              RandomGenerator random, long now, long pto, long maxAckDelay) {
         this.path = path;
         this.probing = probing;
         this.dcid = dcid.clone();
         this.dcidSequence = dcidSequence;
         this.amplificationLimited = amplificationLimited;
         this.challenges = new ChallengeSchedule(random);
-        challenges.start(now, pto, probing);
+        challenges.start(now, pto, maxAckDelay, probing);
     }
 
     NetworkPath path() { return path; }

@@ -7,8 +7,9 @@ import java.util.random.RandomGenerator;
  * (§8.2.1), sent again with new bytes while unanswered, first after the new path's initial PTO and then twice as long each
  * time ({@link ChallengeSchedule}: §8.2.1, not more often than an Initial would be sent), the path validated by a
  * PATH_RESPONSE that echoes any challenge still outstanding (§8.2.3). Until the path is validated at most three times
- * what arrived on it may be sent on it (§8.2.1, §9.3). The connection has no other path to fall back to, so a validation that times out
- * after {@code max(3 PTO, 6 kInitialRtt)} (§8.2.4) is counted as failed and started again while the peer keeps using
+ * what arrived on it may be sent on it (§8.2.1, §9.3). The connection has no other path to fall back to, so a validation
+ * that times out after three times the larger of the current PTO or the new path's, from kInitialRtt (§8.2.4, about
+ * 3 s; {@link ChallengeSchedule#validationTimeout}), is counted as failed and started again while the peer keeps using
  * the path, which stays under the amplification limit. One path at a time: a new validation replaces the one under
  * way. Sans-I/O; the connection owns the frames and the clock.
  */
@@ -26,11 +27,16 @@ final class PathValidator {
         this.challenges = new ChallengeSchedule(random);
     }
 
-    /** Starts validating a new path at {@code now}: a challenge is due at once. */
-    void start(long now, long pto) {
+    /**
+     * Starts validating a new path at {@code now}: a challenge is due at once.
+     *
+     * @param pto         the current PTO without max_ack_delay and backoff, ns
+     * @param maxAckDelay the peer's max_ack_delay, ns
+     */
+    void start(long now, long pto, long maxAckDelay) {
         validating = true;
         challenges.stop();
-        challenges.start(now, pto, true);
+        challenges.start(now, pto, maxAckDelay, true);
         bytesReceived = 0;
         bytesSent = 0;
         started++;
@@ -91,10 +97,10 @@ final class PathValidator {
     }
 
     /** At the timer: a new challenge after the interval without answer; at the deadline a failure, and a new round. */
-    void onTimeout(long now, long pto) {
+    void onTimeout(long now, long pto, long maxAckDelay) {
         if (validating && challenges.onTimeout(now)) {
             failed++;
-            challenges.start(now, pto, true); // the challenges sent so far stay outstanding
+            challenges.start(now, pto, maxAckDelay, true); // the challenges sent so far stay outstanding
         }
     }
 
