@@ -1,7 +1,6 @@
 package org.pacelab.quic.conn;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -11,28 +10,21 @@ import java.util.random.RandomGenerator;
  * preferred address (§9.6.2: "The server MUST probe on the path toward the client from its preferred address"). Datagrams
  * on the path carry only probing frames, PATH_CHALLENGE and PATH_RESPONSE, padded to 1200 bytes (§8.2.1, §8.2.2), to
  * {@link #dcid()}. A challenge goes again while unanswered, first after the new path's initial PTO, then twice as long
- * each time (§8.2.1: not more often than an Initial would be sent; RFC 9002 §6.2.1, §6.2.2); after {@code max(3 PTO, 6 kInitialRtt)}
- * (§8.2.4) the validation has failed and the connection stays where it is. A server sends on the path at most three
- * times what it received there (§8.2.1, §9.3.1); a client probing the server's address is not limited. Sans-I/O: the
- * connection owns the frames and the clock.
+ * each time ({@link ChallengeSchedule}; §8.2.1: not more often than an Initial would be sent; RFC 9002 §6.2.1, §6.2.2);
+ * after three times the larger of the current PTO or the new path's, from kInitialRtt (§8.2.4, about 3 s;
+ * {@link ChallengeSchedule#validationTimeout}), the validation has failed and the connection stays where it is. A
+ * server sends on the path at most three times what it received there (§8.2.1, §9.3.1); a client probing the server's
+ * address is not limited. Sans-I/O: the connection owns the frames and the clock.
  */
 final class PathProbe {
-    /** Outstanding challenges remembered (an answer to an older one still validates, §8.2.3). */
-    private static final int REMEMBERED = 8;
-
     private final NetworkPath path;
     private final byte[] dcid;
     private final long dcidSequence;
     private final boolean amplificationLimited;
     /** False for a path this endpoint only answers challenges on and never validates or moves to (§9.5). */
     private final boolean probing;
-    private final RandomGenerator random;
-    private final List<byte[]> outstanding = new ArrayList<>();
+    private final ChallengeSchedule challenges;
     private final List<byte[]> responses = new ArrayList<>();
-    private boolean challengeDue = true;
-    private long nextChallengeAt = Long.MAX_VALUE;
-    private long challengeInterval;
-    private final long deadline;
     private boolean validated;
     private boolean nonProbingReceived;
     private long bytesReceived;
@@ -42,10 +34,12 @@ final class PathProbe {
      * @param dcid                 the peer's connection ID datagrams on the path go to
      * @param dcidSequence         its sequence number (the one a client moves to with the path)
      * @param amplificationLimited a server's limit of three times what arrived on the path, until validated
+     * @param pto                  the current PTO without max_ack_delay and backoff, ns
+     * @param maxAckDelay          the peer's max_ack_delay, ns (both for the validation timeout, §8.2.4)
      */
     PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, RandomGenerator random,
-              long now, long pto) {
-        this(path, dcid, dcidSequence, amplificationLimited, true, random, now, pto);
+              long now, long pto, long maxAckDelay) {
+        this(path, dcid, dcidSequence, amplificationLimited, true, random, now, pto, maxAckDelay);
     }
 
     /**
@@ -53,16 +47,14 @@ final class PathProbe {
      *                without an unused connection ID of the client's, RFC 9000 §9.5)
      */
     PathProbe(NetworkPath path, byte[] dcid, long dcidSequence, boolean amplificationLimited, boolean probing,
-              RandomGenerator random, long now, long pto) {
+              RandomGenerator random, long now, long pto, long maxAckDelay) {
         this.path = path;
         this.probing = probing;
-        this.challengeDue = probing;
         this.dcid = dcid.clone();
         this.dcidSequence = dcidSequence;
         this.amplificationLimited = amplificationLimited;
-        this.random = random;
-        this.deadline = now + Math.max(3 * pto, 6 * PathValidator.INITIAL_RTT);
-        this.challengeInterval = PathValidator.firstInterval(pto);
+        this.challenges = new ChallengeSchedule(random);
+        challenges.start(now, pto, maxAckDelay, probing);
     }
 
     NetworkPath path() { return path; }
@@ -75,25 +67,16 @@ final class PathProbe {
 
     /** Whether a datagram is due on the path: a challenge, or answers to the peer's challenges received on it. */
     boolean due() {
-        return !validated && challengeDue || !responses.isEmpty();
+        return challengeDue() || !responses.isEmpty();
     }
 
     boolean challengeDue() {
-        return !validated && challengeDue;
+        return !validated && challenges.due();
     }
 
     /** The data of a new PATH_CHALLENGE (remembered as outstanding); the next one is due after an interval that then doubles. */
     byte[] takeChallenge(long now) {
-        byte[] data = new byte[8];
-        random.nextBytes(data);
-        if (outstanding.size() == REMEMBERED) {
-            outstanding.removeFirst();
-        }
-        outstanding.add(data);
-        challengeDue = false;
-        nextChallengeAt = now + challengeInterval;
-        challengeInterval = PathValidator.nextInterval(challengeInterval);
-        return data.clone();
+        return challenges.take(now);
     }
 
     /** A PATH_CHALLENGE arrived on this path: its PATH_RESPONSE goes back on it (§8.2.2). */
@@ -110,17 +93,12 @@ final class PathProbe {
 
     /** A PATH_RESPONSE arrived (on any path, §8.2.3); returns whether it validated this path now. */
     boolean onResponse(byte[] data) {
-        if (validated) {
+        if (validated || !challenges.answers(data)) {
             return false;
         }
-        for (byte[] o : outstanding) {
-            if (Arrays.equals(o, data)) {
-                validated = true;
-                outstanding.clear();
-                return true;
-            }
-        }
-        return false;
+        validated = true;
+        challenges.stop();
+        return true;
     }
 
     boolean validated() { return validated; }
@@ -147,21 +125,11 @@ final class PathProbe {
 
     /** When {@link #onTimeout} must run, or {@link Long#MAX_VALUE}. */
     long timer() {
-        return validated ? Long.MAX_VALUE : Math.min(nextChallengeAt, deadline);
+        return validated ? Long.MAX_VALUE : challenges.timer();
     }
 
     /** At the timer: a new challenge after the interval without answer; returns whether the validation failed (§8.2.4). */
     boolean onTimeout(long now) {
-        if (validated) {
-            return false;
-        }
-        if (now >= deadline) {
-            return true;
-        }
-        if (now >= nextChallengeAt) {
-            challengeDue = true;
-            nextChallengeAt = Long.MAX_VALUE;
-        }
-        return false;
+        return !validated && challenges.onTimeout(now);
     }
 }

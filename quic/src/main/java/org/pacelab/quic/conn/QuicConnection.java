@@ -329,13 +329,15 @@ public final class QuicConnection implements StreamTransport {
             }
             long seq = peerCids.nextUnused();
             if (seq >= 0) {
-                startProbe(new PathProbe(path, peerCids.get(seq), seq, true, random, now, recovery.rtt().ptoBase()), now);
+                startProbe(new PathProbe(path, peerCids.get(seq), seq, true, random, now, recovery.rtt().ptoBase(),
+                        recovery.peerMaxAckDelay()), now);
             } else {
                 // §9.5: "An endpoint MUST NOT reuse a connection ID when sending from more than one local address";
                 // without an unused ID of the client's the server answers the challenge where it came (§8.2.2) but
                 // neither probes nor moves there: its non-probing packets stay on the original address (as §9.6.2 has
                 // them until the new path is validated)
-                probe = new PathProbe(path, peerCids.current(), -1, true, false, random, now, recovery.rtt().ptoBase());
+                probe = new PathProbe(path, peerCids.current(), -1, true, false, random, now, recovery.rtt().ptoBase(),
+                        recovery.peerMaxAckDelay());
             }
             for (byte[] c : challenges) {
                 probe.respond(c);
@@ -719,7 +721,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         startProbe(new PathProbe(new NetworkPath(currentPath.local(), to), peerCids.get(1), 1, false, random, now,
-                recovery.rtt().ptoBase()), now);
+                recovery.rtt().ptoBase(), recovery.peerMaxAckDelay()), now);
     }
 
     private void startProbe(PathProbe p, long now) {
@@ -773,7 +775,7 @@ public final class QuicConnection implements StreamTransport {
         }
         if (qlog.enabled()) {
             qlog.migrationStateUpdated(now, "probing_abandoned", describe(probe.path()),
-                    "path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)");
+                    "path validation failed: no PATH_RESPONSE within 3 * max(current PTO, new path's PTO with kInitialRtt)");
         }
         if (probe.dcidSequence() >= 0 && peerCids.retire(probe.dcidSequence())) {
             pending.retireConnectionIds.add(probe.dcidSequence());
@@ -1179,7 +1181,7 @@ public final class QuicConnection implements StreamTransport {
             return false;
         }
         newPathNeedsFreshState = !onlyPortChanged;
-        path.start(now, recovery.rtt().ptoBase());
+        path.start(now, recovery.rtt().ptoBase(), recovery.peerMaxAckDelay());
         // the datagram that moved the path counts toward what may be sent on it
         path.onReceived(receiver.lastDatagramSize());
         return true;
@@ -1233,7 +1235,7 @@ public final class QuicConnection implements StreamTransport {
         }
         keys.onTimer(now);
         if (now >= path.timer()) {
-            path.onTimeout(now, recovery.rtt().ptoBase());
+            path.onTimeout(now, recovery.rtt().ptoBase(), recovery.peerMaxAckDelay());
         }
         if (probe != null && now >= probe.timer() && probe.onTimeout(now)) {
             abandonProbe(now);

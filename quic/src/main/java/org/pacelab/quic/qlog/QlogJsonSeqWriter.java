@@ -161,26 +161,34 @@ public final class QlogJsonSeqWriter implements QlogSink {
     }
 
     private void writeMillis(long t) throws IOException {
-        // ms with 6 decimals, written exactly from integer ns (no binary-float rounding), digits from the right
+        // ms with 6 decimals, written exactly from integer ns (no binary-float rounding)
         long rel = t - baseNanos;
         long abs = Math.abs(rel);
-        long frac = abs % 1_000_000;
-        long whole = abs / 1_000_000;
         char[] b = millis;
+        int i = decimal(abs / 1_000_000, abs % 1_000_000, 6, b);
+        if (rel < 0) {
+            b[--i] = '-';
+        }
+        json.writeNumber(b, i, b.length - i);
+    }
+
+    /**
+     * Writes {@code whole.fraction} to the end of {@code b}, digits from the right: the {@code fractionDigits} lowest
+     * decimal digits of {@code fraction} (leading zeros kept), a point, the digits of {@code whole} (not negative);
+     * returns where the text starts. The event times' and the RTTs' writer both use it.
+     */
+    static int decimal(long whole, long fraction, int fractionDigits, char[] b) {
         int i = b.length;
-        for (int d = 0; d < 6; d++) {
-            b[--i] = (char) ('0' + frac % 10);
-            frac /= 10;
+        for (int d = 0; d < fractionDigits; d++) {
+            b[--i] = (char) ('0' + fraction % 10);
+            fraction /= 10;
         }
         b[--i] = '.';
         do {
             b[--i] = (char) ('0' + whole % 10);
             whole /= 10;
         } while (whole != 0);
-        if (rel < 0) {
-            b[--i] = '-';
-        }
-        json.writeNumber(b, i, b.length - i);
+        return i;
     }
 
     /** Writes {@code ns / 1e6} as {@code json.writeNumber(double)} does ({@link Double#toString(double)}), from digits. */
@@ -209,27 +217,16 @@ public final class QlogJsonSeqWriter implements QlogSink {
             return -1;
         }
         long frac = ns % 1_000_000;
-        long whole = ns / 1_000_000;
-        int i = b.length;
+        int digits = 6;
         if (frac == 0) {
-            b[--i] = '0';
+            digits = 1; // "x.0"
         } else {
-            int digits = 6;
             while (frac % 10 == 0) {
                 frac /= 10;
                 digits--;
             }
-            for (int d = 0; d < digits; d++) {
-                b[--i] = (char) ('0' + frac % 10);
-                frac /= 10;
-            }
         }
-        b[--i] = '.';
-        do {
-            b[--i] = (char) ('0' + whole % 10);
-            whole /= 10;
-        } while (whole != 0);
-        return i;
+        return decimal(ns / 1_000_000, frac, digits, b);
     }
 
     private static final SerializedString[] PACKET_TYPES = new SerializedString[PacketType.values().length];

@@ -97,7 +97,8 @@ class PathValidationTest {
     void aResponseMustEchoAnOutstandingChallenge() {
         PathValidator v = new PathValidator(new SplittableRandom(3));
         long pto = 100_000_000L;
-        v.start(0, pto);
+        long maxAckDelay = 25_000_000L;
+        v.start(0, pto, maxAckDelay);
         assertTrue(v.challengeDue());
         byte[] first = v.takeChallenge(0);
         assertFalse(v.challengeDue());
@@ -108,14 +109,14 @@ class PathValidationTest {
         assertEquals(2600, v.allowance());
         // unanswered for the new path's initial PTO (§8.2.1, RFC 9002 §6.2.2), not the current path's: a new challenge,
         // the first one still accepted
-        v.onTimeout(pto, pto);
+        v.onTimeout(pto, pto, maxAckDelay);
         assertFalse(v.challengeDue());
-        assertEquals(PathValidator.INITIAL_PTO, v.timer());
-        v.onTimeout(PathValidator.INITIAL_PTO, pto);
+        assertEquals(ChallengeSchedule.INITIAL_PTO, v.timer());
+        v.onTimeout(ChallengeSchedule.INITIAL_PTO, pto, maxAckDelay);
         assertTrue(v.challengeDue());
-        byte[] second = v.takeChallenge(PathValidator.INITIAL_PTO);
-        assertEquals(6 * PathValidator.INITIAL_RTT, v.timer(), "the interval doubles: the next challenge, at 3 s, would come "
-                + "after the deadline of max(3 PTO, 6 kInitialRtt)");
+        byte[] second = v.takeChallenge(ChallengeSchedule.INITIAL_PTO);
+        assertEquals(3 * ChallengeSchedule.INITIAL_PTO, v.timer(), "the interval doubles: the next challenge at 2.997 s, "
+                + "before the deadline of 3 * (999 + 25) ms (§8.2.4)");
         assertFalse(java.util.Arrays.equals(first, second));
         assertFalse(v.onResponse(new byte[8]));
         assertTrue(v.validating());
@@ -130,20 +131,22 @@ class PathValidationTest {
     void aValidationWithoutAnswerFailsAtItsDeadlineAndStartsAgain() {
         PathValidator v = new PathValidator(new SplittableRandom(4));
         long pto = 10_000_000L;
-        v.start(0, pto);
+        long maxAckDelay = 25_000_000L;
+        v.start(0, pto, maxAckDelay);
         v.takeChallenge(0);
-        // §8.2.4: max(3 PTO, 6 kInitialRtt)
-        long deadline = 6 * PathValidator.INITIAL_RTT;
+        // §8.2.4: three times the larger of the current PTO (10 + 25 ms) or the new path's (999 + 25 ms)
+        long deadline = 3_072_000_000L;
         for (long t = pto; t < deadline; t += pto) {
-            v.onTimeout(t, pto);
+            v.onTimeout(t, pto, maxAckDelay);
             if (v.challengeDue()) {
                 v.takeChallenge(t);
             }
         }
         assertEquals(0, v.failed());
-        // §8.2.1: at 0 and after the initial PTO (999 ms), not every 10 ms PTO of the current path
-        assertEquals(2, v.challengesSent());
-        v.onTimeout(deadline, pto);
+        // §8.2.1: at 0, after the initial PTO (999 ms) and twice that later (2997 ms), not every 10 ms PTO of the
+        // current path
+        assertEquals(3, v.challengesSent());
+        v.onTimeout(deadline, pto, maxAckDelay);
         assertEquals(1, v.failed());
         assertTrue(v.validating());
         assertTrue(v.challengeDue());

@@ -224,12 +224,14 @@ class PreferredAddressTest {
         assertEquals(new NetworkPath(null, ConnectionPair.SERVER_ADDRESS), pair.client.path());
         assertEquals(0L, pair.client.counters().get("migrations"));
         // §8.2.1: not more often than an Initial: after the new path's initial PTO (3 kInitialRtt), then doubled, within
-        // the validation time; not every PTO of this 20 ms path
-        assertEquals(2, challengesAt.size(), challengesAt.toString());
-        assertEquals(PathValidator.INITIAL_PTO, challengesAt.get(1) - challengesAt.get(0));
+        // the validation time (§8.2.4: 3 * (999 ms + 25 ms max_ack_delay), the new path's PTO being larger than this
+        // 20 ms path's); not every PTO of this path
+        assertEquals(3, challengesAt.size(), challengesAt.toString());
+        assertEquals(ChallengeSchedule.INITIAL_PTO, challengesAt.get(1) - challengesAt.get(0));
+        assertEquals(2 * ChallengeSchedule.INITIAL_PTO, challengesAt.get(2) - challengesAt.get(1));
         assertEquals(QuicConnection.State.ESTABLISHED, pair.client.state());
-        assertEquals("probing_abandoned: path validation failed: no PATH_RESPONSE within max(3 PTO, 6 kInitialRtt)",
-                clientLog.migration.get(clientLog.migration.size() - 1));
+        assertEquals("probing_abandoned: path validation failed: no PATH_RESPONSE within 3 * max(current PTO, new path's "
+                + "PTO with kInitialRtt)", clientLog.migration.get(clientLog.migration.size() - 1));
         ServerEndpoint.Entry e = pair.endpoint.connections().iterator().next();
         assertNotEquals(PREFERRED, e.local(), "the server stays on its original address");
     }

@@ -34,6 +34,47 @@ class QlogJsonSeqWriterTest {
         }
     }
 
+    /** The one digit writer of times and RTTs: whole digits, a point, the fraction's lowest digits with leading zeros. */
+    @Test
+    void decimalsAreWrittenFromTheRight() {
+        char[] b = new char[28];
+        assertEquals("0.000000", text(b, QlogJsonSeqWriter.decimal(0, 0, 6, b)));
+        assertEquals("0.0", text(b, QlogJsonSeqWriter.decimal(0, 0, 1, b)));
+        assertEquals("0.000005", text(b, QlogJsonSeqWriter.decimal(0, 5, 6, b)));
+        assertEquals("0.999999", text(b, QlogJsonSeqWriter.decimal(0, 999_999, 6, b)));
+        assertEquals("1.000000", text(b, QlogJsonSeqWriter.decimal(1, 0, 6, b)));
+        assertEquals("25.0001", text(b, QlogJsonSeqWriter.decimal(25, 1, 4, b)));
+        assertEquals("9223372036854.775807",
+                text(b, QlogJsonSeqWriter.decimal(Long.MAX_VALUE / 1_000_000, Long.MAX_VALUE % 1_000_000, 6, b)));
+        assertEquals("9223372036854775807.0", text(b, QlogJsonSeqWriter.decimal(Long.MAX_VALUE, 0, 1, b)));
+    }
+
+    /** Event times are the exact decimal ns / 10^6 with 6 decimals, at 0, the rounding edges and large values. */
+    @Test
+    void timesAreTheExactDecimalOfTheNanoseconds() {
+        List<Long> times = new java.util.ArrayList<>(List.of(0L, 1L, -1L, 999_999L, 1_000_000L, 1_000_001L, -999_999L,
+                -1_000_000L, 9_999_999_999_999L, 10_000_000_000_000L, Long.MAX_VALUE, -Long.MAX_VALUE));
+        java.util.SplittableRandom r = new java.util.SplittableRandom(16);
+        for (int i = 0; i < 2_000; i++) {
+            times.add(r.nextLong());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QlogJsonSeqWriter w = new QlogJsonSeqWriter(out, "t", "server", new byte[] {1, 2}, 1000.0, 0L, false, false);
+        for (long t : times) {
+            w.congestionStateUpdated(t, "a", "b");
+        }
+        w.close();
+        Matcher m = Pattern.compile("\"time\":(-?[0-9.]+),").matcher(out.toString(StandardCharsets.UTF_8));
+        for (long t : times) {
+            assertTrue(m.find(), "an event at " + t);
+            assertEquals(new java.math.BigDecimal(java.math.BigInteger.valueOf(t), 6).toPlainString(), m.group(1));
+        }
+    }
+
+    private static String text(char[] b, int from) {
+        return new String(b, from, b.length - from);
+    }
+
     /**
      * The RTTs of metrics_updated are written from digits as the double ns / 1e6 printed itself
      * (Double.toString): the same text at the range's edges, every magnitude and random values, and the E notation
