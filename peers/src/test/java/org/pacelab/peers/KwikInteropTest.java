@@ -120,6 +120,7 @@ class KwikInteropTest {
     void kwikInteropFeaturesBetweenKwikClientAndServer(@TempDir Path dir) throws Exception {
         var id = Certificates.selfSigned(List.of("localhost"));
         Path ticket = dir.resolve("session.ticket");
+        Path keys = dir.resolve("keys.log");
         try (KwikServer server = KwikServer.start(new InetSocketAddress("127.0.0.1", 0), KwikOptions.defaults(),
                 KwikFeatures.server(true, true), id, SyntheticContent.only(), r -> {})) {
             InetSocketAddress addr = server.localAddress();
@@ -136,7 +137,7 @@ class KwikInteropTest {
             assertTrue(l1.contains("possible key update in progress"), "the server's packets did not change key phase");
 
             QuicClient.Outcome withTicket = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:"
-                    + addr.getPort(), "/bytes/10")), new DigestSink(), KwikOptions.defaults(),
+                    + addr.getPort(), "/bytes/10")), new DigestSink(), KwikOptions.defaults().withKeyLog(keys),
                     KwikFeatures.client(List.of(), false, false, ticket, false), Interop.TRANSFER_TIMEOUT_NANOS);
             assertTrue(withTicket.allSucceeded(), "second: " + withTicket);
             assertTrue(Files.size(ticket) > 0, "no ticket written");
@@ -144,9 +145,12 @@ class KwikInteropTest {
             Path log2 = dir.resolve("second.log");
             QuicClient.Outcome second = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:" + addr.getPort(),
                     "/bytes/10"), new DownloadRequest("localhost:" + addr.getPort(), "/bytes/20")), new DigestSink(),
-                    KwikOptions.defaults().withLog(log2), KwikFeatures.client(List.of(), false, false, ticket, true),
+                    KwikOptions.defaults().withLog(log2).withKeyLog(keys), KwikFeatures.client(List.of(), false, false, ticket, true),
                     Interop.TRANSFER_TIMEOUT_NANOS);
             assertTrue(second.allSucceeded(), "second: " + second);
+            // Kwik empties its secrets file per connection; the key log keeps both connections' secrets
+            assertEquals(2, Files.readAllLines(keys).stream().filter(l -> l.startsWith("CLIENT_TRAFFIC_SECRET_0 ")).count(),
+                    "1-RTT secrets of both connections in the key log");
             String l2 = Files.readString(log2);
             assertTrue(l2.contains("early data on Stream"), "no early data sent");
             assertTrue(l2.contains("Server has accepted early data"), "early data not accepted");

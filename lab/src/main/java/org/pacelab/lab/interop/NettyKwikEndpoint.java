@@ -61,6 +61,11 @@ final class NettyKwikEndpoint extends PeerBackedEndpoint {
             + "ServerConnectionConfig has no setting for it and the server never sets the preferred_address transport "
             + "parameter (TransportParameters.setPreferredAddress is called only when parsing a peer's)";
 
+    static final String KWIK_NO_H3_ZERO_RTT = "pacelab's Kwik client sends 0-RTT over hq-interop only: Kwik 0.10.9 takes "
+            + "early data as raw stream bytes when it connects (QuicClientConnection.connect(List<StreamEarlyData>)), and "
+            + "Flupke 0.9.4's HTTP/3 client (Http3SingleConnectionClient) opens its control and request streams only on a "
+            + "connected connection; the program does not encode HTTP/3 itself for early data";
+
     private final String program;
     private final boolean connectionPerUrl;
 
@@ -115,6 +120,12 @@ final class NettyKwikEndpoint extends PeerBackedEndpoint {
         };
         return "test '" + testname + "': " + (reason != null ? reason
                 : isKwik() ? "pacelab's Kwik peer has no option for it" : "pacelab's quiche peer (Netty's QUIC codec) has no option for it");
+    }
+
+    @Override
+    public String unsupported(Role role, String testname, String alpn) {
+        return isKwik() && role == Role.CLIENT && testname.equals("zerortt") && !"hq-interop".equals(alpn)
+                ? "test '" + testname + "' over " + alpn + ": " + KWIK_NO_H3_ZERO_RTT : null;
     }
 
     @Override

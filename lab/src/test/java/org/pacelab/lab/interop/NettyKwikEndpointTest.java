@@ -201,4 +201,18 @@ class NettyKwikEndpointTest {
             assertFalse(plain.contains(o), plain.toString());
         }
     }
+
+    /** Kwik's client sends 0-RTT only over hq-interop: zerortt with an h3-only server is decided unsupported. */
+    @Test
+    void kwikClientZeroRttOverH3IsUnsupported() {
+        InteropCase zerortt = InteropCases.get("zerortt").orElseThrow();
+        NettyKwikEndpoint kwik = NettyKwikEndpoint.kwik();
+        assertEquals(null, kwik.unsupported(org.pacelab.lab.peer.Role.CLIENT, "zerortt", "hq-interop"));
+        assertEquals(null, kwik.unsupported(org.pacelab.lab.peer.Role.SERVER, "zerortt", "h3"));
+        assertEquals(null, NettyKwikEndpoint.quiche().unsupported(org.pacelab.lab.peer.Role.CLIENT, "zerortt", "h3"));
+        CheckResult r = InteropMatrix.before(zerortt, new Ngtcp2Endpoint(), kwik, "h3");
+        assertTrue(r != null && r.reason().startsWith("client kwik: test 'zerortt' over h3: ") && r.reason().contains("StreamEarlyData"),
+                String.valueOf(r));
+        assertEquals(null, InteropMatrix.before(zerortt, NettyKwikEndpoint.quiche(), kwik, "hq-interop"));
+    }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,9 +97,28 @@ public final class KwikClient {
                 .maxOpenPeerInitiatedUnidirectionalStreams(10)
                 .maxOpenPeerInitiatedBidirectionalStreams(0)
                 .logger(logger);
-        if (options.keyLog() != null) {
-            b.secrets(options.keyLog());
+        // Kwik empties its secrets file when a connection starts (ConnectionSecrets: deleteIfExists, createFile), so each
+        // connection writes its own file, appended to the key log when it ends: resumption's two connections (two
+        // processes) and --connection-per-url's keep every connection's secrets
+        Path secrets = options.keyLog() == null ? null : Files.createTempFile(options.keyLog().toAbsolutePath().getParent(),
+                ".kwik-secrets-", ".log");
+        if (secrets != null) {
+            b.secrets(secrets);
         }
+        try {
+            return connect(b, tls, requests, sink, options, features, ticket, timeoutNanos, start, deadline, logger);
+        } finally {
+            if (secrets != null) {
+                Files.write(options.keyLog(), Files.readAllBytes(secrets), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Files.deleteIfExists(secrets);
+            }
+        }
+    }
+
+    private static QuicClient.Outcome connect(QuicClientConnection.Builder b, ClientTls tls, List<DownloadRequest> requests,
+                                              DownloadSink sink, KwikOptions options, KwikFeatures features, byte[] ticket,
+                                              long timeoutNanos, long start, long deadline,
+                                              tech.kwik.core.log.Logger logger) throws IOException {
         for (TlsConstants.CipherSuite c : features.kwikCipherSuites()) {
             b.cipherSuite(c); // only these are offered
         }
