@@ -41,7 +41,9 @@ EOF
 # shellcheck source=scripts/find-jdk.sh
 source "$here/scripts/find-jdk.sh"
 pacelab_find_jdk
-pacelab=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m -jar "$here/cli/target/pacelab.jar")
+# the JVM options every pacelab JVM runs with (as the ./pacelab launcher reads them)
+mapfile -t jvm < <(grep -v -e '^#' -e '^[[:space:]]*$' "$here/cli/src/main/resources/org/pacelab/cli/jvm-options")
+pacelab=("$JAVA_HOME/bin/java" "${jvm[@]}" -jar "$here/cli/target/pacelab.jar")
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 

@@ -85,9 +85,9 @@ final class AotCaches {
                 out.put(s, "is not newer than " + jar.getFileName());
                 continue;
             }
-            // with the launcher's JVM options, which the cache must match; the JVM checks it while it starts: -version
+            // with that build's JVM options, which the cache must match; the JVM checks it while it starts: -version
             List<String> command = new java.util.ArrayList<>(List.of(javaBin));
-            command.addAll(Launchers.JVM_OPTIONS);
+            command.addAll(Launchers.jvmOptionsOf(jar));
             command.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-cp", jar.toString(), "-version"));
             Path log = Files.createTempFile("pacelab-aot-check-", ".log");
             try {

@@ -1,11 +1,18 @@
 package org.pacelab.cli;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 import org.pacelab.lab.peer.PacelabLauncher;
 
@@ -18,8 +25,50 @@ import picocli.CommandLine;
 final class Launchers {
     private Launchers() {}
 
-    /** The JVM options of every pacelab JVM (the {@code ./pacelab} launcher uses the same). */
-    static final List<String> JVM_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m");
+    /** Where a build lists its JVM options (resource {@code jvm-options} beside this class; the launcher reads it too). */
+    static final String OPTIONS_RESOURCE = "org/pacelab/cli/jvm-options";
+    /** The JVM options of the builds that did not list them yet (before issue 14's smaller C2 units). */
+    static final List<String> UNLISTED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss4m");
+    /** The JVM options of every pacelab JVM of this build (the {@code ./pacelab} launcher uses the same file). */
+    static final List<String> JVM_OPTIONS = ownOptions();
+
+    private static List<String> ownOptions() {
+        try (InputStream in = Launchers.class.getClassLoader().getResourceAsStream(OPTIONS_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + OPTIONS_RESOURCE + " is missing from this build");
+            }
+            return parseOptions(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The options of a {@code jvm-options} file: one per line, without comments ('#') and empty lines. */
+    static List<String> parseOptions(String text) {
+        return text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    /**
+     * The JVM options {@code jar}'s build runs with: its {@code jvm-options} resource, or {@link #UNLISTED_OPTIONS} for
+     * a build from before that list (so that {@code bench loopback --jar} runs each build with its own options); this
+     * build's when {@code jar} cannot be read as a jar (the JVM will say what is wrong with it).
+     */
+    static List<String> jvmOptionsOf(Path jar) {
+        if (!Files.isRegularFile(jar)) {
+            return JVM_OPTIONS;
+        }
+        try (ZipFile z = new ZipFile(jar.toFile())) {
+            ZipEntry e = z.getEntry(OPTIONS_RESOURCE);
+            if (e == null) {
+                return UNLISTED_OPTIONS;
+            }
+            try (InputStream in = z.getInputStream(e)) {
+                return parseOptions(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            return JVM_OPTIONS;
+        }
+    }
 
     static PacelabLauncher current() {
         return forClassPath(absolute(System.getProperty("java.class.path")));
@@ -30,13 +79,13 @@ final class Launchers {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> prefix = new ArrayList<>();
         prefix.add(javaBin);
-        prefix.addAll(JVM_OPTIONS);
+        Path jar = classPath.endsWith(".jar") && !classPath.contains(File.pathSeparator) ? Path.of(classPath) : null;
+        prefix.addAll(jar == null ? JVM_OPTIONS : jvmOptionsOf(jar));
         prefix.addAll(List.of("-cp", classPath, Main.class.getName()));
         // the running command line may hold only the subcommand that was started (Main.commandLine)
         CommandLine root = Main.fullCommandLine();
         Set<String> commands = new LinkedHashSet<>();
         collect(root, "", commands);
-        Path jar = classPath.endsWith(".jar") && !classPath.contains(File.pathSeparator) ? Path.of(classPath) : null;
         return new PacelabLauncher(prefix, commands, AotCaches.jvmOptions(jar));
     }
 

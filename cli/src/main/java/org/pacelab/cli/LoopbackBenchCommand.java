@@ -57,7 +57,8 @@ public final class LoopbackBenchCommand implements Callable<Integer> {
 
     @Option(names = "--jar", paramLabel = "NAME=JAR",
             description = {"Run the pacelab variant NAME (see --pacelab; 'pacelab' for the defaults) from another build's",
-                    "shaded jar, e.g. --jar pacelab=/tmp/old/pacelab.jar to compare two builds. Repeatable."})
+                    "shaded jar, e.g. --jar pacelab=/tmp/old/pacelab.jar to compare two builds, with that build's JVM options",
+                    "(its jvm-options list; a build without one: the three options every build had before it). Repeatable."})
     List<String> jars = new ArrayList<>();
 
     @Option(names = "--no-aot", paramLabel = "NAME",

@@ -60,7 +60,7 @@ class AotCachesTest {
                 AotCaches.unusable(jar, List.of("server", "client")), "no caches");
 
         List<String> train = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        train.addAll(Launchers.JVM_OPTIONS);
+        train.addAll(Launchers.jvmOptionsOf(jar));
         train.addAll(List.of("-XX:AOTCacheOutput=" + AotCaches.file(jar, "server"), "-cp", jar.toString(), "p.Hello"));
         Process p = new ProcessBuilder(train).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, "training");

@@ -54,6 +54,13 @@ final class PacketReceiver {
         /** Server: a Handshake packet was processed (RFC 9000 §8.1, RFC 9001 §4.9.1). */
         void onClientHandshakePacket(long now);
 
+        /**
+         * Server: an ack-eliciting Initial packet of the client was processed, all its frames (its ACKs of our Initial
+         * packets among them): a repeated ClientHello or a PTO probe, which may show that the client lacks our Initial
+         * data (RFC 9002 §6.2.3, §6.2.4).
+         */
+        void onClientInitialProbe(long now);
+
         /** A received packet broke a rule: close with its error code. */
         void onError(QuicException e, long now);
 
@@ -298,6 +305,9 @@ final class PacketReceiver {
         if (ecn >= 0) {
             // RFC 9000 §13.4.1: count the codepoint of every packet processed, per packet number space
             tracker.countEcn(ecn);
+        }
+        if (!isClient && level == EncryptionLevel.INITIAL && ackEliciting) {
+            handler.onClientInitialProbe(now);
         }
         if (!isClient && level == EncryptionLevel.HANDSHAKE) {
             handler.onClientHandshakePacket(now);

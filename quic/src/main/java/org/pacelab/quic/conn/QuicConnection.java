@@ -425,6 +425,14 @@ public final class QuicConnection implements StreamTransport {
         }
 
         @Override
+        public void onClientInitialProbe(long now) {
+            if (state == State.HANDSHAKE) {
+                // the client may lack our Initial data: it goes again now, at most once per PTO (RFC 9002 §6.2.3)
+                recovery.onClientInitialProbe(handshakeStatus(), now).forEach(fate::sendAgain);
+            }
+        }
+
+        @Override
         public void onError(QuicException e, long now) {
             closeWithError(e, now);
         }
@@ -453,10 +461,6 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onCrypto(EncryptionLevel level, CryptoFrame c, long now) throws QuicException {
-            if (!isClient && level == EncryptionLevel.INITIAL && tls.alreadyRead(level, c.offset(), c.data().length)) {
-                // a repeated ClientHello: the client lacks some of our Initial data (RFC 9002 §6.2.3)
-                recovery.onDuplicateInitialCrypto(handshakeStatus()).forEach(fate::sendAgain);
-            }
             if (!ackFirst.hold(level, c)) {
                 toTls(level, c, now);
             }

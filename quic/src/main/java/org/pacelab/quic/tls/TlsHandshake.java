@@ -194,11 +194,6 @@ public final class TlsHandshake {
         processMessages(level);
     }
 
-    /** Whether TLS has already read all of a CRYPTO frame's data at {@code level}: the frame is a copy (not empty). */
-    public boolean alreadyRead(EncryptionLevel level, long offset, int length) {
-        return length > 0 && offset + length <= incoming[level.ordinal()].readOffset();
-    }
-
     private void processMessages(EncryptionLevel level) throws QuicException {
         ReceiveBuffer in = incoming[level.ordinal()];
         while (true) {

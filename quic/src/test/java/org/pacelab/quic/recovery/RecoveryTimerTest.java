@@ -107,27 +107,45 @@ class RecoveryTimerTest {
     }
 
     @Test
-    void aRepeatedClientHelloSendsTheServersHandshakeDataOnceWithoutBackingOffThePto() {
+    void aClientInitialProbeSendsTheServersHandshakeDataAtOnceWithoutBackingOffThePto() {
         Recovery.HandshakeStatus acknowledged = new Recovery.HandshakeStatus(false, true, false, true, false, false);
         Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
         SentPacket serverHello = send(PacketSpace.INITIAL, 0);
         SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
         long timer = recovery.lossDetectionTimer(server);
         // nothing to speed up while the ServerHello is acknowledged (a PING-only Initial in flight is no reason)
-        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(acknowledged));
+        assertEquals(List.of(), recovery.onClientInitialProbe(acknowledged, 10 * MS));
         // RFC 9002 §6.2.3: one probe in each space, with the unacknowledged data, at once
-        assertEquals(List.of(serverHello, certificate), recovery.onDuplicateInitialCrypto(server));
+        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 10 * MS));
         assertEquals(1, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
         assertEquals(1, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
         assertEquals(timer, recovery.lossDetectionTimer(server), "the PTO is not backed off");
-        // once per connection: a client repeating its ClientHello at every PTO draws nothing more
-        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(server));
+        assertEquals(0, recovery.loss().ptoCount());
+    }
+
+    @Test
+    void aServerSpeedsUpAtMostOncePerUnbackedOffPto() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
+        SentPacket serverHello = send(PacketSpace.INITIAL, 0);
+        SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
+        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 10 * MS));
+        // a burst of client packets within one PTO (100 + 4 × 50 ms, §6.2.1) draws nothing more
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, 11 * MS));
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, 309 * MS));
+        // the server's own PTO fires and backs off (pto_count 1): the limit stays one un-backed-off PTO
+        long timer = recovery.lossDetectionTimer(server);
+        recovery.onLossDetectionTimeout(server, timer);
+        assertEquals(1, recovery.loss().ptoCount());
+        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 310 * MS));
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, 609 * MS));
+        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 610 * MS));
+        assertEquals(1, recovery.loss().ptoCount(), "a client's probe neither resets nor advances the backoff");
     }
 
     @Test
     void aClientDoesNotSpeedUpOnRepeatedServerHellos() {
         send(PacketSpace.INITIAL, 0);
-        assertEquals(List.of(), recovery.onDuplicateInitialCrypto(new Recovery.HandshakeStatus(true, false, false, false, false, false)));
+        assertEquals(List.of(), recovery.onClientInitialProbe(new Recovery.HandshakeStatus(true, false, false, false, false, true), 0));
         assertEquals(0, spaces[PacketSpace.INITIAL.ordinal()].probesToSend());
     }
 
