@@ -92,12 +92,15 @@ public final class FileDownloadSink implements DownloadSink {
     }
 
     /**
-     * Gathers the body in a 1 MiB direct buffer and writes it to the file when the buffer is full and at the end: a
+     * Gathers the body in a 256 KiB direct buffer and writes it to the file when the buffer is full and at the end: a
      * body arrives in pieces of one packet's payload (about 1.4 kB), and one write system call per piece cost a
-     * quarter of a receiving client's CPU time (async-profiler, 1 GiB on loopback).
+     * quarter of a receiving client's CPU time (async-profiler, 1 GiB on loopback). Not larger: on the project VM
+     * (Linux 6.18, ext4) writes of 512 KiB and 1 MiB cost the kernel 5-18 times the system time of 32-256 KiB ones
+     * for the same GiB ({@code dd}: 1.2 s and 2.7-4.2 s against 0.23-0.27 s), which was 3-7 s of a downloading
+     * client's CPU per GiB (docs/benchmarks.md, issue 14, "Where a GiB's CPU goes now").
      */
     private static final class FileOutput implements DownloadOutput {
-        static final int BUFFER_BYTES = 1 << 20;
+        static final int BUFFER_BYTES = 256 << 10;
         private final FileChannel channel;
         private final Path temp;
         private final Path file;
