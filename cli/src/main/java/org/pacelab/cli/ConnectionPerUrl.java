@@ -35,13 +35,22 @@ final class ConnectionPerUrl {
      */
     static int run(List<DownloadRequest> requests, Downloader downloader, PrintStream out, PrintStream progress)
             throws IOException {
-        int n = requests.size();
+        return runGroups(requests.stream().map(List::of).toList(), downloader, out, progress);
+    }
+
+    /**
+     * As {@link #run}, but each connection downloads one group of requests (a client that resumes its first
+     * connection's session in its second: the first URL, then the rest), one connection after the other.
+     */
+    static int runGroups(List<List<DownloadRequest>> groups, Downloader downloader, PrintStream out, PrintStream progress)
+            throws IOException {
+        int n = groups.size();
         for (int i = 0; i < n; i++) {
             String which = "connection " + (i + 1) + " of " + n;
             progress.println(which + ": connecting");
             QuicClient.Outcome o;
             try {
-                o = downloader.download(List.of(requests.get(i)));
+                o = downloader.download(groups.get(i));
             } catch (IOException e) {
                 throw new IOException(which + ": " + e.getMessage(), e);
             }

@@ -2,9 +2,11 @@ package org.pacelab.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.pacelab.peers.kwik.KwikClient;
+import org.pacelab.peers.kwik.KwikFeatures;
 import org.pacelab.peers.kwik.KwikOptions;
 import org.pacelab.quic.content.DownloadSink;
 
@@ -32,14 +34,41 @@ public final class KwikClientCommand implements Callable<Integer> {
     @Mixin
     KwikTransportOptions kwik = new KwikTransportOptions();
 
+    @Option(names = "--cipher-suites", split = ",", paramLabel = "SUITE[,SUITE...]", description = {
+            "Offer only these TLS 1.3 cipher suites, in this order: TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384,",
+            "TLS_CHACHA20_POLY1305_SHA256 (default: Kwik's)."})
+    List<String> cipherSuites = List.of();
+
+    @Option(names = "--key-update", description = "Initiate a key update once 64 KiB of response data arrived (RFC 9001 §6).")
+    boolean keyUpdate;
+
+    @Option(names = "--negotiate-v2", description = "Start in QUIC v1 and prefer v2 by compatible version negotiation (RFC 9368, RFC 9369).")
+    boolean negotiateV2;
+
+    @Option(names = "--session-ticket", paramLabel = "FILE", description = {
+            "Resume with the session ticket in FILE when it exists, and write the newest ticket the server sends into it",
+            "(waits up to 5 s for one after the downloads)."})
+    Path sessionTicket;
+
+    @Option(names = "--zero-rtt", description = "Send the requests as 0-RTT early data with --session-ticket's ticket (hq-interop only).")
+    boolean zeroRtt;
+
     @Override
     public Integer call() throws Exception {
         long start = System.nanoTime();
         PeerClientOptions.Targets t;
         KwikOptions options;
+        KwikFeatures features;
         try {
             t = client.targets();
             options = kwik.options(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE")).withLog(log);
+            features = KwikFeatures.client(cipherSuites, keyUpdate, negotiateV2, sessionTicket, zeroRtt);
+            if (zeroRtt && !t.tls().alpn().equals("hq-interop")) {
+                throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
+            }
+            if ((zeroRtt || sessionTicket != null) && client.connectionPerUrl) {
+                throw new IllegalArgumentException("--session-ticket and --zero-rtt cannot be combined with --connection-per-url");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 2;
@@ -48,8 +77,9 @@ public final class KwikClientCommand implements Callable<Integer> {
             DownloadSink sink = client.sink();
             PeerClientOptions.Targets targets = t;
             KwikOptions transportOptions = options;
+            KwikFeatures f = features;
             return client.download(t, requests -> KwikClient.download(targets.server(), targets.tls(), requests, sink,
-                    transportOptions, client.timeout), start);
+                    transportOptions, f, client.timeout), start);
         } catch (IOException e) {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 1;

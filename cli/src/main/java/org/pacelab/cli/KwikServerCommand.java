@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 
 import org.pacelab.io.tls.Certificates;
+import org.pacelab.peers.kwik.KwikFeatures;
 import org.pacelab.peers.kwik.KwikOptions;
 import org.pacelab.peers.kwik.KwikServer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code pacelab peer kwik-server}: Kwik with Flupke's HTTP/3 server (and hq-interop). */
 @Command(name = "kwik-server", mixinStandardHelpOptions = true,
@@ -21,6 +23,13 @@ public final class KwikServerCommand implements Callable<Integer> {
 
     @Mixin
     KwikTransportOptions kwik = new KwikTransportOptions();
+
+    @Option(names = "--retry", description = "Send a Retry before every connection (Kwik's retryRequired).")
+    boolean retry;
+
+    @Option(names = "--v2", description = {"Speak QUIC v2 (RFC 9369) beside v1 and switch to it when the client prefers it",
+            "(compatible version negotiation, RFC 9368)."})
+    boolean v2;
 
     @Override
     public Integer call() throws Exception {
@@ -39,7 +48,7 @@ public final class KwikServerCommand implements Callable<Integer> {
         }
         KwikServer s;
         try {
-            s = KwikServer.start(server.listen, options, id, server.content(), server::logRequest);
+            s = KwikServer.start(server.listen, options, KwikFeatures.server(retry, v2), id, server.content(), server::logRequest);
         } catch (IOException e) {
             // Kwik's own message is the JDK's bare "Address already in use": name the address
             String why = FailureReporter.isAddressUnavailable(e) ? "cannot listen on " + server.listen.getHostString() + ":"
@@ -49,7 +58,8 @@ public final class KwikServerCommand implements Callable<Integer> {
             return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));
-        PeerServerOptions.printListening("kwik-server", s.localAddress(), "Kwik + Flupke, NewReno, unpaced");
+        PeerServerOptions.printListening("kwik-server", s.localAddress(), "Kwik + Flupke, NewReno, unpaced"
+                + (retry ? ", Retry" : "") + (v2 ? ", QUIC v2 and v1" : ""));
         s.await();
         return 0;
     }

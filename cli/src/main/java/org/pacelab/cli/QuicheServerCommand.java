@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 
 import org.pacelab.io.tls.Certificates;
+import org.pacelab.peers.quiche.QuicheFeatures;
 import org.pacelab.peers.quiche.QuicheOptions;
 import org.pacelab.peers.quiche.QuicheServer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code pacelab peer quiche-server}: quiche's transport (through Netty) serving HTTP/3 and hq-interop. */
 @Command(name = "quiche-server", mixinStandardHelpOptions = true,
@@ -22,6 +24,12 @@ public final class QuicheServerCommand implements Callable<Integer> {
 
     @Mixin
     QuicheTransportOptions transport = new QuicheTransportOptions();
+
+    @Option(names = "--retry", description = "Answer every Initial without a token with a Retry (Netty's InsecureQuicTokenHandler).")
+    boolean retry;
+
+    @Option(names = "--early-data", description = "Accept 0-RTT from clients that resume a session (session tickets are issued either way).")
+    boolean earlyData;
 
     @Override
     public Integer call() throws Exception {
@@ -40,13 +48,15 @@ public final class QuicheServerCommand implements Callable<Integer> {
         }
         QuicheServer s;
         try {
-            s = QuicheServer.start(server.listen, options, id, server.content(), server::logRequest);
+            s = QuicheServer.start(server.listen, options, QuicheFeatures.server(retry, earlyData), id, server.content(),
+                    server::logRequest);
         } catch (IOException | IllegalStateException e) {
             System.err.println("pacelab peer quiche-server: " + e.getMessage());
             return FailureReporter.socketExitCode(e, ExitCode.FAILED);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(s::close));
-        PeerServerOptions.printListening("quiche-server", s.localAddress(), QuicheTransportOptions.describe(options));
+        PeerServerOptions.printListening("quiche-server", s.localAddress(), QuicheTransportOptions.describe(options)
+                + (retry ? ", Retry" : "") + (earlyData ? ", 0-RTT accepted" : ""));
         s.await();
         return 0;
     }

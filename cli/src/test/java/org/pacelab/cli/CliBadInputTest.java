@@ -159,6 +159,18 @@ class CliBadInputTest {
                 c("peer quiche-server --cert missing", 2, "peer", "quiche-server", "--cert", missing, "--key", file),
                 c("peer kwik-client --keylog into a missing directory", 2, "peer", "kwik-client", "--keylog",
                         missingDir.resolve("k.log"), "https://127.0.0.1:9/"),
+                // peer: the interop test names' options of quiche and Kwik (checked before any connection)
+                c("peer kwik-client --cipher-suites unknown", 2, "peer", "kwik-client", "--cipher-suites", "TLS_RC4",
+                        "https://127.0.0.1:9/"),
+                c("peer kwik-client --zero-rtt without a ticket file", 2, "peer", "kwik-client", "--zero-rtt",
+                        "--alpn", "hq-interop", "https://127.0.0.1:9/"),
+                c("peer kwik-client --zero-rtt over h3", 2, "peer", "kwik-client", "--zero-rtt", "--session-ticket",
+                        dir.resolve("t.ticket"), "--alpn", "h3", "https://127.0.0.1:9/"),
+                c("peer kwik-client --session-ticket with --connection-per-url", 2, "peer", "kwik-client",
+                        "--session-ticket", dir.resolve("t.ticket"), "--connection-per-url", "https://127.0.0.1:9/"),
+                c("peer quiche-client --resume with one URL", 2, "peer", "quiche-client", "--resume", "https://127.0.0.1:9/"),
+                c("peer quiche-client --zero-rtt with --connection-per-url", 2, "peer", "quiche-client", "--zero-rtt",
+                        "--connection-per-url", "https://127.0.0.1:9/a", "https://127.0.0.1:9/b"),
                 // bench
                 c("bench link --only unknown", 2, "bench", "link", "--only", "warp"),
                 c("bench loopback --no-aot names no variant", 2, "bench", "loopback", "--peers", "", "--no-aot", "warp"),

@@ -58,6 +58,23 @@ class InteropBuiltPeersTest {
     }
 
     /**
+     * The runner's cases pacelab's Kwik and quiche peer programs take beyond handshake and transfer, on the libraries'
+     * own API, between pacelab and each in both roles: Kwik a Retry, resumption and 0-RTT across two client processes
+     * (the ticket file in the cell's directory), ChaCha20 alone, a key update its client starts, QUIC v2 by compatible
+     * version negotiation; quiche a Retry, resumption and 0-RTT in one client process, and ChaCha20 as server (its
+     * client cannot offer ChaCha20 alone, BoringSSL). Built into pacelab, so nothing to install.
+     */
+    @Test
+    void kwikAndQuicheCasesBothRolesWithPacelab() throws Exception {
+        CampaignPreconditions.requireProgram("tshark", "tshark");
+        String kwik = "retry,resumption,zerortt,chacha20,keyupdate,v2";
+        run("pacelab", "kwik", "kwik-as-client", kwik);
+        run("kwik", "pacelab", "kwik-as-server", kwik);
+        run("pacelab", "quiche", "quiche-as-client", "retry,resumption,zerortt");
+        run("quiche", "pacelab", "quiche-as-server", "retry,resumption,zerortt,chacha20");
+    }
+
+    /**
      * quic-go's client makes both connections of resumption and 0-RTT in one process (Go's session state cannot be
      * written to a file), its server issues tickets and accepts 0-RTT as it is: both roles with pacelab.
      */

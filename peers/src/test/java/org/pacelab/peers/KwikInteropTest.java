@@ -19,6 +19,7 @@ import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.peers.kwik.KwikClient;
+import org.pacelab.peers.kwik.KwikFeatures;
 import org.pacelab.peers.kwik.KwikOptions;
 import org.pacelab.peers.kwik.KwikServer;
 import org.pacelab.quic.content.DownloadRequest;
@@ -108,5 +109,51 @@ class KwikInteropTest {
         assertTrue(lines.stream().anyMatch(l -> l.contains(" -> Packet I|0|")), "no Initial sent in the log");
         assertTrue(lines.stream().anyMatch(l -> l.matches(".* <- \\(\\d+\\) Packet H\\|.*")), "no Handshake packet received");
         assertTrue(lines.stream().anyMatch(l -> l.contains("Packet A|")), "no 1-RTT packet in the log");
+    }
+
+    /**
+     * Kwik with the interop runner's retry, v2, chacha20, keyupdate, resumption and zerortt options, client and server:
+     * the Kwik client's log shows the Retry, the switch to v2 and the server's key phase change (ChaCha20 offered alone),
+     * and a third connection's early data accepted with the ticket the second wrote to its file.
+     */
+    @Test
+    void kwikInteropFeaturesBetweenKwikClientAndServer(@TempDir Path dir) throws Exception {
+        var id = Certificates.selfSigned(List.of("localhost"));
+        Path ticket = dir.resolve("session.ticket");
+        Path keys = dir.resolve("keys.log");
+        try (KwikServer server = KwikServer.start(new InetSocketAddress("127.0.0.1", 0), KwikOptions.defaults(),
+                KwikFeatures.server(true, true), id, SyntheticContent.only(), r -> {})) {
+            InetSocketAddress addr = server.localAddress();
+            ClientTls tls = new ClientTls("hq-interop", "localhost", null, true);
+            Path log1 = dir.resolve("first.log");
+            QuicClient.Outcome first = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:" + addr.getPort(),
+                    "/bytes/1000000")), new DigestSink(), KwikOptions.defaults().withLog(log1),
+                    KwikFeatures.client(List.of("TLS_CHACHA20_POLY1305_SHA256"), true, true, null, false),
+                    Interop.TRANSFER_TIMEOUT_NANOS);
+            assertTrue(first.allSucceeded(), "first: " + first);
+            String l1 = Files.readString(log1);
+            assertTrue(l1.contains("Parsing RetryPacket"), "no Retry");
+            assertTrue(l1.contains("changing version from v1 to v2"), "no switch to v2");
+            assertTrue(l1.contains("possible key update in progress"), "the server's packets did not change key phase");
+
+            QuicClient.Outcome withTicket = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:"
+                    + addr.getPort(), "/bytes/10")), new DigestSink(), KwikOptions.defaults().withKeyLog(keys),
+                    KwikFeatures.client(List.of(), false, false, ticket, false), Interop.TRANSFER_TIMEOUT_NANOS);
+            assertTrue(withTicket.allSucceeded(), "second: " + withTicket);
+            assertTrue(Files.size(ticket) > 0, "no ticket written");
+
+            Path log2 = dir.resolve("second.log");
+            QuicClient.Outcome second = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:" + addr.getPort(),
+                    "/bytes/10"), new DownloadRequest("localhost:" + addr.getPort(), "/bytes/20")), new DigestSink(),
+                    KwikOptions.defaults().withLog(log2).withKeyLog(keys), KwikFeatures.client(List.of(), false, false, ticket, true),
+                    Interop.TRANSFER_TIMEOUT_NANOS);
+            assertTrue(second.allSucceeded(), "second: " + second);
+            // Kwik empties its secrets file per connection; the key log keeps both connections' secrets
+            assertEquals(2, Files.readAllLines(keys).stream().filter(l -> l.startsWith("CLIENT_TRAFFIC_SECRET_0 ")).count(),
+                    "1-RTT secrets of both connections in the key log");
+            String l2 = Files.readString(log2);
+            assertTrue(l2.contains("early data on Stream"), "no early data sent");
+            assertTrue(l2.contains("Server has accepted early data"), "early data not accepted");
+        }
     }
 }

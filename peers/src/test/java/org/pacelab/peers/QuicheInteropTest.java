@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.peers.quiche.QuicheClient;
+import org.pacelab.peers.quiche.QuicheFeatures;
 import org.pacelab.peers.quiche.QuicheOptions;
 import org.pacelab.peers.quiche.QuicheServer;
 import org.pacelab.quic.content.SyntheticContent;
@@ -79,5 +80,39 @@ class QuicheInteropTest {
     void quicheClientDownloadsFromPacelabServer(String alpn) throws Exception {
         TenMibTransfer.peerClientDownloadsFromPacelab(alpn, (addr, tls, requests, sink) -> QuicheClient.download(addr, tls,
                 requests, sink, QuicheOptions.defaults(), Interop.TRANSFER_TIMEOUT_NANOS));
+    }
+
+    /**
+     * quiche's resumption and 0-RTT through Netty, server with a Retry: the second connection of one TLS context
+     * resumes the first's session and sends its requests in 0-RTT packets (the client's qlog of that connection).
+     */
+    @Test
+    void quicheClientSendsZeroRttInItsSecondConnection(@TempDir Path dir) throws Exception {
+        var id = Certificates.selfSigned(List.of("localhost"));
+        QuicheOptions client = QuicheOptions.defaults().withQlogDir(dir.resolve("qlog"));
+        try (QuicheServer server = QuicheServer.start(new InetSocketAddress("127.0.0.1", 0), QuicheOptions.defaults(),
+                QuicheFeatures.server(true, true), id, SyntheticContent.only(), r -> {})) {
+            InetSocketAddress addr = server.localAddress();
+            ClientTls tls = new ClientTls("hq-interop", "localhost", null, true);
+            var ssl = QuicheClient.tlsContext(tls, client, true);
+            for (int i = 0; i < 2; i++) {
+                var o = QuicheClient.download(addr, tls, ssl, List.of(new org.pacelab.quic.content.DownloadRequest(
+                        "localhost:" + addr.getPort(), "/bytes/" + (100 + i))), new DigestSink(), client,
+                        Interop.TRANSFER_TIMEOUT_NANOS, true);
+                assertTrue(o.allSucceeded(), "connection " + (i + 1) + ": " + o);
+            }
+        }
+        List<Path> qlogs;
+        try (var s = Files.list(dir.resolve("qlog"))) {
+            qlogs = s.toList();
+        }
+        assertEquals(2, qlogs.size(), "one qlog per connection: " + qlogs);
+        long withZeroRtt = 0;
+        for (Path q : qlogs) {
+            if (Files.readString(q).contains("\"packet_type\":\"0RTT\"")) {
+                withZeroRtt++;
+            }
+        }
+        assertEquals(1, withZeroRtt, "connections that sent 0-RTT packets");
     }
 }

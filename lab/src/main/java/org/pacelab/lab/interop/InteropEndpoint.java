@@ -25,6 +25,14 @@ public interface InteropEndpoint {
     /** Why it cannot take this test name in this role, or null when it can. */
     String unsupported(Role role, String testname);
 
+    /**
+     * Why it cannot take this test name in this role over this application protocol (the pair's), or null when it can;
+     * asked after {@link #unsupported(Role, String)} found nothing. By default nothing more.
+     */
+    default String unsupported(Role role, String testname, String alpn) {
+        return null;
+    }
+
     Availability availability(Role role, Host host, PacelabLauncher pacelab);
 
     String version(Role role, Host host, PacelabLauncher pacelab);

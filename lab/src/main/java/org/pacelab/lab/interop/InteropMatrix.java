@@ -464,6 +464,14 @@ public final class InteropMatrix {
                     : "no common application protocol (server " + s.name() + ": " + String.join(", ", new TreeSet<>(s.protocols(Role.SERVER)))
                     + "; client " + cl.name() + ": " + String.join(", ", new TreeSet<>(cl.protocols(Role.CLIENT))) + ")");
         }
+        why = s.unsupported(Role.SERVER, c.serverTestname(), alpn);
+        if (why != null) {
+            return CheckResult.unsupported("server " + s.name() + ": " + why);
+        }
+        why = cl.unsupported(Role.CLIENT, c.clientTestname(), alpn);
+        if (why != null) {
+            return CheckResult.unsupported("client " + cl.name() + ": " + why);
+        }
         return null;
     }
 

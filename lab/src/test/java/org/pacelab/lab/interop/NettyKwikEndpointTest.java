@@ -104,4 +104,115 @@ class NettyKwikEndpointTest {
         // the clients that cannot still get a process per URL
         assertEquals(URLS.size(), client("multiconnect").urlsPerProcess().size());
     }
+
+    private static EndpointSetup server(String testname) {
+        return new EndpointSetup(DIR, testname, "hq-interop", new java.net.InetSocketAddress("127.0.0.1", 4433), null, null,
+                List.of(), DIR.resolve("www"), null, DIR.resolve("certs"), null, null, 60_000_000_000L);
+    }
+
+    private static List<String> serverCommand(NettyKwikEndpoint e, String testname) {
+        return e.server(server(testname), PACELAB).command();
+    }
+
+    /** The test names each library takes in each role; the others say what the library lacks. */
+    @Test
+    void supportedTestNamesPerRole() {
+        NettyKwikEndpoint quiche = NettyKwikEndpoint.quiche(), kwik = NettyKwikEndpoint.kwik();
+        for (String t : List.of("handshake", "transfer", "http3", "multiconnect", "retry", "resumption", "zerortt")) {
+            for (org.pacelab.lab.peer.Role r : org.pacelab.lab.peer.Role.values()) {
+                assertEquals(null, quiche.unsupported(r, t), "quiche " + r + " " + t);
+                assertEquals(null, kwik.unsupported(r, t), "kwik " + r + " " + t);
+            }
+        }
+        assertEquals(null, quiche.unsupported(org.pacelab.lab.peer.Role.SERVER, "chacha20"));
+        assertTrue(quiche.unsupported(org.pacelab.lab.peer.Role.CLIENT, "chacha20").contains("BoringSSL"));
+        assertTrue(quiche.unsupported(org.pacelab.lab.peer.Role.CLIENT, "keyupdate").contains("key update"));
+        for (org.pacelab.lab.peer.Role r : org.pacelab.lab.peer.Role.values()) {
+            assertTrue(quiche.unsupported(r, "v2").contains("quiche_version_is_supported(0x6b3343cf)"), r.toString());
+            assertTrue(quiche.unsupported(r, "ecn").contains("quiche_recv_info"), r.toString());
+            assertTrue(kwik.unsupported(r, "ecn").contains("setTrafficClass"), r.toString());
+            assertEquals(null, kwik.unsupported(r, "chacha20"), r.toString());
+            assertEquals(null, kwik.unsupported(r, "v2"), r.toString());
+        }
+        assertEquals(null, kwik.unsupported(org.pacelab.lab.peer.Role.CLIENT, "keyupdate"));
+        assertTrue(quiche.unsupported(org.pacelab.lab.peer.Role.SERVER, "connectionmigration").contains("preferred address"));
+        assertTrue(kwik.unsupported(org.pacelab.lab.peer.Role.SERVER, "connectionmigration").contains("setPreferredAddress"));
+        assertTrue(kwik.unsupported(org.pacelab.lab.peer.Role.SERVER, "multiplexing").contains("no option"));
+    }
+
+    @Test
+    void serverOptionsOfTheTestNames() {
+        NettyKwikEndpoint quiche = NettyKwikEndpoint.quiche(), kwik = NettyKwikEndpoint.kwik();
+        assertTrue(serverCommand(quiche, "retry").contains("--retry"));
+        assertTrue(serverCommand(kwik, "retry").contains("--retry"));
+        assertTrue(serverCommand(quiche, "zerortt").contains("--early-data"));
+        assertFalse(serverCommand(kwik, "zerortt").contains("--early-data"));
+        assertTrue(serverCommand(kwik, "v2").contains("--v2"));
+        for (String t : List.of("transfer", "resumption", "chacha20", "handshake")) {
+            for (NettyKwikEndpoint e : List.of(quiche, kwik)) {
+                List<String> cmd = serverCommand(e, t);
+                for (String o : List.of("--retry", "--early-data", "--v2")) {
+                    assertFalse(cmd.contains(o), t + ": " + cmd);
+                }
+            }
+        }
+    }
+
+    /** quiche's client makes both connections of resumption and zerortt in one process (its session stays in memory). */
+    @Test
+    void quicheClientResumesInOneProcess() {
+        for (String t : List.of("resumption", "zerortt")) {
+            List<Launch> l = NettyKwikEndpoint.quiche().client(client(t), PACELAB);
+            assertEquals(1, l.size(), t);
+            List<String> cmd = l.getFirst().command();
+            assertTrue(cmd.contains(t.equals("zerortt") ? "--zero-rtt" : "--resume"), t + ": " + cmd);
+            assertEquals(URLS, cmd.subList(cmd.size() - URLS.size(), cmd.size()));
+        }
+    }
+
+    /** Kwik's client is two processes sharing a ticket file in the run's directory; the second sends 0-RTT for zerortt. */
+    @Test
+    void kwikClientSharesItsTicketBetweenTwoProcesses() {
+        String ticket = DIR.resolve(NettyKwikEndpoint.KWIK_TICKET).toString();
+        for (String t : List.of("resumption", "zerortt")) {
+            List<Launch> l = NettyKwikEndpoint.kwik().client(client(t), PACELAB);
+            assertEquals(2, l.size(), t);
+            for (int i = 0; i < 2; i++) {
+                List<String> cmd = l.get(i).command();
+                int at = cmd.indexOf("--session-ticket");
+                assertTrue(at > 0, t + ": " + cmd);
+                assertEquals(ticket, cmd.get(at + 1));
+                assertEquals(t.equals("zerortt") && i == 1, cmd.contains("--zero-rtt"), t + " " + i + ": " + cmd);
+            }
+            assertEquals(URLS.subList(0, 1), l.get(0).command().subList(l.get(0).command().size() - 1, l.get(0).command().size()));
+            List<String> second = l.get(1).command();
+            assertEquals(URLS.subList(1, URLS.size()), second.subList(second.size() - URLS.size() + 1, second.size()));
+        }
+    }
+
+    @Test
+    void kwikClientOptionsOfTheTestNames() {
+        List<String> chacha = NettyKwikEndpoint.kwik().client(client("chacha20"), PACELAB).getFirst().command();
+        assertEquals("TLS_CHACHA20_POLY1305_SHA256", chacha.get(chacha.indexOf("--cipher-suites") + 1));
+        assertTrue(NettyKwikEndpoint.kwik().client(client("keyupdate"), PACELAB).getFirst().command().contains("--key-update"));
+        assertTrue(NettyKwikEndpoint.kwik().client(client("v2"), PACELAB).getFirst().command().contains("--negotiate-v2"));
+        List<String> plain = NettyKwikEndpoint.kwik().client(client("retry"), PACELAB).getFirst().command();
+        for (String o : List.of("--cipher-suites", "--key-update", "--negotiate-v2", "--session-ticket", "--zero-rtt")) {
+            assertFalse(plain.contains(o), plain.toString());
+        }
+    }
+
+    /** Kwik's client sends 0-RTT only over hq-interop: zerortt with an h3-only server is decided unsupported. */
+    @Test
+    void kwikClientZeroRttOverH3IsUnsupported() {
+        InteropCase zerortt = InteropCases.get("zerortt").orElseThrow();
+        NettyKwikEndpoint kwik = NettyKwikEndpoint.kwik();
+        assertEquals(null, kwik.unsupported(org.pacelab.lab.peer.Role.CLIENT, "zerortt", "hq-interop"));
+        assertEquals(null, kwik.unsupported(org.pacelab.lab.peer.Role.SERVER, "zerortt", "h3"));
+        assertEquals(null, NettyKwikEndpoint.quiche().unsupported(org.pacelab.lab.peer.Role.CLIENT, "zerortt", "h3"));
+        CheckResult r = InteropMatrix.before(zerortt, new Ngtcp2Endpoint(), kwik, "h3");
+        assertTrue(r != null && r.reason().startsWith("client kwik: test 'zerortt' over h3: ") && r.reason().contains("StreamEarlyData"),
+                String.valueOf(r));
+        assertEquals(null, InteropMatrix.before(zerortt, NettyKwikEndpoint.quiche(), kwik, "hq-interop"));
+    }
 }

@@ -10,6 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +31,12 @@ import org.pacelab.quic.content.DownloadRequest;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.DownloadSink;
 
+import tech.kwik.agent15.TlsConstants;
 import tech.kwik.core.QuicClientConnection;
+import tech.kwik.core.QuicConnection;
+import tech.kwik.core.QuicSessionTicket;
 import tech.kwik.core.QuicStream;
+import tech.kwik.core.impl.QuicClientConnectionImpl;
 import tech.kwik.flupke.Http3SingleConnectionClient;
 
 /**
@@ -44,12 +52,29 @@ public final class KwikClient {
 
     public static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
                                               DownloadSink sink, KwikOptions options, long timeoutNanos) throws IOException {
+        return download(server, tls, requests, sink, options, KwikFeatures.NONE, timeoutNanos);
+    }
+
+    /** As {@link #download(InetSocketAddress, ClientTls, List, DownloadSink, KwikOptions, long)}, with {@link KwikFeatures}. */
+    public static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
+                                              DownloadSink sink, KwikOptions options, KwikFeatures features,
+                                              long timeoutNanos) throws IOException {
+        if (features.zeroRtt() && !"hq-interop".equals(tls.alpn())) {
+            throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
+        }
+        byte[] ticket = features.sessionTicket() != null && Files.isRegularFile(features.sessionTicket())
+                ? Files.readAllBytes(features.sessionTicket()) : null;
+        if (features.zeroRtt() && (ticket == null || ticket.length == 0)) {
+            throw new IOException("no session ticket in " + features.sessionTicket() + " (the earlier connection got none), so "
+                    + "there is no 0-RTT to send");
+        }
         long start = System.nanoTime();
         KwikLogFile log = options.log() == null ? null : KwikLogFile.open(options.log(), "pacelab kwik-client: connection to "
                 + hostLiteral(server) + ":" + server.getPort() + " at " + java.time.Instant.now() + ", " + requests.size()
                 + " request(s), ALPN " + tls.alpn());
         try {
-            return download(server, tls, requests, sink, options, timeoutNanos, start, log != null ? log : KwikServer.logger(options));
+            return download(server, tls, requests, sink, options, features, ticket, timeoutNanos, start,
+                    log != null ? log : KwikServer.logger(options));
         } finally {
             if (log != null) {
                 log.close();
@@ -58,8 +83,9 @@ public final class KwikClient {
     }
 
     private static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
-                                               DownloadSink sink, KwikOptions options, long timeoutNanos, long start,
-                                               tech.kwik.core.log.Logger logger) throws IOException {
+                                               DownloadSink sink, KwikOptions options, KwikFeatures features, byte[] ticket,
+                                               long timeoutNanos, long start, tech.kwik.core.log.Logger logger)
+            throws IOException {
         long deadline = start + timeoutNanos;
         QuicClientConnection.Builder b = QuicClientConnection.newBuilder()
                 .uri(URI.create("//" + hostLiteral(server) + ":" + server.getPort()))
@@ -71,8 +97,36 @@ public final class KwikClient {
                 .maxOpenPeerInitiatedUnidirectionalStreams(10)
                 .maxOpenPeerInitiatedBidirectionalStreams(0)
                 .logger(logger);
-        if (options.keyLog() != null) {
-            b.secrets(options.keyLog());
+        // Kwik empties its secrets file when a connection starts (ConnectionSecrets: deleteIfExists, createFile), so each
+        // connection writes its own file, appended to the key log when it ends: resumption's two connections (two
+        // processes) and --connection-per-url's keep every connection's secrets
+        Path secrets = options.keyLog() == null ? null : Files.createTempFile(options.keyLog().toAbsolutePath().getParent(),
+                ".kwik-secrets-", ".log");
+        if (secrets != null) {
+            b.secrets(secrets);
+        }
+        try {
+            return connect(b, tls, requests, sink, options, features, ticket, timeoutNanos, start, deadline, logger);
+        } finally {
+            if (secrets != null) {
+                Files.write(options.keyLog(), Files.readAllBytes(secrets), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Files.deleteIfExists(secrets);
+            }
+        }
+    }
+
+    private static QuicClient.Outcome connect(QuicClientConnection.Builder b, ClientTls tls, List<DownloadRequest> requests,
+                                              DownloadSink sink, KwikOptions options, KwikFeatures features, byte[] ticket,
+                                              long timeoutNanos, long start, long deadline,
+                                              tech.kwik.core.log.Logger logger) throws IOException {
+        for (TlsConstants.CipherSuite c : features.kwikCipherSuites()) {
+            b.cipherSuite(c); // only these are offered
+        }
+        if (features.negotiateV2()) {
+            b.initialVersion(QuicConnection.QuicVersion.V1).preferredVersion(QuicConnection.QuicVersion.V2);
+        }
+        if (ticket != null && ticket.length > 0) {
+            b.sessionTicket(ticket);
         }
         if (tls.insecure()) {
             b.noServerCertificateCheck();
@@ -80,9 +134,19 @@ public final class KwikClient {
             b.customTrustManager(Certificates.trustManager(tls.caFile()));
         }
         QuicClientConnection connection = b.build();
+        List<QuicStream> early = null;
         try {
-            connection.connect();
-        } catch (IOException e) {
+            if (features.zeroRtt()) {
+                List<QuicClientConnection.StreamEarlyData> data = new ArrayList<>();
+                for (DownloadRequest r : requests) {
+                    data.add(new QuicClientConnection.StreamEarlyData(hqRequest(r), true));
+                }
+                early = connection.connect(data);
+            } else {
+                connection.connect();
+            }
+        } catch (IOException | RuntimeException e) {
+            // Kwik's TLS refuses some starts with an IllegalStateException (e.g. a ticket of a cipher no longer offered)
             logger.error("pacelab kwik-client: the handshake failed", e);
             return new QuicClient.Outcome(List.of(), start, System.nanoTime(), -1, "handshake failed: " + e.getMessage(),
                     false, -1);
@@ -94,8 +158,13 @@ public final class KwikClient {
             HttpClient h3 = "h3".equals(tls.alpn()) ? new Http3SingleConnectionClient(connection,
                     Duration.ofNanos(timeoutNanos), options.streamWindow()) : null;
             List<Future<DownloadResult>> running = new ArrayList<>();
-            for (DownloadRequest r : requests) {
-                running.add(threads.submit(() -> h3 != null ? getH3(h3, r, sink) : getHq(connection, r, sink)));
+            KeyUpdate keyUpdate = features.keyUpdate() ? new KeyUpdate(connection) : null;
+            for (int i = 0; i < requests.size(); i++) {
+                DownloadRequest r = requests.get(i);
+                QuicStream stream = early != null && i < early.size() ? early.get(i) : null;
+                running.add(threads.submit(() -> h3 != null ? getH3(h3, r, sink, keyUpdate)
+                        : stream != null ? readHq(stream, r, sink, keyUpdate, System.nanoTime())
+                        : getHq(connection, r, sink, keyUpdate)));
             }
             for (int i = 0; i < running.size(); i++) {
                 try {
@@ -114,6 +183,9 @@ public final class KwikClient {
             if (timedOut) {
                 running.forEach(f -> f.cancel(true));
             }
+            if (features.sessionTicket() != null) {
+                saveTicket(connection, features.sessionTicket(), deadline, logger);
+            }
             // Closing the connection ends any download still blocked in a stream read.
             connection.close();
             threads.shutdownNow();
@@ -131,7 +203,8 @@ public final class KwikClient {
         return new DownloadResult(r, -1, 0, 0, -1, -1, -1, r.target() + ": " + why);
     }
 
-    private static DownloadResult getH3(HttpClient client, DownloadRequest r, DownloadSink sink) throws Exception {
+    private static DownloadResult getH3(HttpClient client, DownloadRequest r, DownloadSink sink, KeyUpdate keyUpdate)
+            throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create("https://" + r.authority() + r.target())).GET().build();
         long sent = System.nanoTime();
         HttpResponse<InputStream> resp = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
@@ -144,21 +217,79 @@ public final class KwikClient {
                         r.target() + ": the server answered " + status);
             }
             long[] times = new long[2];
-            long n = copy(in, sink.open(r), times);
+            long n = copy(in, sink.open(r), times, keyUpdate);
             return new DownloadResult(r, -1, status, n, sent, first, times[1], null);
         }
     }
 
-    private static DownloadResult getHq(QuicClientConnection connection, DownloadRequest r, DownloadSink sink) throws IOException {
+    private static DownloadResult getHq(QuicClientConnection connection, DownloadRequest r, DownloadSink sink, KeyUpdate keyUpdate)
+            throws IOException {
         QuicStream stream = connection.createStream(true);
         long sent = System.nanoTime();
         try (OutputStream out = stream.getOutputStream()) {
-            out.write(("GET " + r.target() + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(hqRequest(r));
         }
+        return readHq(stream, r, sink, keyUpdate, sent);
+    }
+
+    /** The hq-interop request line for a download. */
+    static byte[] hqRequest(DownloadRequest r) {
+        return ("GET " + r.target() + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Reads the response of a stream whose request was sent (in 1-RTT, or in 0-RTT by {@code connect}). */
+    private static DownloadResult readHq(QuicStream stream, DownloadRequest r, DownloadSink sink, KeyUpdate keyUpdate, long sent)
+            throws IOException {
         long[] times = new long[2];
         try (InputStream in = stream.getInputStream()) {
-            long n = copy(in, sink.open(r), times);
+            long n = copy(in, sink.open(r), times, keyUpdate);
             return new DownloadResult(r, stream.getStreamId(), 0, n, sent, times[0] > 0 ? times[0] : -1, times[1], null);
+        }
+    }
+
+    /**
+     * Waits (until the deadline, at most 5 s) for a session ticket from the server and writes the newest one to the file,
+     * replacing it; without one the file is left as it was and the log says so.
+     */
+    private static void saveTicket(QuicClientConnection connection, Path file, long deadline, tech.kwik.core.log.Logger logger)
+            throws IOException {
+        long until = Math.min(deadline, System.nanoTime() + 5_000_000_000L);
+        List<QuicSessionTicket> tickets = connection.getNewSessionTickets();
+        while (tickets.isEmpty() && System.nanoTime() < until) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            tickets = connection.getNewSessionTickets();
+        }
+        if (tickets.isEmpty()) {
+            logger.warn("pacelab kwik-client: the server sent no session ticket; " + file + " not written");
+            return;
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, tickets.getLast().serialize());
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * The client's key update: once {@link KwikFeatures#KEY_UPDATE_AFTER} response bytes arrived, one call of Kwik's
+     * {@code updateKeys()} (public on its client connection class, not on the interface).
+     */
+    static final class KeyUpdate {
+        private final QuicClientConnection connection;
+        private final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+
+        KeyUpdate(QuicClientConnection connection) {
+            this.connection = connection;
+        }
+
+        void received(int n) {
+            if (received.addAndGet(n) >= KwikFeatures.KEY_UPDATE_AFTER && done.compareAndSet(false, true)) {
+                ((QuicClientConnectionImpl) connection).updateKeys();
+            }
         }
     }
 
@@ -166,7 +297,7 @@ public final class KwikClient {
      * Copies a body into an output, committing it at the end and aborting it on failure; returns the byte count
      * and sets {@code times} to the first and last byte's arrival.
      */
-    private static long copy(InputStream in, DownloadOutput output, long[] times) throws IOException {
+    private static long copy(InputStream in, DownloadOutput output, long[] times, KeyUpdate keyUpdate) throws IOException {
         byte[] buf = new byte[CHUNK];
         long total = 0;
         try {
@@ -176,6 +307,9 @@ public final class KwikClient {
                 }
                 output.write(ByteBuffer.wrap(buf, 0, n));
                 total += n;
+                if (keyUpdate != null) {
+                    keyUpdate.received(n);
+                }
             }
             times[1] = System.nanoTime();
             output.commit();

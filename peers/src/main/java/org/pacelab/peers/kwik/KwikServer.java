@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.interfaces.ECPublicKey;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
@@ -14,6 +15,7 @@ import org.pacelab.io.tls.Certificates;
 import org.pacelab.quic.content.ContentSource;
 import org.pacelab.quic.content.ServedRequest;
 
+import tech.kwik.core.QuicConnection;
 import tech.kwik.core.log.Logger;
 import tech.kwik.core.log.NullLogger;
 import tech.kwik.core.log.SysOutLogger;
@@ -45,6 +47,13 @@ public final class KwikServer implements AutoCloseable {
 
     public static KwikServer start(InetSocketAddress listen, KwikOptions options, Certificates.Identity identity,
                                    ContentSource content, Consumer<ServedRequest> requests) throws IOException {
+        return start(listen, options, KwikFeatures.NONE, identity, content, requests);
+    }
+
+    /** As {@link #start(InetSocketAddress, KwikOptions, Certificates.Identity, ContentSource, Consumer)}, with a Retry or QUIC v2. */
+    public static KwikServer start(InetSocketAddress listen, KwikOptions options, KwikFeatures features,
+                                   Certificates.Identity identity, ContentSource content, Consumer<ServedRequest> requests)
+            throws IOException {
         DatagramSocket socket = new DatagramSocket(listen);
         try {
             socket.setReceiveBufferSize(16 << 20);
@@ -57,12 +66,17 @@ public final class KwikServer implements AutoCloseable {
                     // Flupke needs the peer's control and QPACK streams (RFC 9114 §6.2): without this HTTP/3 clients refuse us.
                     .maxOpenPeerInitiatedUnidirectionalStreams(10)
                     .maxOpenPeerInitiatedBidirectionalStreams(100)
+                    .retryRequired(features.retry())
                     .build();
             Logger log = logger(options);
             ServerConnector.Builder b = ServerConnector.builder()
                     .withSocket(socket)
                     .withConfiguration(config)
                     .withLogger(log);
+            if (features.v2()) {
+                // v1 first: a v1 Initial is answered in v1 unless the client prefers v2 (RFC 9368 compatible negotiation)
+                b.withSupportedVersions(List.of(QuicConnection.QuicVersion.V1, QuicConnection.QuicVersion.V2));
+            }
             KeyStore ks = keyStore(identity);
             if (identity.leaf().getPublicKey() instanceof ECPublicKey) {
                 b.withKeyStore(ks, ALIAS, PASSWORD, "secp256r1");

@@ -28,9 +28,23 @@ import tech.kwik.core.stream.FlowControlUpdateListener;
  * request sends nothing, so it has no effect on the wire unless the stream was stuck. Kwik's sender would pick the
  * request up only at its next wake-up (up to 5 s on a silent connection), so when a connection with streams being
  * answered sent nothing since the last check, the watchdog also queues a PING with a flush, which wakes it.
+ *
+ * <p>A response is watched until Kwik has taken all of it from the stream's send buffer, not only until the handler's
+ * write returned: a response that fits the buffer (up to 50 KiB) is written at once, and the race stalled such ones
+ * too (interop 2026-12-03: retry Kwik → quiche, 2,417 of 10,240 bytes; resumption Kwik → pacelab, 2 of 4 packets of
+ * 5 KB; then nothing but the client's probes until the timeout) after the first version of the watchdog had already let
+ * go of them. Kwik has no public way to ask whether a stream's data went out; its {@code StreamOutputStreamImpl}'s
+ * {@code sendBuffer} is read by reflection ({@code SendBuffer.isEmpty()}), and a finished stream is let go after
+ * {@link #FINISHED_LIMIT_MS} whatever it says.
  */
 final class SendRequestWatchdog implements AutoCloseable {
     private static final long PERIOD_MS = 250;
+    /** How long a stream whose response was written in full is watched at most until its send buffer is empty. */
+    static final long FINISHED_LIMIT_MS = 10_000;
+    private static final java.lang.reflect.Field SEND_BUFFER = sendBufferField();
+
+    /** Streams whose response was written in full (the handler returned), with the time they were, in nanoseconds. */
+    private final Map<QuicStream, Long> finished = new ConcurrentHashMap<>();
 
     private final Map<QuicStream, QuicConnection> streams = new ConcurrentHashMap<>();
     private final Map<QuicConnection, Long> bytesSent = new HashMap<>();
@@ -51,12 +65,51 @@ final class SendRequestWatchdog implements AutoCloseable {
         }
     }
 
-    /** The response on this stream is complete (or abandoned). */
+    /**
+     * The response on this stream was written in full (or abandoned): watched on until Kwik took all of it from the
+     * stream's send buffer.
+     */
     void unwatch(QuicStream stream) {
-        streams.remove(stream);
+        if (streams.containsKey(stream)) {
+            finished.put(stream, System.nanoTime());
+        }
+    }
+
+    private static java.lang.reflect.Field sendBufferField() {
+        try {
+            java.lang.reflect.Field f = Class.forName("tech.kwik.core.stream.StreamOutputStreamImpl").getDeclaredField("sendBuffer");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // another Kwik: finished streams are let go at once, as before
+        }
+    }
+
+    /** Whether this Kwik's stream send buffers can be read (else finished streams are let go at once). */
+    static boolean seesSendBuffers() {
+        return SEND_BUFFER != null;
+    }
+
+    /** Whether all of a finished stream's response left its send buffer (true when that cannot be known). */
+    static boolean sent(QuicStream stream) {
+        if (SEND_BUFFER == null || !SEND_BUFFER.getDeclaringClass().isInstance(stream.getOutputStream())) {
+            return true;
+        }
+        try {
+            return ((tech.kwik.core.stream.SendBuffer) SEND_BUFFER.get(stream.getOutputStream())).isEmpty();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true;
+        }
     }
 
     private void nudge() {
+        long now = System.nanoTime();
+        for (Map.Entry<QuicStream, Long> f : finished.entrySet()) {
+            if (now - f.getValue() > FINISHED_LIMIT_MS * 1_000_000 || sent(f.getKey())) {
+                streams.remove(f.getKey());
+                finished.remove(f.getKey());
+            }
+        }
         Set<QuicConnection> active = new HashSet<>();
         for (Map.Entry<QuicStream, QuicConnection> e : streams.entrySet()) {
             QuicStream s = e.getKey();
@@ -65,6 +118,7 @@ final class SendRequestWatchdog implements AutoCloseable {
                 active.add(e.getValue());
             } catch (RuntimeException closedMeanwhile) {
                 streams.remove(s);
+                finished.remove(s);
             }
         }
         bytesSent.keySet().retainAll(active);
@@ -85,5 +139,6 @@ final class SendRequestWatchdog implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         streams.clear();
+        finished.clear();
     }
 }

@@ -24,6 +24,7 @@ import io.netty.handler.codec.quic.QuicStreamFrame;
 import io.netty.handler.codec.quic.QuicStreamLimitChangedEvent;
 import io.netty.handler.codec.quic.QuicStreamResetException;
 import io.netty.handler.codec.quic.QuicStreamType;
+import io.netty.handler.codec.quic.SslEarlyDataReadyEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.Future;
 
@@ -86,10 +87,23 @@ final class NettyStreamTransport implements StreamTransport {
     }
 
     NettyStreamTransport(QuicChannel channel, ApplicationHandler handler, boolean client) {
+        this(channel, handler, client, false);
+    }
+
+    /**
+     * @param earlyData client: tell the application it is connected when Netty signals that 0-RTT may be sent
+     *                  ({@link SslEarlyDataReadyEvent}), so the streams it opens then carry their data in 0-RTT
+     */
+    NettyStreamTransport(QuicChannel channel, ApplicationHandler handler, boolean client, boolean earlyData) {
         this.channel = channel;
         this.handler = handler;
         this.client = client;
+        this.earlyData = earlyData;
     }
+
+    private final boolean earlyData;
+    /** Whether the application was told it is connected in 0-RTT, before the handshake completed. */
+    private boolean inEarlyData;
 
     /**
      * Initializer for every stream channel of this connection: streams read frames (so the FIN is seen),
@@ -106,6 +120,9 @@ final class NettyStreamTransport implements StreamTransport {
             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
                 if (evt instanceof QuicStreamLimitChangedEvent && connected) {
                     handler.onStreamsAvailable();
+                } else if (evt instanceof SslEarlyDataReadyEvent && earlyData && !connected) {
+                    inEarlyData = true;
+                    ctx.channel().eventLoop().execute(NettyStreamTransport.this::connected);
                 } else if (evt instanceof QuicConnectionCloseEvent e) {
                     peerClose = e;
                 }
@@ -114,6 +131,7 @@ final class NettyStreamTransport implements StreamTransport {
 
             @Override
             public void channelActive(ChannelHandlerContext ctx) {
+                inEarlyData = false;
                 ctx.fireChannelActive();
                 // Netty updates the peer's stream limits (peerAllowedStreams) after channelActive, in the same
                 // pass; the application may open its streams only after that.
@@ -207,8 +225,9 @@ final class NettyStreamTransport implements StreamTransport {
     @Override
     public long openStream(boolean bidirectional) {
         QuicStreamType type = bidirectional ? QuicStreamType.BIDIRECTIONAL : QuicStreamType.UNIDIRECTIONAL;
-        // Netty advances its stream ID counter even when quiche refuses the stream, so ask first.
-        if (!channel.isActive() || channel.peerAllowedStreams(type) <= 0) {
+        // Netty advances its stream ID counter even when quiche refuses the stream, so ask first. In 0-RTT Netty knows
+        // no limit yet (it reads quiche's after the handshake); quiche holds the remembered one and refuses beyond it.
+        if (inEarlyData ? !channel.isOpen() : !channel.isActive() || channel.peerAllowedStreams(type) <= 0) {
             return -1;
         }
         Future<QuicStreamChannel> f = channel.createStream(type, streamInitializer);

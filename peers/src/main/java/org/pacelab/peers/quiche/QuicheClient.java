@@ -46,9 +46,30 @@ public final class QuicheClient {
     public static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, List<DownloadRequest> requests,
                                               DownloadSink sink, QuicheOptions options, long timeoutNanos)
             throws IOException {
+        return download(server, tls, tlsContext(tls, options, false), requests, sink, options, timeoutNanos, false);
+    }
+
+    /**
+     * The client's TLS context. Connections made with one context share its session cache (Netty's, by server name and
+     * port), so a second connection to the same server resumes the first's session.
+     *
+     * @param earlyData whether connections that resume may send 0-RTT
+     */
+    public static QuicSslContext tlsContext(ClientTls tls, QuicheOptions options, boolean earlyData) throws IOException {
+        return QuicheTls.client(tls.alpn(), tls.caFile(), tls.insecure(), options.keyLog(), earlyData);
+    }
+
+    /**
+     * As {@link #download(InetSocketAddress, ClientTls, List, DownloadSink, QuicheOptions, long)} with a given TLS context.
+     *
+     * @param zeroRtt open the streams as soon as Netty signals that 0-RTT may be sent (a resumed session of a context
+     *                with early data), so the requests leave in 0-RTT packets
+     */
+    public static QuicClient.Outcome download(InetSocketAddress server, ClientTls tls, QuicSslContext ssl,
+                                              List<DownloadRequest> requests, DownloadSink sink, QuicheOptions options,
+                                              long timeoutNanos, boolean zeroRtt) throws IOException {
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
-        QuicSslContext ssl = QuicheTls.client(tls.alpn(), tls.caFile(), tls.insecure(), options.keyLog());
         EventLoopGroup group = NettyIo.eventLoop(options);
         try {
             QuicClientCodecBuilder codec = NettyIo.configure(new QuicClientCodecBuilder(), options)
@@ -80,7 +101,7 @@ public final class QuicheClient {
                     .handler(new ChannelInitializer<QuicChannel>() {
                         @Override
                         protected void initChannel(QuicChannel ch) {
-                            transport[0] = new NettyStreamTransport(ch, app, true);
+                            transport[0] = new NettyStreamTransport(ch, app, true, zeroRtt);
                             NettyIo.install(ch, transport[0]);
                         }
                     })

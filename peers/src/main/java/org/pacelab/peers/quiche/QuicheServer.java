@@ -13,6 +13,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.quic.InsecureQuicTokenHandler;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicChannelOption;
 import io.netty.handler.codec.quic.QuicServerCodecBuilder;
@@ -46,7 +47,14 @@ public final class QuicheServer implements AutoCloseable {
      */
     public static QuicheServer start(InetSocketAddress listen, QuicheOptions options, Certificates.Identity identity,
                                      ContentSource content, Consumer<ServedRequest> requests) throws IOException {
-        QuicSslContext ssl = QuicheTls.server(identity, options.keyLog(), List.of(QuicheTls.ALPN));
+        return start(listen, options, QuicheFeatures.NONE, identity, content, requests);
+    }
+
+    /** As {@link #start(InetSocketAddress, QuicheOptions, Certificates.Identity, ContentSource, Consumer)}, with a Retry or 0-RTT. */
+    public static QuicheServer start(InetSocketAddress listen, QuicheOptions options, QuicheFeatures features,
+                                     Certificates.Identity identity, ContentSource content, Consumer<ServedRequest> requests)
+            throws IOException {
+        QuicSslContext ssl = QuicheTls.server(identity, options.keyLog(), List.of(QuicheTls.ALPN), features.earlyData());
         ChannelHandler connections = new ChannelInitializer<QuicChannel>() {
             @Override
             protected void initChannel(QuicChannel ch) {
@@ -58,7 +66,8 @@ public final class QuicheServer implements AutoCloseable {
         };
         QuicServerCodecBuilder codec = NettyIo.configure(new QuicServerCodecBuilder(), options)
                 .sslContext(ssl)
-                .tokenHandler(null) // no Retry
+                // Netty sends a Retry to every Initial without a token when it has a token handler; none without
+                .tokenHandler(features.retry() ? InsecureQuicTokenHandler.INSTANCE : null)
                 .handler(connections)
                 .streamHandler(NettyIo.peerStreamInitializer());
         if (options.qlogDir() != null) {

@@ -25,9 +25,15 @@ final class QuicheTls {
     private QuicheTls() {}
 
     static QuicSslContext server(Certificates.Identity id, Path keyLog, List<String> alpn) throws IOException {
+        return server(id, keyLog, alpn, false);
+    }
+
+    /** @param earlyData accept 0-RTT from clients resuming a session */
+    static QuicSslContext server(Certificates.Identity id, Path keyLog, List<String> alpn, boolean earlyData) throws IOException {
         QuicSslContextBuilder b = QuicSslContextBuilder
                 .forServer(id.key(), null, id.chain().toArray(X509Certificate[]::new))
-                .applicationProtocols(alpn.toArray(String[]::new));
+                .applicationProtocols(alpn.toArray(String[]::new))
+                .earlyData(earlyData);
         return withKeyLog(b, keyLog).build();
     }
 
@@ -35,7 +41,12 @@ final class QuicheTls {
      * @param caFile PEM file of trusted CAs, or null with {@code insecure} to accept any certificate
      */
     static QuicSslContext client(String alpn, Path caFile, boolean insecure, Path keyLog) throws IOException {
-        QuicSslContextBuilder b = QuicSslContextBuilder.forClient().applicationProtocols(alpn);
+        return client(alpn, caFile, insecure, keyLog, false);
+    }
+
+    /** @param earlyData send 0-RTT when a connection resumes a session of this context */
+    static QuicSslContext client(String alpn, Path caFile, boolean insecure, Path keyLog, boolean earlyData) throws IOException {
+        QuicSslContextBuilder b = QuicSslContextBuilder.forClient().applicationProtocols(alpn).earlyData(earlyData);
         if (insecure) {
             b.trustManager(InsecureTrustManagerFactory.INSTANCE);
         } else if (caFile != null) {
