@@ -427,7 +427,8 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onClientInitialProbe(long now) {
             if (state == State.HANDSHAKE) {
-                // the client may lack our Initial data: it goes again now, at most once per PTO (RFC 9002 §6.2.3)
+                // the client may lack our Initial data: it goes again now, unless a copy of it left less than a PTO
+                // ago (RFC 9002 §6.2.3)
                 recovery.onClientInitialProbe(handshakeStatus(), now).forEach(fate::sendAgain);
             }
         }

@@ -50,6 +50,10 @@ public final class LossDetector {
     public void onPacketSent(SentPacket p) {
         PacketNumberSpace s = spaces[p.space.ordinal()];
         s.sent.add(p);
+        if (p.space != PacketSpace.APPLICATION) {
+            // CRYPTO data only matters here in the handshake spaces (the 1-RTT space's CRYPTO is rare: not looked for)
+            s.onCryptoSent(p);
+        }
         if (p.inFlight) {
             if (p.ackEliciting) {
                 s.timeOfLastAckEliciting = p.timeSent;

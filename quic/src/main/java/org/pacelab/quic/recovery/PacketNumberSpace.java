@@ -3,7 +3,9 @@ package org.pacelab.quic.recovery;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.pacelab.quic.frame.Frame;
 import org.pacelab.quic.packet.PacketSpace;
+import org.pacelab.quic.stream.CryptoDataSent;
 import org.pacelab.quic.util.RangeSet;
 
 /**
@@ -32,6 +34,13 @@ public final class PacketNumberSpace {
     long lossTime;
     int ackElicitingInFlight;
     boolean discarded;
+    /** The end of the CRYPTO data sent in this space so far (the largest offset + length). */
+    private long cryptoSentEnd;
+    /**
+     * When a packet last carried CRYPTO data of this space that an earlier packet had carried (a copy: sent by a PTO,
+     * after a loss, or early on the peer's probe, RFC 9002 §6.2.3), or {@link Long#MIN_VALUE}.
+     */
+    private long lastCryptoCopySent = Long.MIN_VALUE;
 
     // RFC 9000 §13.4.1–13.4.2, per space (EcnValidator's state; the validation's own state is the path's)
     /** Packets sent marked ECT(0) in this space. */
@@ -93,6 +102,22 @@ public final class PacketNumberSpace {
     public void cancelProbes() {
         probesToSend = 0;
     }
+
+    /** Notes the CRYPTO data {@code p} carries: whether it is a copy of data sent before, and when it was sent. */
+    void onCryptoSent(SentPacket p) {
+        long before = cryptoSentEnd;
+        for (Frame f : p.frames) {
+            if (f instanceof CryptoDataSent c) {
+                if (c.offset() < before) {
+                    lastCryptoCopySent = p.timeSent;
+                }
+                cryptoSentEnd = Math.max(cryptoSentEnd, c.offset() + c.length());
+            }
+        }
+    }
+
+    /** When this space last sent a copy of CRYPTO data it had sent before, or {@link Long#MIN_VALUE} if never. */
+    public long lastCryptoCopySent() { return lastCryptoCopySent; }
 
     /** Ack-eliciting packets in flight in this space, oldest first (used to choose PTO probe contents). */
     public List<SentPacket> unackedAckEliciting() {

@@ -50,11 +50,6 @@ public final class Recovery {
      * anti-deadlock PTO counts from there (§6.2.2.1, "now + duration").
      */
     private long timerSetAt;
-    /**
-     * When the server last sent its handshake data early because the client showed it lacked it (RFC 9002 §6.2.3), or
-     * MIN_VALUE: at most once per un-backed-off PTO.
-     */
-    private long lastSpeedUp = Long.MIN_VALUE;
 
     /**
      * The handshake facts the loss-detection timer depends on (RFC 9002 §6.2.2.1, §A.6, §A.8); quiche passes
@@ -280,23 +275,34 @@ public final class Recovery {
      * ServerHello was corrupted at 0, 1, 3, 7, 15 and 31 s while the client's PING probes came at 0.1, 0.3, 0.7, 1.6,
      * 3.0 ... 32 s, each answered with an ACK only, and the server idled out at 62 s).
      * <p>
-     * §6.2.3 asks for "a limited number of times per connection", and warns against an infinite exchange: here at most
-     * once per un-backed-off PTO (the current RTT estimate, §6.2.1, with no max_ack_delay in a handshake space), so a
-     * burst of client packets draws one resend, and each resend answers a datagram of the client, whose own probes back
-     * off; the anti-amplification limit (RFC 9000 §8.1) still bounds what the server sends before the client's address
-     * is validated, and Initial keys last only through the handshake. Neither resets nor advances the PTO backoff: the
-     * client's packet shows that the path toward the server works, not the one back, which only an acknowledgement shows
-     * (§6.2.1, §A.7); ngtcp2 too asks for a probe in each space without touching its pto_count. The probes re-arm the
-     * timer as any ack-eliciting packet sent does (§A.8). Returns the packets whose frames go again (empty when not).
+     * §6.2.3 asks for "a limited number of times per connection", and warns against an infinite exchange. One rule
+     * limits it: no answer while the newest copy of the server's Initial CRYPTO data (one that its PTO sent, or its loss
+     * recovery, or an earlier answer here) left less than one un-backed-off PTO ago (smoothed_rtt + max(4 × rttvar,
+     * kGranularity), §6.2.1; no max_ack_delay in a handshake space). The PTO is how long a sender waits for a packet's
+     * acknowledgment before it takes the packet for lost (§6.2.1): a client packet that arrives sooner after the copy
+     * was likely sent before the copy could reach the client (§6.2.3's "the client's estimated RTT is too small"), so
+     * it shows nothing about the copy, and another flight at once would double the copy for nothing (before, when the
+     * server's PTO had just sent its flight, a client PING 1 ms later drew a second one). Since an answer is itself the
+     * newest copy, a burst of client packets draws one answer. The first flight is no copy: the first client probe
+     * after it is answered at once, the one early retransmission §6.2.3 calls "adequate to quickly recover from a
+     * single packet loss" (a repeated ClientHello, the client's own PTO, comes sooner than the server's PTO, which
+     * has no RTT sample before the ServerHello is acknowledged). Each answer answers a datagram of the client, whose
+     * own probes back off; the anti-amplification limit (RFC 9000 §8.1) still bounds what the server sends before the
+     * client's address is validated, and Initial packets end with the handshake (RFC 9000 §17.2.2.1, RFC 9001
+     * §4.9.1). Neither resets nor advances the PTO backoff: the client's packet shows that the path toward the server
+     * works, not the one back, which only an acknowledgement shows (§6.2.1, §A.7); ngtcp2 too asks for a probe in each
+     * space without touching its pto_count. The probes re-arm the timer as any ack-eliciting packet sent does (§A.8).
+     * Returns the packets whose frames go again (empty when not).
      */
     public List<SentPacket> onClientInitialProbe(HandshakeStatus hs, long now) {
-        if (hs.isClient() || !hs.initialDataUnacked() || loss.space(PacketSpace.INITIAL).unackedAckEliciting().isEmpty()) {
+        PacketNumberSpace initial = loss.space(PacketSpace.INITIAL);
+        if (hs.isClient() || !hs.initialDataUnacked() || initial.unackedAckEliciting().isEmpty()) {
             return List.of();
         }
-        if (lastSpeedUp != Long.MIN_VALUE && now - lastSpeedUp < rtt.ptoBase()) {
+        long lastCopy = initial.lastCryptoCopySent();
+        if (lastCopy != Long.MIN_VALUE && now - lastCopy < rtt.ptoBase()) {
             return List.of();
         }
-        lastSpeedUp = now;
         List<SentPacket> resend = new ArrayList<>(requestProbes(PacketSpace.INITIAL, 1));
         if (hs.hasHandshakeKeys()) {
             resend.addAll(requestProbes(PacketSpace.HANDSHAKE, 1));

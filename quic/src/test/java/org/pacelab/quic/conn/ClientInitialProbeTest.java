@@ -23,7 +23,8 @@ import org.pacelab.quic.tls.TlsConfig;
  * left to send and probed with bare PINGs; every datagram of the server with the ServerHello was corrupted, and the
  * server, answering each PING with an ACK only, sent the ServerHello again at its own backed-off PTO alone (1, 3, 7, 15,
  * 31 s) until it idled out at 62 s. Here the same losses, deterministic: the server answers a PING with its ServerHello
- * and Handshake data at once, at most once per un-backed-off PTO.
+ * and Handshake data at once, unless a copy of them (its PTO's or an earlier answer) left less than one un-backed-off PTO
+ * before.
  */
 class ClientInitialProbeTest {
     private static final long MS = 1_000_000L;
@@ -150,6 +151,37 @@ class ClientInitialProbeTest {
         // the server's PTO alone would send its fourth copy at 1 + 2 + 4 = 7 s (RFC 9002 §6.2.1 backoff)
         assertTrue(handshake < 3_000 * MS, "handshake took " + handshake / MS + " ms; ServerHello sent at " + sent
                 + " ms, PINGs arrived at " + pings + " ms");
+    }
+
+    @Test
+    void aPingSoonAfterTheServersPtoCopyDrawsNoSecondFlight() throws Exception {
+        // as above: the first flight and the next two copies of the ServerHello are lost
+        Run run = new Run((copies, elapsed) -> copies <= 3);
+        long start = run.start;
+        long handshake = run.handshake();
+        run.finish();
+        List<Long> sent = times(run.serverHelloTimes, start);
+        List<Long> pings = times(run.pingArrivals, start);
+        String timeline = "PINGs arrived at " + pings + " ms, ServerHello sent at " + sent + " ms";
+        List<Long> copies = run.serverHelloTimes.subList(1, run.serverHelloTimes.size());
+        // copies the server's PTO sent (at no PING's arrival), and a PING that arrived less than one un-backed-off PTO
+        // after one of them, before the handshake completed
+        List<Long> ptoCopies = copies.stream().filter(t -> !run.pingArrivals.contains(t)).toList();
+        assertTrue(!ptoCopies.isEmpty(), timeline);
+        List<Long> soonAfter = run.pingArrivals.stream().filter(a -> a - start < handshake
+                && ptoCopies.stream().anyMatch(t -> t < a && a - t < SERVER_PTO)).toList();
+        assertTrue(!soonAfter.isEmpty(), timeline);
+        // it drew no flight (RFC 9002 §6.2.3, §6.2.1: the copy it may not have seen had not been out one PTO), and no
+        // copy followed another within one un-backed-off PTO (a PTO's copy, then a PING's answer, or the reverse)
+        assertTrue(soonAfter.stream().noneMatch(run.serverHelloTimes::contains), timeline);
+        for (int i = 1; i < copies.size(); i++) {
+            assertTrue(copies.get(i) - copies.get(i - 1) >= SERVER_PTO, timeline);
+        }
+        // a PING one PTO and more after the newest copy drew the flight at once: the fourth copy, which got through,
+        // before the server's backed-off PTO would have sent it
+        long fourth = run.serverHelloTimes.get(3);
+        assertTrue(run.pingArrivals.contains(fourth) && fourth - copies.get(1) > SERVER_PTO, timeline);
+        assertTrue(handshake < 3_000 * MS, "handshake took " + handshake / MS + " ms; " + timeline);
     }
 
     @Test

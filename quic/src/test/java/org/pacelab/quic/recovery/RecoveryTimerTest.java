@@ -9,8 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pacelab.quic.cc.ControllerConfig;
 import org.pacelab.quic.pacing.PacingConfig;
+import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.PacketSpace;
 import org.pacelab.quic.qlog.QlogSink;
+import org.pacelab.quic.stream.CryptoDataSent;
 
 /** The loss-detection timer and the probe timeout as Recovery owns them (RFC 9002 §6.2, §A.8, §A.9). */
 class RecoveryTimerTest {
@@ -123,23 +125,79 @@ class RecoveryTimerTest {
         assertEquals(0, recovery.loss().ptoCount());
     }
 
+    /** A packet with {@code length} bytes of the space's CRYPTO data from {@code offset}, as the connection records it. */
+    private SentPacket sendCrypto(PacketSpace space, long sentAt, long offset, int length) {
+        EncryptionLevel level = space == PacketSpace.INITIAL ? EncryptionLevel.INITIAL : EncryptionLevel.HANDSHAKE;
+        SentPacket p = new SentPacket(space, spaces[space.ordinal()].takePacketNumber(), sentAt, sentAt, 1200, true,
+                true, List.of(new CryptoDataSent(level, offset, length)));
+        recovery.onPacketSent(p, sentAt);
+        if (spaces[space.ordinal()].probesToSend() > 0) {
+            spaces[space.ordinal()].onProbeSent();
+        }
+        return p;
+    }
+
     @Test
-    void aServerSpeedsUpAtMostOncePerUnbackedOffPto() {
+    void aServerAnswersAClientProbeOnlyWhenTheNewestCopyOfItsInitialDataIsOlderThanOnePto() {
         Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
-        SentPacket serverHello = send(PacketSpace.INITIAL, 0);
-        SentPacket certificate = send(PacketSpace.HANDSHAKE, 0);
-        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 10 * MS));
-        // a burst of client packets within one PTO (100 + 4 × 50 ms, §6.2.1) draws nothing more
+        PacketNumberSpace initial = spaces[PacketSpace.INITIAL.ordinal()];
+        // the first flight, its ServerHello in two Initial packets, is no copy: the first client probe after it is
+        // answered at once (RFC 9002 §6.2.3: one early retransmission recovers a single loss)
+        SentPacket serverHello = sendCrypto(PacketSpace.INITIAL, 0, 0, 100);
+        SentPacket rest = sendCrypto(PacketSpace.INITIAL, 0, 100, 50);
+        SentPacket certificate = sendCrypto(PacketSpace.HANDSHAKE, 0, 0, 1000);
+        assertEquals(Long.MIN_VALUE, initial.lastCryptoCopySent());
+        assertEquals(List.of(serverHello, rest, certificate), recovery.onClientInitialProbe(server, 10 * MS));
+        // the answer goes out: copies of the ServerHello and the Handshake data
+        sendCrypto(PacketSpace.INITIAL, 10 * MS, 0, 150);
+        SentPacket certificateAgain = sendCrypto(PacketSpace.HANDSHAKE, 10 * MS, 0, 1000);
+        assertEquals(10 * MS, initial.lastCryptoCopySent());
+        // a burst of client packets within one PTO of that copy (100 + 4 × 50 ms, §6.2.1) draws nothing more
         assertEquals(List.of(), recovery.onClientInitialProbe(server, 11 * MS));
         assertEquals(List.of(), recovery.onClientInitialProbe(server, 309 * MS));
-        // the server's own PTO fires and backs off (pto_count 1): the limit stays one un-backed-off PTO
-        long timer = recovery.lossDetectionTimer(server);
-        recovery.onLossDetectionTimeout(server, timer);
+        // the server's own PTO fires one PTO after the answer (pto_count 1) and sends its copies at t
+        long t = recovery.lossDetectionTimer(server);
+        assertEquals(310 * MS, t);
+        recovery.onLossDetectionTimeout(server, t);
         assertEquals(1, recovery.loss().ptoCount());
-        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 310 * MS));
-        assertEquals(List.of(), recovery.onClientInitialProbe(server, 609 * MS));
-        assertEquals(List.of(serverHello, certificate), recovery.onClientInitialProbe(server, 610 * MS));
+        sendCrypto(PacketSpace.INITIAL, t, 0, 150);
+        sendCrypto(PacketSpace.HANDSHAKE, t, 0, 1000);
+        assertEquals(t, initial.lastCryptoCopySent());
+        // a client PING 1 ms later draws no second flight (before, only the earlier answers counted, and it did)
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, t + MS));
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, t + 299 * MS));
+        assertEquals(0, initial.probesToSend());
+        // one un-backed-off PTO after the copy a client probe draws the flight, before the backed-off timer (t + 600 ms)
+        assertEquals(t + 600 * MS, recovery.lossDetectionTimer(server));
+        assertEquals(List.of(serverHello, rest, certificate, certificateAgain),
+                recovery.onClientInitialProbe(server, t + 300 * MS));
+        assertEquals(1, initial.probesToSend());
+        assertEquals(1, spaces[PacketSpace.HANDSHAKE.ordinal()].probesToSend());
         assertEquals(1, recovery.loss().ptoCount(), "a client's probe neither resets nor advances the backoff");
+        assertEquals(t + 600 * MS, recovery.lossDetectionTimer(server), "nor moves the timer before the copy is sent");
+    }
+
+    @Test
+    void aClientProbeJustAfterTheServersPtoCopyDrawsNoSecondFlight() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
+        PacketNumberSpace initial = spaces[PacketSpace.INITIAL.ordinal()];
+        SentPacket serverHello = sendCrypto(PacketSpace.INITIAL, 0, 0, 100);
+        SentPacket certificate = sendCrypto(PacketSpace.HANDSHAKE, 0, 0, 1000);
+        // no client probe came before the server's PTO (300 ms), which sends the flight again at t
+        long t = recovery.lossDetectionTimer(server);
+        assertEquals(300 * MS, t);
+        assertEquals(List.of(serverHello, certificate), recovery.onLossDetectionTimeout(server, t).resend());
+        SentPacket serverHelloAgain = sendCrypto(PacketSpace.INITIAL, t, 0, 100);
+        SentPacket certificateAgain = sendCrypto(PacketSpace.HANDSHAKE, t, 0, 1000);
+        assertEquals(t, initial.lastCryptoCopySent());
+        // the client's PING 1 ms later (sent before the copy could reach the client) draws nothing
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, t + MS));
+        assertEquals(0, initial.probesToSend());
+        // one un-backed-off PTO and a nanosecond after the copy, the client still lacks it: the flight goes again
+        assertEquals(List.of(serverHello, serverHelloAgain, certificate, certificateAgain),
+                recovery.onClientInitialProbe(server, t + 300 * MS + 1));
+        assertEquals(1, initial.probesToSend());
+        assertEquals(1, recovery.loss().ptoCount());
     }
 
     @Test
