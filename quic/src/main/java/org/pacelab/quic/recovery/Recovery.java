@@ -276,23 +276,24 @@ public final class Recovery {
      * 3.0 ... 32 s, each answered with an ACK only, and the server idled out at 62 s).
      * <p>
      * §6.2.3 asks for "a limited number of times per connection", and warns against an infinite exchange. One rule
-     * limits it: no answer while the newest copy of the server's Initial CRYPTO data (one that its PTO sent, or its loss
-     * recovery, or an earlier answer here) left less than one un-backed-off PTO ago (smoothed_rtt + max(4 × rttvar,
-     * kGranularity), §6.2.1; no max_ack_delay in a handshake space). The PTO is how long a sender waits for a packet's
-     * acknowledgment before it takes the packet for lost (§6.2.1): a client packet that arrives sooner after the copy
-     * was likely sent before the copy could reach the client (§6.2.3's "the client's estimated RTT is too small"), so
-     * it shows nothing about the copy, and another flight at once would double the copy for nothing (before, when the
+     * limits it: no answer while the newest copy of the server's Initial CRYPTO data (one that its PTO sent, or its
+     * loss recovery, or an earlier answer here) left less than one un-backed-off PTO ago (smoothed_rtt + max(4 ×
+     * rttvar, kGranularity), §6.2.1; no max_ack_delay in a handshake space). The PTO is the time within which the
+     * sender expects a packet's acknowledgment (§6.2, §6.2.1): a client packet that arrives sooner after the copy was
+     * likely sent before the copy could reach the client (§6.2.3's "the client's estimated RTT is too small"), so it
+     * shows nothing about the copy, and another flight at once would double the copy for nothing (before, when the
      * server's PTO had just sent its flight, a client PING 1 ms later drew a second one). Since an answer is itself the
      * newest copy, a burst of client packets draws one answer. The first flight is no copy: the first client probe
      * after it is answered at once, the one early retransmission §6.2.3 calls "adequate to quickly recover from a
-     * single packet loss" (a repeated ClientHello, the client's own PTO, comes sooner than the server's PTO, which
-     * has no RTT sample before the ServerHello is acknowledged). Each answer answers a datagram of the client, whose
-     * own probes back off; the anti-amplification limit (RFC 9000 §8.1) still bounds what the server sends before the
-     * client's address is validated, and Initial packets end with the handshake (RFC 9000 §17.2.2.1, RFC 9001
-     * §4.9.1). Neither resets nor advances the PTO backoff: the client's packet shows that the path toward the server
-     * works, not the one back, which only an acknowledgement shows (§6.2.1, §A.7); ngtcp2 too asks for a probe in each
-     * space without touching its pto_count. The probes re-arm the timer as any ack-eliciting packet sent does (§A.8).
-     * Returns the packets whose frames go again (empty when not).
+     * single packet loss" (the client's first probe, a repeated ClientHello or, once our ACK gave the client an RTT
+     * sample, a PING, comes before the server's own PTO, which has no RTT sample before the ServerHello is
+     * acknowledged). Each answer follows a datagram of the client, whose own probes back off; the anti-amplification
+     * limit (RFC 9000 §8.1) still bounds what the server sends before the client's address is validated, and Initial
+     * packets end with the handshake (RFC 9000 §17.2.2.1, RFC 9001 §4.9.1). Neither resets nor advances the PTO
+     * backoff: the client's packet shows that the path toward the server works, not the one back, which only an
+     * acknowledgement shows (§6.2.1, §A.7); ngtcp2 too asks for a probe in each space without touching its pto_count.
+     * The probes re-arm the timer as any ack-eliciting packet sent does (§A.8). Returns the packets whose frames go
+     * again (empty when not).
      */
     public List<SentPacket> onClientInitialProbe(HandshakeStatus hs, long now) {
         PacketNumberSpace initial = loss.space(PacketSpace.INITIAL);
