@@ -45,7 +45,7 @@ public final class KwikClientCommand implements Callable<Integer> {
     @Option(names = "--negotiate-v2", description = "Start in QUIC v1 and prefer v2 by compatible version negotiation (RFC 9368, RFC 9369).")
     boolean negotiateV2;
 
-    @Option(names = "--session-ticket", paramLabel = "FILE", description = {
+    @Option(names = "--session-ticket", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = {
             "Resume with the session ticket in FILE when it exists, and write the newest ticket the server sends into it",
             "(waits up to 5 s for one after the downloads)."})
     Path sessionTicket;
@@ -61,7 +61,12 @@ public final class KwikClientCommand implements Callable<Integer> {
         KwikFeatures features;
         try {
             t = client.targets();
-            options = kwik.options(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE")).withLog(log);
+            Path envKeylog = keylog == null ? QuicheTransportOptions.envPath("SSLKEYLOGFILE") : null;
+            String keylogProblem = envKeylog == null ? null : PathChecks.unwritableFile(envKeylog);
+            if (keylogProblem != null) {
+                throw new IllegalArgumentException("SSLKEYLOGFILE cannot be written: " + keylogProblem);
+            }
+            options = kwik.options(keylog != null ? keylog : envKeylog).withLog(log);
             features = KwikFeatures.client(cipherSuites, keyUpdate, negotiateV2, sessionTicket, zeroRtt);
             if (zeroRtt && !t.tls().alpn().equals("hq-interop")) {
                 throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
