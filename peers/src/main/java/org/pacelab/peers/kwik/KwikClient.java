@@ -62,9 +62,9 @@ public final class KwikClient {
         if (features.zeroRtt() && !"hq-interop".equals(tls.alpn())) {
             throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
         }
-        byte[] ticket = features.sessionTicket() != null && Files.isRegularFile(features.sessionTicket())
-                ? Files.readAllBytes(features.sessionTicket()) : null;
-        if (features.zeroRtt() && (ticket == null || ticket.length == 0)) {
+        // checked before Kwik reads it: Kwik allocates its length fields as they stand
+        byte[] ticket = features.sessionTicket() != null ? KwikTicketFile.read(features.sessionTicket()) : null;
+        if (features.zeroRtt() && ticket == null) {
             throw new IOException("no session ticket in " + features.sessionTicket() + " (the earlier connection got none), so "
                     + "there is no 0-RTT to send");
         }
@@ -97,6 +97,15 @@ public final class KwikClient {
                 .maxOpenPeerInitiatedUnidirectionalStreams(10)
                 .maxOpenPeerInitiatedBidirectionalStreams(0)
                 .logger(logger);
+        if (ticket != null) {
+            try {
+                b.sessionTicket(ticket);
+            } catch (RuntimeException e) {
+                // KwikTicketFile.read checked every length; this is what else Kwik's reader may refuse
+                throw new IllegalArgumentException("--session-ticket " + features.sessionTicket() + " is not a Kwik session "
+                        + "ticket: Kwik cannot read it (" + e + "); " + KwikTicketFile.VALID, e);
+            }
+        }
         // Kwik empties its secrets file when a connection starts (ConnectionSecrets: deleteIfExists, createFile), so each
         // connection writes its own file, appended to the key log when it ends: resumption's two connections (two
         // processes) and --connection-per-url's keep every connection's secrets
@@ -106,7 +115,7 @@ public final class KwikClient {
             b.secrets(secrets);
         }
         try {
-            return connect(b, tls, requests, sink, options, features, ticket, timeoutNanos, start, deadline, logger);
+            return connect(b, tls, requests, sink, options, features, timeoutNanos, start, deadline, logger);
         } finally {
             if (secrets != null) {
                 Files.write(options.keyLog(), Files.readAllBytes(secrets), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -116,7 +125,7 @@ public final class KwikClient {
     }
 
     private static QuicClient.Outcome connect(QuicClientConnection.Builder b, ClientTls tls, List<DownloadRequest> requests,
-                                              DownloadSink sink, KwikOptions options, KwikFeatures features, byte[] ticket,
+                                              DownloadSink sink, KwikOptions options, KwikFeatures features,
                                               long timeoutNanos, long start, long deadline,
                                               tech.kwik.core.log.Logger logger) throws IOException {
         for (TlsConstants.CipherSuite c : features.kwikCipherSuites()) {
@@ -124,9 +133,6 @@ public final class KwikClient {
         }
         if (features.negotiateV2()) {
             b.initialVersion(QuicConnection.QuicVersion.V1).preferredVersion(QuicConnection.QuicVersion.V2);
-        }
-        if (ticket != null && ticket.length > 0) {
-            b.sessionTicket(ticket);
         }
         if (tls.insecure()) {
             b.noServerCertificateCheck();
