@@ -21,10 +21,42 @@ class LaunchersTest {
     @TempDir
     Path dir;
 
+    /**
+     * A file with what an editor may leave in it: a byte order mark, CRLF and lone-CR line ends, indented comments
+     * (spaces, tabs), trailing blanks (spaces, tabs, vertical tab, form feed), blank lines of blanks, no final newline;
+     * and options with inner spaces, a '#' inside, glob, quote, backslash and '$' characters, which are kept as they are.
+     * A Unicode space (U+2003) is no blank of the rule: kept as it is.
+     */
+    private static final String EDITED = "\uFEFF# a comment after a byte order mark\r\n"
+            + "  # an indented comment\r\n"
+            + "\t# a tab-indented comment\n"
+            + "\r\n"
+            + "   \t \r\n"
+            + "\n"
+            + "  -Xss4m \t\r\n"
+            + "-XX:+UseParallelGC\u000B\f\n"
+            + "#-XX:+UseSerialGC\n"
+            + "#\n"
+            + "-Dpacelab.a=one two\r"
+            + "-Dpacelab.b=x#y*?[a] 'q' \"d\" \\n $HOME\r\n"
+            + "-Dpacelab.c=em\u2003\n"
+            + "\t-XX:CompileCommand=quiet";
+    private static final List<String> EDITED_OPTIONS = List.of("-Xss4m", "-XX:+UseParallelGC", "-Dpacelab.a=one two",
+            "-Dpacelab.b=x#y*?[a] 'q' \"d\" \\n $HOME", "-Dpacelab.c=em\u2003", "-XX:CompileCommand=quiet");
+
     @Test
-    void theOptionsFileIsReadWithoutCommentsAndEmptyLines() {
+    void theOptionsFileIsReadTrimmedWithoutCommentsAndBlankLines() {
         assertEquals(List.of("-Xss4m", "-XX:+UseParallelGC"), Launchers.parseOptions("# a comment\n\n  -Xss4m \n#x\n-XX:+UseParallelGC\n"));
+        assertEquals(EDITED_OPTIONS, Launchers.parseOptions(EDITED));
+        assertEquals(List.of("-Xss4m"), Launchers.parseOptions("  # indented\n-Xss4m  \n"));
+        assertEquals(List.of("-Xss4m", "-Xmx1g"), Launchers.parseOptions("-Xss4m\r\n-Xmx1g\r\n"));
+        assertEquals(List.of("-Xss4m", "-Xmx1g"), Launchers.parseOptions("\n \n\t\n-Xss4m\n\r\n\n-Xmx1g"));
+        assertEquals(List.of(), Launchers.parseOptions(""));
+        assertEquals(List.of(), Launchers.parseOptions("\uFEFF# only\r\n  \r\n"));
         assertTrue(Launchers.JVM_OPTIONS.containsAll(Launchers.UNLISTED_OPTIONS), Launchers.JVM_OPTIONS.toString());
+        for (String o : Launchers.JVM_OPTIONS) {
+            assertTrue(o.startsWith("-") && o.equals(o.strip()), o);
+        }
     }
 
     /** A dontinline of a method that no longer exists would be silently ignored by the JVM (the commands are quiet). */
