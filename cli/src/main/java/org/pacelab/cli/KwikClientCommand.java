@@ -62,12 +62,7 @@ public final class KwikClientCommand implements Callable<Integer> {
         KwikFeatures features;
         try {
             t = client.targets();
-            Path envKeylog = keylog == null ? QuicheTransportOptions.envPath("SSLKEYLOGFILE") : null;
-            String keylogProblem = envKeylog == null ? null : PathChecks.unwritableFile(envKeylog);
-            if (keylogProblem != null) {
-                throw new IllegalArgumentException("SSLKEYLOGFILE cannot be written: " + keylogProblem);
-            }
-            options = kwik.options(keylog != null ? keylog : envKeylog).withLog(log);
+            options = kwik.options(keylog != null ? keylog : PathChecks.outputFileFromEnvironment("SSLKEYLOGFILE")).withLog(log);
             features = KwikFeatures.client(cipherSuites, keyUpdate, negotiateV2, sessionTicket, zeroRtt);
             if (sessionTicket != null) {
                 checkTicket(sessionTicket);
