@@ -96,7 +96,12 @@ final class PathChecks {
      * @throws IllegalArgumentException one sentence naming the variable and why the file cannot be written
      */
     static Path outputFileFromEnvironment(String name) {
-        return fromEnvironment(name, PathChecks::unwritableFile, " cannot be written: ");
+        return outputFile(name, System.getenv(name));
+    }
+
+    /** As {@link #outputFileFromEnvironment}, for the value {@code value} of the variable {@code name} (null: unset). */
+    static Path outputFile(String name, String value) {
+        return fromEnvironment(name, value, PathChecks::unwritableFile, " cannot be written: ");
     }
 
     /**
@@ -106,11 +111,15 @@ final class PathChecks {
      * @throws IllegalArgumentException one sentence naming the variable and why the directory cannot be used
      */
     static Path outputDirectoryFromEnvironment(String name) {
-        return fromEnvironment(name, PathChecks::unwritableDirectory, " cannot be used: ");
+        return outputDirectory(name, System.getenv(name));
     }
 
-    private static Path fromEnvironment(String name, java.util.function.Function<Path, String> check, String cannot) {
-        String v = System.getenv(name);
+    /** As {@link #outputDirectoryFromEnvironment}, for the value {@code value} of the variable {@code name} (null: unset). */
+    static Path outputDirectory(String name, String value) {
+        return fromEnvironment(name, value, PathChecks::unwritableDirectory, " cannot be used: ");
+    }
+
+    private static Path fromEnvironment(String name, String v, java.util.function.Function<Path, String> check, String cannot) {
         if (v == null || v.isBlank()) {
             return null;
         }
