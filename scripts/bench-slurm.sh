@@ -41,9 +41,11 @@ EOF
 # shellcheck source=scripts/find-jdk.sh
 source "$here/scripts/find-jdk.sh"
 pacelab_find_jdk
-# the JVM options every pacelab JVM runs with (as the ./pacelab launcher reads them)
-mapfile -t jvm < <(grep -v -e '^#' -e '^[[:space:]]*$' "$here/cli/src/main/resources/org/pacelab/cli/jvm-options")
-pacelab=("$JAVA_HOME/bin/java" "${jvm[@]}" -jar "$here/cli/target/pacelab.jar")
+# the JVM options every pacelab JVM runs with (read as the ./pacelab launcher and cli's Launchers read them)
+# shellcheck source=scripts/jvm-options.sh
+source "$here/scripts/jvm-options.sh"
+pacelab_jvm_options "$here/cli/src/main/resources/org/pacelab/cli/jvm-options" || exit 2
+pacelab=("$JAVA_HOME/bin/java" "${PACELAB_JVM_OPTIONS[@]}" -jar "$here/cli/target/pacelab.jar")
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 

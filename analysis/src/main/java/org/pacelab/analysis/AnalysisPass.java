@@ -2,7 +2,9 @@ package org.pacelab.analysis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.pacelab.analysis.capture.CaptureFormatException;
@@ -29,17 +31,23 @@ import org.pacelab.quic.packet.PacketType;
 /**
  * The streaming pass over a capture: classifies each frame by the server side, dissects QUIC or TCP, feeds the
  * server's packets to the gap/train and precision meters, and writes the per-packet table. Its counters are read
- * afterwards by {@link SummaryAssembler}.
+ * afterwards by {@link SummaryAssembler}. A pass made while the qlog is still being written (a capture streamed during a
+ * simulation, {@link StreamedCapture}) holds back what needs the qlog — the match of each server packet with its
+ * {@code packet_sent} event, the precision samples and the table's rows — and {@link #replay} does it in the same
+ * order once the qlog's traces are read.
  */
 final class AnalysisPass {
     final ServerSide server;
     final QuicDissector dissector;
-    final QlogMatcher qlogs;
+    QlogMatcher qlogs;
     final GapTrainMeter meter;
     final RunDistributions distributions = RunDistributions.empty();
     final PrecisionMeter precision = new PrecisionMeter(distributions.sendDelays());
     final Map<Endpoint, TcpFlow> tcpFlows = new HashMap<>();
-    private final PacketCsvWriter csv;
+    private PacketCsvWriter csv;
+    /** What waits for the qlog, in pass order; null when the pass has its qlog from the start. */
+    private List<Held> held;
+    private QuicConnection lastHeldConnection;
     String truncation;
     long frames;
     long undecoded;
@@ -71,7 +79,68 @@ final class AnalysisPass {
         this.meter = new GapTrainMeter(thresholdNs, distributions.gaps(), distributions.trains(), this::trainEnded);
     }
 
+    /** A pass whose qlog matches and table rows wait for {@link #replay}. */
+    static AnalysisPass holdingBack(ServerSide server, KeyLog keyLog, long thresholdNs) {
+        AnalysisPass p = new AnalysisPass(server, keyLog, null, thresholdNs, null);
+        p.held = new ArrayList<>();
+        return p;
+    }
+
+    /** A row or train end held back: {@code kind} CLIENT, SERVER (with a qlog match when {@code quic}) or TRAIN. */
+    private record Held(int kind, long frame, long timeNs, int bytes, String types, String numbers, long gap, long train,
+                        int retransmission, boolean quic, long pn, QuicConnection conn, String originalDcidHex,
+                        String serverCidHex) {}
+
+    private static final int CLIENT = 0;
+    private static final int SERVER = 1;
+    private static final int TRAIN = 2;
+
+    /**
+     * Does what a {@link #holdingBack} pass held back, in its order, as the pass would have with {@code qlogs} and
+     * {@code csv} from the start (after {@link #run}).
+     */
+    void replay(QlogMatcher qlogs, PacketCsvWriter csv) throws IOException {
+        this.qlogs = qlogs;
+        this.csv = csv;
+        List<Held> ops = held;
+        held = null;
+        for (Held h : ops) {
+            switch (h.kind()) {
+                case CLIENT -> {
+                    if (csv != null) {
+                        csv.clientRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers());
+                    }
+                }
+                case TRAIN -> {
+                    if (csv != null) {
+                        csv.trainEnded(h.train(), (int) h.gap());
+                    }
+                }
+                default -> {
+                    QlogTrace trace = null;
+                    if (h.conn() != null && qlogs.serverTraces() != 0) {
+                        if (h.originalDcidHex() != null) {
+                            lastConnection = h.conn();
+                            lastTrace = qlogs.traceFor(h.conn(), h.originalDcidHex(), h.serverCidHex());
+                        }
+                        trace = lastTrace;
+                    }
+                    if (h.quic()) {
+                        quicServerRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap(), h.train(), trace, h.pn());
+                    } else if (csv != null) {
+                        csv.serverRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap() < 0 ? PacketCsvWriter.NONE : h.gap(),
+                                h.train(), h.retransmission(), PacketCsvWriter.NONE, PacketCsvWriter.NONE);
+                    }
+                }
+            }
+        }
+    }
+
     private void trainEnded(long index, int length) {
+        if (held != null) {
+            held.add(new Held(TRAIN, 0, 0, 0, null, null, length, index, 0, false, -1, null, null, null));
+            return;
+        }
         if (csv != null) {
             try {
                 csv.trainEnded(index, length);
@@ -142,7 +211,10 @@ final class AnalysisPass {
         describe(info);
         if (!fromServer) {
             clientPackets++;
-            if (csv != null) {
+            if (held != null) {
+                held.add(new Held(CLIENT, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), 0, 0, 0,
+                        false, -1, null, null, null));
+            } else if (csv != null) {
                 csv.clientRow(frames, t, packet.payloadLength(), types, numbers);
             }
             return;
@@ -156,42 +228,62 @@ final class AnalysisPass {
                 pn = info.packetNumber(i);
             }
         }
-        long delay = PacketCsvWriter.NONE;
-        long target = PacketCsvWriter.NONE;
+        QuicConnection conn = null;
         if (oneRtt) {
             if (firstDataNs == Long.MIN_VALUE) {
                 firstDataNs = t;
             }
             lastDataNs = t;
-            QlogTrace trace = pn < 0 ? null : traceOf(info.connection());
-            if (trace != null && trace.sent().contains(pn)) {
-                inQlog++;
-                SentPackets sent = trace.sent();
-                double sendAtMs = sent.sendAtMs(pn);
-                if (Double.isNaN(sendAtMs) && trace.fineSendTimes()) {
-                    // a stack that logs no intended send time: its packet_sent time is when it sent the packet
-                    sendAtMs = sent.eventMs(pn);
-                    matchedOnEventTime++;
-                }
-                if (!Double.isNaN(sendAtMs)) {
-                    delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
-                    precision.onMatched(delay);
-                }
-                double rate = sent.pacingRateBps(pn);
-                int size = sent.size(pn);
-                if (rate > 0 && size > 0 && gap >= 0) {
-                    target = Math.round(size * 8e9 / rate);
-                    if (target > 0) {
-                        precision.onGap(target, gap);
-                    } else {
-                        target = PacketCsvWriter.NONE;
-                    }
+            conn = pn < 0 ? null : info.connection();
+        }
+        if (held != null) {
+            // the qlog lookup's arguments as they are now (traceOf looks up each connection when it changes)
+            String odcid = null;
+            String scid = null;
+            if (conn != null && conn != lastHeldConnection) {
+                lastHeldConnection = conn;
+                odcid = conn.originalDcidHex();
+                scid = conn.serverCidHex();
+            }
+            held.add(new Held(SERVER, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), gap,
+                    meter.currentTrainIndex(), -1, true, pn, conn, odcid, scid));
+            return;
+        }
+        QlogTrace trace = conn == null ? null : traceOf(conn);
+        quicServerRow(frames, t, packet.payloadLength(), types, numbers, gap, meter.currentTrainIndex(), trace, pn);
+    }
+
+    /** A QUIC server packet's match with its qlog trace (null: none), precision samples and table row. */
+    private void quicServerRow(long frame, long t, int bytes, CharSequence types, CharSequence numbers, long gap, long train,
+                               QlogTrace trace, long pn) {
+        long delay = PacketCsvWriter.NONE;
+        long target = PacketCsvWriter.NONE;
+        if (trace != null && trace.sent().contains(pn)) {
+            inQlog++;
+            SentPackets sent = trace.sent();
+            double sendAtMs = sent.sendAtMs(pn);
+            if (Double.isNaN(sendAtMs) && trace.fineSendTimes()) {
+                // a stack that logs no intended send time: its packet_sent time is when it sent the packet
+                sendAtMs = sent.eventMs(pn);
+                matchedOnEventTime++;
+            }
+            if (!Double.isNaN(sendAtMs)) {
+                delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
+                precision.onMatched(delay);
+            }
+            double rate = sent.pacingRateBps(pn);
+            int size = sent.size(pn);
+            if (rate > 0 && size > 0 && gap >= 0) {
+                target = Math.round(size * 8e9 / rate);
+                if (target > 0) {
+                    precision.onGap(target, gap);
+                } else {
+                    target = PacketCsvWriter.NONE;
                 }
             }
         }
         if (csv != null) {
-            csv.serverRow(frames, t, packet.payloadLength(), types, numbers, gap < 0 ? PacketCsvWriter.NONE : gap,
-                    meter.currentTrainIndex(), -1, delay, target);
+            csv.serverRow(frame, t, bytes, types, numbers, gap < 0 ? PacketCsvWriter.NONE : gap, train, -1, delay, target);
         }
     }
 
@@ -200,7 +292,9 @@ final class AnalysisPass {
         TcpFlow flow = flow(fromServer);
         if (!fromServer) {
             clientPackets++;
-            if (csv != null) {
+            if (held != null) {
+                held.add(new Held(CLIENT, frames, t, packet.payloadLength(), "tcp", "", 0, 0, 0, false, -1, null, null, null));
+            } else if (csv != null) {
                 csv.clientRow(frames, t, packet.payloadLength(), "tcp", "");
             }
             return;
@@ -214,7 +308,10 @@ final class AnalysisPass {
         }
         lastDataNs = t;
         long gap = serverPacket(t);
-        if (csv != null) {
+        if (held != null) {
+            held.add(new Held(SERVER, frames, t, packet.payloadLength(), "tcp", "", gap, meter.currentTrainIndex(),
+                    retransmission ? 1 : 0, false, -1, null, null, null));
+        } else if (csv != null) {
             csv.serverRow(frames, t, packet.payloadLength(), "tcp", "", gap < 0 ? PacketCsvWriter.NONE : gap,
                     meter.currentTrainIndex(), retransmission ? 1 : 0, PacketCsvWriter.NONE, PacketCsvWriter.NONE);
         }

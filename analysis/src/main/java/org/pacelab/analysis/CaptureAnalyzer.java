@@ -1,6 +1,8 @@
 package org.pacelab.analysis;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,57 @@ public final class CaptureAnalyzer {
      */
     public static RunResult analyze(AnalysisOptions options, String runId, QlogTraces qlogTraces) throws IOException {
         return analyze0(options, runId, () -> List.copyOf(qlogTraces.get()));
+    }
+
+    /**
+     * As {@link #analyze(AnalysisOptions, String, QlogTraces)}, with the pass made while the capture was written
+     * ({@link StreamedCapture}; null: none) when it is the pass this would make of the files; otherwise (and when the
+     * key log cannot be read) the files are analysed as without it, so the result and its errors are the same.
+     */
+    public static RunResult analyze(AnalysisOptions options, String runId, QlogTraces qlogTraces, StreamedCapture streamed)
+            throws IOException {
+        if (streamed == null) {
+            return analyze(options, runId, qlogTraces);
+        }
+        boolean matches;
+        try {
+            matches = options.keyLog() != null && Files.isRegularFile(options.capture())
+                    && streamed.matches(options, Files.size(options.capture()),
+                            Files.readString(options.keyLog(), StandardCharsets.ISO_8859_1));
+        } catch (IOException e) {
+            matches = false; // the analysis of the files reports it in its order
+        }
+        if (!matches) {
+            streamed.close();
+            return analyze(options, runId, qlogTraces);
+        }
+        // from here as analyze0 after its pass, which ran while the capture was written
+        List<String> notes = new ArrayList<>(streamed.keyLog.notes());
+        List<QlogTrace> traces;
+        try {
+            traces = List.copyOf(qlogTraces.get());
+        } catch (IOException | RuntimeException e) {
+            streamed.close();
+            throw e;
+        }
+        for (QlogTrace t : traces) {
+            notes.addAll(t.notes());
+        }
+        AtomicOutput csvOut = options.packetsCsv() == null ? null : new AtomicOutput(options.packetsCsv());
+        try (csvOut; CaptureReader reader = streamed.reader) {
+            PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
+            AnalysisPass pass = streamed.pass;
+            streamed.used = true;
+            pass.replay(new QlogMatcher(traces), csv);
+            notes.addAll(reader.notes());
+            notes.addAll(pass.dissector.notes());
+            RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
+            if (csv != null) {
+                csv.finish();
+                csvOut.commit();
+            }
+            return result;
+        }
     }
 
     /** Where the qlog's traces come from: asked for once the capture's server is known (errors in the same order). */
@@ -95,13 +148,17 @@ public final class CaptureAnalyzer {
     }
 
     private static KeyLog keyLog(AnalysisOptions options, List<String> embedded) throws IOException {
-        KeyLog keyLog = options.keyLog() == null ? null : KeyLog.read(options.keyLog());
+        return withEmbedded(options.keyLog() == null ? null : KeyLog.read(options.keyLog()), options.capture(), embedded);
+    }
+
+    /** {@code keyLog} (null: none) with the capture's embedded key logs added. */
+    static KeyLog withEmbedded(KeyLog keyLog, Path capture, List<String> embedded) {
         if (!embedded.isEmpty()) {
             if (keyLog == null) {
                 keyLog = new KeyLog();
             }
             for (String text : embedded) {
-                keyLog.add(text, options.capture().getFileName() + " (pcapng Decryption Secrets Block)");
+                keyLog.add(text, capture.getFileName() + " (pcapng Decryption Secrets Block)");
             }
         }
         return keyLog;

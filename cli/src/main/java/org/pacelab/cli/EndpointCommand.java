@@ -145,13 +145,20 @@ public final class EndpointCommand implements Callable<Integer> {
 
     private ConnectionConfig config(TlsConfig tls, String role, String testcase) throws IOException {
         ConnectionConfig c = ConnectionConfig.defaults(tls, CongestionConfig.DEFAULT);
-        String keylog = env.get("SSLKEYLOGFILE");
-        if (keylog != null && !keylog.isBlank()) {
-            c = c.withKeyLog(new KeyLogFile(Path.of(keylog)));
+        // checked by the rule of pacelab's --keylog and --qlog-dir (PathChecks), before any connection
+        Path keylog;
+        Path qlog;
+        try {
+            keylog = PathChecks.outputFile("SSLKEYLOGFILE", env.get("SSLKEYLOGFILE"));
+            qlog = PathChecks.outputDirectory("QLOGDIR", env.get("QLOGDIR"));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
-        String qlog = env.get("QLOGDIR");
-        if (qlog != null && !qlog.isBlank()) {
-            c = c.withQlog(new QlogDirectory(Path.of(qlog), role, true));
+        if (keylog != null) {
+            c = c.withKeyLog(new KeyLogFile(keylog));
+        }
+        if (qlog != null) {
+            c = c.withQlog(new QlogDirectory(qlog, role, true));
         }
         if (testcase.equals("ecn")) {
             // mark ECT(0) and report the peer's marks; the native socket reads them (sendConfig)

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.pacelab.peers.kwik.KwikClient;
 import org.pacelab.peers.kwik.KwikFeatures;
 import org.pacelab.peers.kwik.KwikOptions;
+import org.pacelab.peers.kwik.KwikTicketFile;
 import org.pacelab.quic.content.DownloadSink;
 
 import picocli.CommandLine.Command;
@@ -45,9 +46,9 @@ public final class KwikClientCommand implements Callable<Integer> {
     @Option(names = "--negotiate-v2", description = "Start in QUIC v1 and prefer v2 by compatible version negotiation (RFC 9368, RFC 9369).")
     boolean negotiateV2;
 
-    @Option(names = "--session-ticket", paramLabel = "FILE", description = {
-            "Resume with the session ticket in FILE when it exists, and write the newest ticket the server sends into it",
-            "(waits up to 5 s for one after the downloads)."})
+    @Option(names = "--session-ticket", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = {
+            "Resume with the session ticket in FILE when it exists (one an earlier run wrote; checked before connecting),",
+            "and write the newest ticket the server sends into it (waits up to 5 s for one after the downloads)."})
     Path sessionTicket;
 
     @Option(names = "--zero-rtt", description = "Send the requests as 0-RTT early data with --session-ticket's ticket (hq-interop only).")
@@ -61,8 +62,11 @@ public final class KwikClientCommand implements Callable<Integer> {
         KwikFeatures features;
         try {
             t = client.targets();
-            options = kwik.options(keylog != null ? keylog : QuicheTransportOptions.envPath("SSLKEYLOGFILE")).withLog(log);
+            options = kwik.options(keylog != null ? keylog : PathChecks.outputFileFromEnvironment("SSLKEYLOGFILE")).withLog(log);
             features = KwikFeatures.client(cipherSuites, keyUpdate, negotiateV2, sessionTicket, zeroRtt);
+            if (sessionTicket != null) {
+                checkTicket(sessionTicket);
+            }
             if (zeroRtt && !t.tls().alpn().equals("hq-interop")) {
                 throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
             }
@@ -83,6 +87,18 @@ public final class KwikClientCommand implements Callable<Integer> {
         } catch (IOException e) {
             System.err.println("pacelab peer kwik-client: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /** The ticket file, when there is one, must be a ticket Kwik can read (checked before any connection). */
+    private static void checkTicket(Path file) {
+        try {
+            KwikTicketFile.read(file);
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.FileSystemException fs ? FailureReporter.fileProblem(fs)
+                    : file + ": " + e.getMessage();
+            throw new IllegalArgumentException("--session-ticket cannot be read: " + why
+                    + "; valid: a readable ticket file, or a path where none exists yet");
         }
     }
 }

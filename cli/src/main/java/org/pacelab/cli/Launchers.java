@@ -43,9 +43,32 @@ final class Launchers {
         }
     }
 
-    /** The options of a {@code jvm-options} file: one per line, without comments ('#') and empty lines. */
+    /** What {@link #parseOptions} trims from both ends of a line: space, tab, vertical tab, form feed, CR. */
+    private static final String BLANKS = " \t\u000B\f\r";
+
+    /**
+     * The options of a {@code jvm-options} file, by the one rule that {@code scripts/jvm-options.sh} (the
+     * {@code ./pacelab} launcher's and {@code scripts/bench-slurm.sh}'s reader) follows too, checked by
+     * {@code LaunchersTest}: a byte order mark at the start is ignored; lines end at LF, CRLF or a lone CR; each line is
+     * trimmed of {@link #BLANKS} at both ends (only those: a locale's or Unicode's other spaces are no part of the rule,
+     * so that bash and Java agree); then empty lines and lines starting with '#' are skipped; every other line is one
+     * option, inner spaces included.
+     */
     static List<String> parseOptions(String text) {
-        return text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        return body.lines().map(Launchers::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    private static String trim(String line) {
+        int begin = 0;
+        int end = line.length();
+        while (begin < end && BLANKS.indexOf(line.charAt(begin)) >= 0) {
+            begin++;
+        }
+        while (end > begin && BLANKS.indexOf(line.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        return line.substring(begin, end);
     }
 
     /**

@@ -89,6 +89,53 @@ final class PathChecks {
         return null;
     }
 
+    /**
+     * The file the environment variable {@code name} names for writing (SSLKEYLOGFILE), or null when it is unset or
+     * blank: the rule of {@link OutputFile}, for a path an option would otherwise give.
+     *
+     * @throws IllegalArgumentException one sentence naming the variable and why the file cannot be written
+     */
+    static Path outputFileFromEnvironment(String name) {
+        return outputFile(name, System.getenv(name));
+    }
+
+    /** As {@link #outputFileFromEnvironment}, for the value {@code value} of the variable {@code name} (null: unset). */
+    static Path outputFile(String name, String value) {
+        return fromEnvironment(name, value, PathChecks::unwritableFile, " cannot be written: ");
+    }
+
+    /**
+     * The directory the environment variable {@code name} names for writing into (QLOGDIR; created when missing), or
+     * null when it is unset or blank: the rule of {@link OutputDirectory}.
+     *
+     * @throws IllegalArgumentException one sentence naming the variable and why the directory cannot be used
+     */
+    static Path outputDirectoryFromEnvironment(String name) {
+        return outputDirectory(name, System.getenv(name));
+    }
+
+    /** As {@link #outputDirectoryFromEnvironment}, for the value {@code value} of the variable {@code name} (null: unset). */
+    static Path outputDirectory(String name, String value) {
+        return fromEnvironment(name, value, PathChecks::unwritableDirectory, " cannot be used: ");
+    }
+
+    private static Path fromEnvironment(String name, String v, java.util.function.Function<Path, String> check, String cannot) {
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        Path p;
+        try {
+            p = Path.of(v);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException(name + " '" + v + "' is not a valid path (" + e.getReason() + ")");
+        }
+        String problem = check.apply(p);
+        if (problem != null) {
+            throw new IllegalArgumentException(name + cannot + problem);
+        }
+        return p;
+    }
+
     private static String missing(Path p, String what) {
         Path parent = p.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {

@@ -32,22 +32,23 @@ final class QuicheTransportOptions {
             description = "Idle timeout (default: 30s).")
     long idleTimeout = 30_000_000_000L;
 
-    @Option(names = "--qlog-dir", paramLabel = "DIR", description = "quiche writes one qlog per connection here (default: $QLOGDIR).")
+    @Option(names = "--qlog-dir", converter = PathChecks.OutputDirectory.class, paramLabel = "DIR", description = "quiche writes one qlog per connection here (default: $QLOGDIR).")
     Path qlogDir;
 
-    @Option(names = "--keylog", paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
+    @Option(names = "--keylog", converter = PathChecks.OutputFile.class, paramLabel = "FILE", description = "Append TLS secrets to this NSS key log (default: $SSLKEYLOGFILE).")
     Path keylog;
 
+    /**
+     * quiche's options; the key log and the qlog directory from the environment when not given, checked as the options
+     * are (PathChecks) before any connection.
+     *
+     * @throws IllegalArgumentException one sentence naming the variable when SSLKEYLOGFILE or QLOGDIR cannot be written
+     */
     QuicheOptions options() {
         QuicheOptions d = QuicheOptions.defaults();
-        return new QuicheOptions(cc, hystart, gso, qlogDir != null ? qlogDir : envPath("QLOGDIR"),
-                keylog != null ? keylog : envPath("SSLKEYLOGFILE"), maxUdpPayload, Math.max(1, idleTimeout / 1_000_000),
-                d.connectionWindow(), d.streamWindow(), d.maxStreams());
-    }
-
-    static Path envPath(String name) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? null : Path.of(v);
+        return new QuicheOptions(cc, hystart, gso, qlogDir != null ? qlogDir : PathChecks.outputDirectoryFromEnvironment("QLOGDIR"),
+                keylog != null ? keylog : PathChecks.outputFileFromEnvironment("SSLKEYLOGFILE"), maxUdpPayload,
+                Math.max(1, idleTimeout / 1_000_000), d.connectionWindow(), d.streamWindow(), d.maxStreams());
     }
 
     static String describe(QuicheOptions o) {

@@ -286,9 +286,16 @@ final class TransportOptions {
         return SendConfig.fromOptions(sendOptions());
     }
 
+    /** The key log: --keylog, else SSLKEYLOGFILE, checked by the same rule (PathChecks: its directory must exist). */
     KeyLogSink keyLog() throws IOException {
+        Path file;
         try {
-            return keylog != null ? new KeyLogFile(keylog) : KeyLogFile.fromEnvironment();
+            file = keylog != null ? keylog : PathChecks.outputFileFromEnvironment("SSLKEYLOGFILE");
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        try {
+            return file != null ? new KeyLogFile(file) : KeyLogSink.NONE;
         } catch (java.nio.file.FileSystemException e) {
             throw new UserError((keylog != null ? "--keylog " : "SSLKEYLOGFILE ") + "cannot be written: "
                     + FailureReporter.fileProblem(e));

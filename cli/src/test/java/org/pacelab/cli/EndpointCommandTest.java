@@ -2,6 +2,7 @@ package org.pacelab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -138,5 +139,34 @@ class EndpointCommandTest {
         EndpointCommand c = new EndpointCommand();
         c.env = env("server", "connectionmigration");
         assertEquals(127, c.call());
+    }
+
+    /**
+     * SSLKEYLOGFILE and QLOGDIR are checked by the rule of pacelab's --keylog and --qlog-dir (PathChecks): one sentence
+     * naming the variable, exit code 2, before any connection; before, a directory as the key log was a bare path
+     * ("pacelab endpoint: /x: is a directory") and a key log's missing directory was created. The environment: a child JVM.
+     */
+    @Test
+    void aKeyLogOrQlogDirectoryThatCannotBeWrittenNamesTheVariable() throws Exception {
+        Path missing = tmp.resolve("no-such-dir");
+        Path file = Files.writeString(tmp.resolve("file.txt"), "x");
+        CliRun client = CliRun.inChild(tmp, Map.of("ROLE", "client", "TESTCASE", "handshake", "REQUESTS", "https://127.0.0.1:9/x",
+                "DOWNLOADS", tmp.resolve("downloads").toString(), "SSLKEYLOGFILE", missing.resolve("keys.log").toString()), "endpoint");
+        CliBadInputTest.assertOneSentence("endpoint", "endpoint", client);
+        assertEquals(2, client.code(), client.err());
+        assertEquals("pacelab endpoint: SSLKEYLOGFILE cannot be written: the directory " + missing + " does not exist (create it first)",
+                client.err().strip());
+        assertFalse(Files.exists(missing), "nothing created");
+
+        Files.createDirectories(tmp.resolve("certs"));
+        Certificates.Identity id = Certificates.selfSigned(List.of("localhost"));
+        Files.writeString(tmp.resolve("certs/cert.pem"), Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
+        Files.writeString(tmp.resolve("certs/priv.key"), Certificates.toPem(id.key()), StandardCharsets.US_ASCII);
+        CliRun server = CliRun.inChild(tmp, Map.of("ROLE", "server", "TESTCASE", "handshake", "QLOGDIR", file.resolve("q").toString()),
+                "endpoint", "--listen", "127.0.0.1:0", "--www", tmp.toString(), "--certs", tmp.resolve("certs").toString());
+        CliBadInputTest.assertOneSentence("endpoint", "endpoint", server);
+        assertEquals(2, server.code(), server.err());
+        assertEquals("pacelab endpoint: QLOGDIR cannot be used: cannot create " + file.resolve("q") + ": " + file
+                + " is a file, not a directory", server.err().strip());
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.pacelab.analysis.AnalysisOptions;
 import org.pacelab.analysis.RunResult;
 import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
@@ -43,6 +44,7 @@ import org.pacelab.sim.host.CallTimer;
 import org.pacelab.sim.host.Host;
 import org.pacelab.sim.host.HostTiming;
 import org.pacelab.sim.host.PacketIds;
+import org.pacelab.sim.output.CapturePipe;
 import org.pacelab.sim.output.KeyLogCollector;
 import org.pacelab.sim.output.QlogFiles;
 import org.pacelab.sim.output.RunFiles;
@@ -162,18 +164,25 @@ public final class Simulation {
         LinkCounters linkCounters = new LinkCounters();
         EventLogWriter events = new EventLogWriter(files.events(), VirtualEpoch.EPOCH_NANOS, s.seed());
         PcapngWriter tap = null;
+        CapturePipe capturePass = null;
         QlogFiles serverQlogs = null;
         List<QlogFiles> clientQlogs = new ArrayList<>();
         List<QlogFiles> extraServerQlogs = new ArrayList<>();
         boolean finished = false;
         try {
             LinkObserver observer = LinkObserver.both(linkCounters, events);
+            // the analyzer reads the server's qlog and the tap as they are written when it will analyse this run
+            boolean analyzed = s.analyze() && !s.multiFlowOrDc();
             if (s.tap()) {
-                tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap");
+                if (analyzed && timer == null) {
+                    capturePass = new CapturePipe(files.tap(), s.serverAddress().getPort(), AnalysisOptions.DEFAULT_THRESHOLD_NS,
+                            files.keyLog());
+                    keys.onHandshakeSecrets(capturePass::keyLog);
+                }
+                tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap",
+                        capturePass == null ? null : capturePass.copy());
                 observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
             }
-            // the analyzer reads the server's qlog as it is written when it will analyse this run
-            boolean analyzed = s.analyze() && !s.multiFlowOrDc();
             serverQlogs = analyzed && timer == null && s.serverQlog() ? QlogFiles.readFirst(files.qlogDir(), "server")
                     : new QlogFiles(files.qlogDir(), "server");
             Link link = link(s, observer);
@@ -277,6 +286,9 @@ public final class Simulation {
             if (tap != null) {
                 tap.close();
             }
+            if (capturePass != null) {
+                capturePass.close();
+            }
             events.close();
             serverQlogs.closeAll();
             for (QlogFiles q : extraServerQlogs) {
@@ -309,7 +321,7 @@ public final class Simulation {
             ScenarioJson.write(files.scenario(), s, START, end, clientEnd, completed, outcome, counters, flows);
             RunResult analysis = analyzed ? RunSummary.analyze(files, s.serverAddress().getPort(),
                     serverQlogs.files().isEmpty() ? null : serverQlogs.files().getFirst(), serverQlogs::firstTraces,
-                    pathCapacity(s)) : null;
+                    capturePass == null ? null : capturePass.result(), pathCapacity(s)) : null;
             List<DownloadResult> all = new ArrayList<>();
             clients.forEach(c -> all.addAll(c.results));
             double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);
@@ -323,6 +335,7 @@ public final class Simulation {
             if (!finished) {
                 events.discard();
                 if (tap != null) tap.discard();
+                if (capturePass != null) capturePass.abort();
                 if (serverQlogs != null) serverQlogs.discard();
                 for (QlogFiles q : extraServerQlogs) q.discard();
                 for (QlogFiles q : clientQlogs) q.discard();

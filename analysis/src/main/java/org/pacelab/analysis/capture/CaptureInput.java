@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -18,7 +19,7 @@ final class CaptureInput implements Closeable {
     static final int MAX_RECORD = 64 << 20;
 
     private final Path path;
-    private final FileChannel channel;
+    private final ReadableByteChannel channel;
     private final long size;
     private ByteBuffer buf;
     private long bufferFileOffset; // file offset of buf index 0
@@ -26,9 +27,22 @@ final class CaptureInput implements Closeable {
 
     CaptureInput(Path path, int bufferSize) throws IOException {
         this.path = path;
-        this.channel = FileChannel.open(path, StandardOpenOption.READ);
-        this.size = channel.size();
+        FileChannel file = FileChannel.open(path, StandardOpenOption.READ);
+        this.channel = file;
+        this.size = file.size();
         this.buf = ByteBuffer.allocateDirect(bufferSize); // direct: the channel reads into it without a bounce copy
+        buf.limit(0);
+    }
+
+    /**
+     * Reads a capture as it is written ({@code path} names it in messages): its size is not known, so a record is
+     * limited only by {@link #MAX_RECORD}.
+     */
+    CaptureInput(Path path, ReadableByteChannel channel, int bufferSize) {
+        this.path = path;
+        this.channel = channel;
+        this.size = Long.MAX_VALUE;
+        this.buf = ByteBuffer.allocateDirect(bufferSize);
         buf.limit(0);
     }
 

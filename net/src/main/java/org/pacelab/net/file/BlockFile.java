@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
 
 /**
  * A binary output file written atomically: records go into a direct buffer, whole buffers into {@code FILE.part},
@@ -22,6 +23,7 @@ public final class BlockFile implements AutoCloseable {
     private final String what;
     private final FileChannel channel;
     private final ByteBuffer buf;
+    private final Consumer<ByteBuffer> copy;
     private boolean closed;
 
     /**
@@ -31,7 +33,16 @@ public final class BlockFile implements AutoCloseable {
      * @param what        what the file is, for error messages ("capture", "event log")
      */
     public BlockFile(Path target, int bufferBytes, ByteOrder order, String what) throws IOException {
+        this(target, bufferBytes, order, what, null);
+    }
+
+    /**
+     * As {@link #BlockFile(Path, int, ByteOrder, String)}; {@code copy} (null: none) is also given each block of
+     * bytes before it is written to the file (a read-only view, valid during the call).
+     */
+    public BlockFile(Path target, int bufferBytes, ByteOrder order, String what, Consumer<ByteBuffer> copy) throws IOException {
         this.target = target;
+        this.copy = copy;
         this.part = target.resolveSibling(target.getFileName() + ".part");
         this.what = what;
         this.buf = ByteBuffer.allocateDirect(bufferBytes).order(order);
@@ -61,6 +72,7 @@ public final class BlockFile implements AutoCloseable {
     public void flush() {
         try {
             buf.flip();
+            if (copy != null && buf.hasRemaining()) copy.accept(buf.asReadOnlyBuffer());
             while (buf.hasRemaining()) channel.write(buf);
             buf.clear();
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 import org.pacelab.net.file.BlockFile;
 
@@ -30,8 +31,17 @@ public final class PcapngWriter implements AutoCloseable {
      * @param snaplen  bytes kept of each packet (0 = all)
      */
     public PcapngWriter(Path target, int linkType, int snaplen, String interfaceName) throws IOException {
+        this(target, linkType, snaplen, interfaceName, null);
+    }
+
+    /**
+     * As {@link #PcapngWriter(Path, int, int, String)}; {@code copy} (null: none) is given every block of the file's
+     * bytes, in order, before it is written (a read-only view, valid during the call): a reader of the capture while
+     * it is written.
+     */
+    public PcapngWriter(Path target, int linkType, int snaplen, String interfaceName, Consumer<ByteBuffer> copy) throws IOException {
         this.snaplen = snaplen <= 0 ? 262144 : snaplen;
-        this.file = new BlockFile(target, 1 << 20, ByteOrder.LITTLE_ENDIAN, "capture");
+        this.file = new BlockFile(target, 1 << 20, ByteOrder.LITTLE_ENDIAN, "capture", copy);
         this.buf = file.buffer();
         writeSectionHeader();
         writeInterfaceDescription(linkType, interfaceName);

@@ -62,9 +62,9 @@ public final class KwikClient {
         if (features.zeroRtt() && !"hq-interop".equals(tls.alpn())) {
             throw new IllegalArgumentException("--zero-rtt sends hq-interop requests as early data; it needs --alpn hq-interop");
         }
-        byte[] ticket = features.sessionTicket() != null && Files.isRegularFile(features.sessionTicket())
-                ? Files.readAllBytes(features.sessionTicket()) : null;
-        if (features.zeroRtt() && (ticket == null || ticket.length == 0)) {
+        // checked before Kwik reads it: Kwik allocates its length fields as they stand
+        byte[] ticket = features.sessionTicket() != null ? KwikTicketFile.read(features.sessionTicket()) : null;
+        if (features.zeroRtt() && ticket == null) {
             throw new IOException("no session ticket in " + features.sessionTicket() + " (the earlier connection got none), so "
                     + "there is no 0-RTT to send");
         }
@@ -97,36 +97,113 @@ public final class KwikClient {
                 .maxOpenPeerInitiatedUnidirectionalStreams(10)
                 .maxOpenPeerInitiatedBidirectionalStreams(0)
                 .logger(logger);
-        // Kwik empties its secrets file when a connection starts (ConnectionSecrets: deleteIfExists, createFile), so each
-        // connection writes its own file, appended to the key log when it ends: resumption's two connections (two
-        // processes) and --connection-per-url's keep every connection's secrets
-        Path secrets = options.keyLog() == null ? null : Files.createTempFile(options.keyLog().toAbsolutePath().getParent(),
-                ".kwik-secrets-", ".log");
-        if (secrets != null) {
-            b.secrets(secrets);
+        if (ticket != null) {
+            try {
+                b.sessionTicket(ticket);
+            } catch (RuntimeException e) {
+                // KwikTicketFile.read checked every length; this is what else Kwik's reader may refuse
+                throw new IllegalArgumentException("--session-ticket " + features.sessionTicket() + " is not a Kwik session "
+                        + "ticket: Kwik cannot read it (" + e + "); " + KwikTicketFile.VALID, e);
+            }
+        }
+        KeyLog keys = options.keyLog() == null ? null : KeyLog.create(options.keyLog(), logger);
+        if (keys != null) {
+            b.secrets(keys.secrets);
         }
         try {
-            return connect(b, tls, requests, sink, options, features, ticket, timeoutNanos, start, deadline, logger);
+            return connect(b, tls, requests, sink, options, features, timeoutNanos, start, deadline, logger, keys);
         } finally {
-            if (secrets != null) {
-                Files.write(options.keyLog(), Files.readAllBytes(secrets), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                Files.deleteIfExists(secrets);
+            if (keys != null) {
+                keys.close();
             }
         }
     }
 
+    /**
+     * The key log of one connection. Kwik empties its secrets file when a connection starts (ConnectionSecrets:
+     * deleteIfExists, createFile), so each connection writes its own file, appended to the key log: resumption's two
+     * connections (two processes) and --connection-per-url's keep every connection's secrets. The append happens as
+     * soon as connect() returns (the handshake and 1-RTT secrets are known then), so the keys are there while the
+     * transfer runs and survive a killed process; whatever Kwik wrote after that is appended when the connection ends.
+     * A failed append is a warning: it does not change the outcome of the downloads.
+     */
+    static final class KeyLog {
+        private final Path keyLog;
+        private final Path secrets;
+        private final tech.kwik.core.log.Logger logger;
+        private long appended;
+        private boolean failed;
+
+        private KeyLog(Path keyLog, Path secrets, tech.kwik.core.log.Logger logger) {
+            this.keyLog = keyLog;
+            this.secrets = secrets;
+            this.logger = logger;
+        }
+
+        static KeyLog create(Path keyLog, tech.kwik.core.log.Logger logger) throws IOException {
+            Path dir = keyLog.toAbsolutePath().getParent();
+            try {
+                return new KeyLog(keyLog, Files.createTempFile(dir, ".kwik-secrets-", ".log"), logger);
+            } catch (IOException e) {
+                throw new IOException("cannot write the key log " + keyLog + ": no file can be created in " + dir + " ("
+                        + reason(e) + ")", e);
+            }
+        }
+
+        /** Appends to the key log what Kwik wrote since the last append; a failure is a warning, and the last try. */
+        void append() {
+            if (failed) {
+                return;
+            }
+            try {
+                byte[] all = Files.readAllBytes(secrets);
+                if (all.length > appended) {
+                    Files.write(keyLog, java.util.Arrays.copyOfRange(all, (int) appended, all.length),
+                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    appended = all.length;
+                }
+            } catch (IOException e) {
+                failed = true;
+                warn("the TLS secrets could not be appended to the key log " + keyLog + " (" + reason(e)
+                        + "); the downloads go on without them");
+            }
+        }
+
+        /** Appends what is left and deletes the connection's secrets file. */
+        void close() {
+            append();
+            try {
+                Files.deleteIfExists(secrets);
+            } catch (IOException e) {
+                warn("the connection's secrets file " + secrets + " could not be deleted (" + reason(e) + ")");
+            }
+        }
+
+        private void warn(String sentence) {
+            System.err.println("pacelab kwik-client: warning: " + sentence);
+            logger.warn("pacelab kwik-client: " + sentence);
+        }
+
+        private static String reason(IOException e) {
+            if (e instanceof java.nio.file.FileSystemException fs) {
+                String why = fs instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                        : fs instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                        : fs.getReason() != null ? fs.getReason() : e.getClass().getSimpleName();
+                return fs.getFile() != null ? fs.getFile() + ": " + why : why;
+            }
+            return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        }
+    }
+
     private static QuicClient.Outcome connect(QuicClientConnection.Builder b, ClientTls tls, List<DownloadRequest> requests,
-                                              DownloadSink sink, KwikOptions options, KwikFeatures features, byte[] ticket,
+                                              DownloadSink sink, KwikOptions options, KwikFeatures features,
                                               long timeoutNanos, long start, long deadline,
-                                              tech.kwik.core.log.Logger logger) throws IOException {
+                                              tech.kwik.core.log.Logger logger, KeyLog keys) throws IOException {
         for (TlsConstants.CipherSuite c : features.kwikCipherSuites()) {
             b.cipherSuite(c); // only these are offered
         }
         if (features.negotiateV2()) {
             b.initialVersion(QuicConnection.QuicVersion.V1).preferredVersion(QuicConnection.QuicVersion.V2);
-        }
-        if (ticket != null && ticket.length > 0) {
-            b.sessionTicket(ticket);
         }
         if (tls.insecure()) {
             b.noServerCertificateCheck();
@@ -146,12 +223,18 @@ public final class KwikClient {
                 connection.connect();
             }
         } catch (IOException | RuntimeException e) {
+            if (keys != null) {
+                keys.append(); // the handshake secrets, for a look at the failed handshake
+            }
             // Kwik's TLS refuses some starts with an IllegalStateException (e.g. a ticket of a cipher no longer offered)
             logger.error("pacelab kwik-client: the handshake failed", e);
             return new QuicClient.Outcome(List.of(), start, System.nanoTime(), -1, "handshake failed: " + e.getMessage(),
                     false, -1);
         }
         long handshake = System.nanoTime() - start;
+        if (keys != null) {
+            keys.append(); // now, not at the end: the keys are in the key log during the transfer, and if it is killed
+        }
         boolean timedOut = false;
         List<DownloadResult> results = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -69,6 +69,32 @@ def fail(message):
     sys.exit(2)
 
 
+def unwritable_file(path):
+    """Why a file cannot be written at path (created or replaced), or None when it can: the rule, and the sentences,
+    of pacelab's own commands (cli's PathChecks.unwritableFile), checked before any connection so that a key log,
+    session ticket or client log that cannot be written is not found out after the transfer."""
+    if os.path.isdir(path):
+        return "%s is a directory; give a file name" % path
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(parent):
+        return "the directory %s does not exist (create it first)" % parent
+    if not os.path.isdir(parent):
+        return "%s is not a directory" % parent
+    if not os.access(parent, os.W_OK):
+        return "the directory %s is not writable" % parent
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return "%s is not writable" % path
+    return None
+
+
+def check_output_files(args):
+    for option, path in (("--keylog", args.keylog), ("--json", getattr(args, "json", None)),
+                         ("--session-ticket", getattr(args, "session_ticket", None))):
+        problem = unwritable_file(path) if path else None
+        if problem:
+            fail("%s: %s" % (option, problem))
+
+
 def duration(text):
     m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m)?", text.strip())
     if not m:
@@ -487,6 +513,7 @@ def main():
             p.add_argument("--timeout", type=duration, default=600.0)
             p.add_argument("urls", nargs="+", metavar="URL")
     args = parser.parse_args()
+    check_output_files(args)
     if args.role == "server":
         asyncio.run(run_server(args))
         return 0

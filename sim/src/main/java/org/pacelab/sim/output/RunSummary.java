@@ -7,6 +7,7 @@ import java.util.List;
 import org.pacelab.analysis.AnalysisOptions;
 import org.pacelab.analysis.CaptureAnalyzer;
 import org.pacelab.analysis.RunResult;
+import org.pacelab.analysis.StreamedCapture;
 import org.pacelab.analysis.qlog.QlogTrace;
 import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.analysis.summary.SummaryJson;
@@ -23,7 +24,7 @@ public final class RunSummary {
 
     /** @param pathCapacityBytes the link's BDP plus buffer (for the slow-start overshoot), or null */
     public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, Long pathCapacityBytes) throws IOException {
-        return analyze(files, serverPort, serverQlog, null, pathCapacityBytes);
+        return analyze(files, serverPort, serverQlog, null, null, pathCapacityBytes);
     }
 
     /**
@@ -33,15 +34,24 @@ public final class RunSummary {
      */
     public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, CaptureAnalyzer.QlogTraces serverQlogTraces,
                                     Long pathCapacityBytes) throws IOException {
+        return analyze(files, serverPort, serverQlog, serverQlogTraces, null, pathCapacityBytes);
+    }
+
+    /**
+     * As {@link #analyze(RunFiles, int, Path, CaptureAnalyzer.QlogTraces, Long)} ({@code serverQlogTraces} null: the
+     * qlog file is read), with {@code streamedCapture} (null: none), the capture's pass made while the simulation
+     * wrote the tap ({@link CapturePipe}), used when it is the pass the analyzer would make of the files.
+     */
+    public static RunResult analyze(RunFiles files, int serverPort, Path serverQlog, CaptureAnalyzer.QlogTraces serverQlogTraces,
+                                    StreamedCapture streamedCapture, Long pathCapacityBytes) throws IOException {
         AnalysisOptions options = new AnalysisOptions(files.tap(), files.keyLog(), serverQlog, files.events(),
                 files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets(), pathCapacityBytes);
         Path name = files.dir().toAbsolutePath().normalize().getFileName();
         String runId = name == null ? "run" : name.toString();
-        RunResult result = serverQlogTraces == null ? CaptureAnalyzer.analyze(options, runId)
-                : CaptureAnalyzer.analyze(options, runId, () -> {
-                    List<QlogTrace> read = serverQlogTraces.get();
-                    return read != null ? read : CaptureAnalyzer.readQlogs(options);
-                });
+        RunResult result = CaptureAnalyzer.analyze(options, runId, () -> {
+            List<QlogTrace> read = serverQlogTraces == null ? null : serverQlogTraces.get();
+            return read != null ? read : CaptureAnalyzer.readQlogs(options);
+        }, streamedCapture);
         result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());
         SummaryJson.write(result.summary(), files.summary());
         if (result.timeline() != null) {

@@ -191,6 +191,20 @@ func main() {
 	if *cc != "cubic" {
 		fail("--cc: '%s' is not a congestion controller of quic-go 0.29; valid values: cubic", *cc)
 	}
+	for _, f := range []struct{ option, path string }{{"--keylog", *keyLog}, {"--json", *jsonFile}} {
+		if f.path != "" {
+			if problem := peerlog.UnwritableFile(f.path); problem != "" {
+				fail("%s: %s", f.option, problem)
+			}
+		}
+	}
+	for _, d := range []struct{ option, path string }{{"--qlog-dir", *qlogDir}, {"--output", *output}} {
+		if d.path != "" {
+			if problem := peerlog.OutputDirectory(d.path); problem != "" {
+				fail("%s: %s", d.option, problem)
+			}
+		}
+	}
 	keys, err := peerlog.KeyLog(*keyLog)
 	if err != nil {
 		fail("--keylog: %v", err)

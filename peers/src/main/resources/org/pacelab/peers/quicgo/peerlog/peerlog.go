@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/lucas-clemente/quic-go/logging"
 	"github.com/lucas-clemente/quic-go/qlog"
@@ -22,6 +23,77 @@ func KeyLog(path string) (io.Writer, error) {
 		return nil, nil
 	}
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+// UnwritableFile says why a file cannot be written at path (created or replaced), or returns "" when it can: the rule,
+// and the sentences, of pacelab's own commands (cli's PathChecks.unwritableFile), checked before any connection so
+// that a key log or client log that cannot be written is not found out after the transfer.
+func UnwritableFile(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path + " is a directory; give a file name"
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", path, err)
+	}
+	parent := filepath.Dir(abs)
+	st, err := os.Stat(parent)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "the directory " + parent + " does not exist (create it first)"
+		}
+		return fmt.Sprintf("%s: %v", parent, err)
+	}
+	if !st.IsDir() {
+		return parent + " is not a directory"
+	}
+	if !writable(parent) {
+		return "the directory " + parent + " is not writable"
+	}
+	if _, err := os.Stat(path); err == nil && !writable(path) {
+		return path + " is not writable"
+	}
+	return ""
+}
+
+// OutputDirectory says why a directory cannot be used or created at path for writing into, or returns "" when it can,
+// by cli's PathChecks.unwritableDirectory's rule and sentences; then it creates the directory when it is missing.
+func OutputDirectory(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", path, err)
+	}
+	if st, err := os.Stat(abs); err == nil {
+		if !st.IsDir() {
+			return path + " is a file, not a directory"
+		}
+		if !writable(abs) {
+			return "the directory " + path + " is not writable"
+		}
+		return ""
+	}
+	ancestor := filepath.Dir(abs)
+	for {
+		if _, err := os.Stat(ancestor); err == nil || filepath.Dir(ancestor) == ancestor {
+			break
+		}
+		ancestor = filepath.Dir(ancestor)
+	}
+	if st, err := os.Stat(ancestor); err == nil && !st.IsDir() {
+		return "cannot create " + path + ": " + ancestor + " is a file, not a directory"
+	}
+	if !writable(ancestor) {
+		return "cannot create " + path + ": the directory " + ancestor + " is not writable"
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return fmt.Sprintf("cannot create %s: %v", path, err)
+	}
+	return ""
+}
+
+// writable tells whether this process may write path (access(2) with W_OK, as Java's Files.isWritable).
+func writable(path string) bool {
+	return syscall.Access(path, 2) == nil
 }
 
 // CipherSuites parses a comma-separated list of TLS 1.3 cipher suite names (Go's, e.g. TLS_CHACHA20_POLY1305_SHA256)

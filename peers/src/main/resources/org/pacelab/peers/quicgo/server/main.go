@@ -62,6 +62,16 @@ func main() {
 	if err != nil {
 		fail("--cert/--key: %v", err)
 	}
+	if *keyLog != "" {
+		if problem := peerlog.UnwritableFile(*keyLog); problem != "" {
+			fail("--keylog: %s", problem)
+		}
+	}
+	if *qlogDir != "" {
+		if problem := peerlog.OutputDirectory(*qlogDir); problem != "" {
+			fail("--qlog-dir: %s", problem)
+		}
+	}
 	keys, err := peerlog.KeyLog(*keyLog)
 	if err != nil {
 		fail("--keylog: %v", err)
