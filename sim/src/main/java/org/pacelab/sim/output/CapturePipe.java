@@ -5,8 +5,6 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
@@ -28,13 +26,11 @@ import org.pacelab.analysis.StreamedCapture;
 public final class CapturePipe {
     /** Blocks of the capture writer's buffer (1 MiB) in flight: the simulation waits when the reader is this far behind. */
     static final int BLOCKS = 16;
-    private static final byte[] END = new byte[0];
 
-    private final BlockingQueue<byte[]> blocks = new ArrayBlockingQueue<>(BLOCKS);
+    private final BlockQueue blocks = new BlockQueue(BLOCKS, "interrupted while reading the capture", "the capture's pass was ended");
     private final CompletableFuture<String> keyLog = new CompletableFuture<>();
     private final CompletableFuture<StreamedCapture> result = new CompletableFuture<>();
     private final Thread reader;
-    private volatile boolean readerGone;
 
     /** How the reader reads: {@link StreamedCapture#read}, or a test's reader. */
     interface Pass {
@@ -47,17 +43,7 @@ public final class CapturePipe {
     }
 
     CapturePipe(Pass pass) {
-        reader = Thread.ofPlatform().name("capture-reader").daemon().unstarted(() -> {
-            try {
-                result.complete(pass.read(new Input(), this::awaitKeyLog));
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            } finally {
-                readerGone = true; // the writer stops putting; what is queued is dropped
-                blocks.clear();
-            }
-        });
-        reader.start();
+        reader = blocks.startReader("capture-reader", in -> pass.read(in, this::awaitKeyLog), result);
     }
 
     /** Where the capture writer's blocks go besides the file. */
@@ -87,21 +73,15 @@ public final class CapturePipe {
 
     private void put(byte[] block) {
         try {
-            while (!readerGone) {
+            while (!blocks.readerGone()) {
                 if (blocks.offer(block)) {
-                    if (readerGone) {
-                        blocks.clear(); // the reader ended after this put looked, and may have cleared before it
-                    }
                     return;
                 }
                 if (!keyLog.isDone()) {
                     end(); // the reader may wait for the key log, and the writer must not wait for the reader
                     return;
                 }
-                if (blocks.offer(block, 10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                    if (readerGone) {
-                        blocks.clear();
-                    }
+                if (blocks.offerWaiting(block)) {
                     return;
                 }
             }
@@ -117,7 +97,7 @@ public final class CapturePipe {
             end();
             return;
         }
-        put(END);
+        put(BlockQueue.end());
     }
 
     /** Ends the reader without a result (the run failed, or the pipe cannot go on): its thread ends. */
@@ -126,7 +106,7 @@ public final class CapturePipe {
     }
 
     private void end() {
-        readerGone = true;
+        blocks.markReaderGone();
         keyLog.completeExceptionally(new IOException("the capture's pass was ended"));
         reader.interrupt();
         blocks.clear();
@@ -155,54 +135,6 @@ public final class CapturePipe {
             return null;
         } catch (ExecutionException e) {
             return null;
-        }
-    }
-
-    /** The reader's side: the blocks in order until the end marker. */
-    private final class Input extends InputStream {
-        private byte[] block = new byte[0];
-        private int at;
-        private boolean ended;
-
-        private boolean fill() throws IOException {
-            while (!ended && at == block.length) {
-                if (readerGone) {
-                    throw new InterruptedIOException("the capture's pass was ended");
-                }
-                try {
-                    block = blocks.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while reading the capture");
-                }
-                at = 0;
-                ended = block == END;
-            }
-            return !ended;
-        }
-
-        @Override
-        public int read() throws IOException {
-            return fill() ? block[at++] & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            if (!fill()) {
-                return -1;
-            }
-            int n = Math.min(len, block.length - at);
-            System.arraycopy(block, at, b, off, n);
-            at += n;
-            return n;
-        }
-
-        @Override
-        public int available() {
-            return ended ? 0 : block.length - at;
         }
     }
 }

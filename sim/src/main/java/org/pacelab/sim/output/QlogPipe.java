@@ -8,11 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import org.pacelab.analysis.qlog.QlogReader;
 import org.pacelab.analysis.qlog.QlogTrace;
@@ -27,11 +24,9 @@ import org.pacelab.analysis.qlog.QlogTrace;
 final class QlogPipe {
     /** Blocks of the qlog writer's buffer (1 MiB) in flight: the simulation waits when the reader is this far behind. */
     static final int BLOCKS = 16;
-    private static final byte[] END = new byte[0];
 
-    private final BlockingQueue<byte[]> blocks = new ArrayBlockingQueue<>(BLOCKS);
+    private final BlockQueue blocks = new BlockQueue(BLOCKS, "interrupted while reading the qlog", null);
     private final CompletableFuture<List<QlogTrace>> traces = new CompletableFuture<>();
-    private volatile boolean readerGone;
 
     /** How the reader parses the bytes: {@link QlogReader#read(InputStream, Path)}, or a test's reader. */
     interface Parser {
@@ -46,19 +41,7 @@ final class QlogPipe {
     }
 
     QlogPipe(Path file, Parser parser) {
-        reader = Thread.ofPlatform().name("qlog-reader").daemon().unstarted(() -> {
-            try {
-                traces.complete(parser.read(new Input(), file));
-            } catch (Throwable e) {
-                traces.completeExceptionally(e);
-            } finally {
-                // nothing takes from the queue any more: the writer stops putting (put checks readerGone) and
-                // what is queued is dropped here rather than held as long as the pipe is reachable
-                readerGone = true;
-                blocks.clear();
-            }
-        });
-        reader.start();
+        reader = blocks.startReader("qlog-reader", in -> parser.read(in, file), traces);
     }
 
     /** Where the writer's bytes go besides the file: closing it ends the reader's input. */
@@ -82,7 +65,7 @@ final class QlogPipe {
             public void close() throws IOException {
                 if (!closed) {
                     closed = true;
-                    put(END);
+                    put(BlockQueue.end());
                 }
             }
         };
@@ -92,11 +75,8 @@ final class QlogPipe {
         try {
             // readerGone first: once the reader has ended (failed, or aborted), a put returns at once instead of
             // waiting on a full queue; the file is written regardless and traces() reports why the reader ended
-            while (!readerGone) {
-                if (blocks.offer(block, 10, TimeUnit.MILLISECONDS)) {
-                    if (readerGone) {
-                        blocks.clear(); // the reader ended after this put looked, and may have cleared before it
-                    }
+            while (!blocks.readerGone()) {
+                if (blocks.offerWaiting(block)) {
                     return;
                 }
             }
@@ -111,7 +91,7 @@ final class QlogPipe {
      * bytes, drops what is queued and its thread ends; later writes are dropped. {@link #traces()} then fails.
      */
     void abort() {
-        readerGone = true;
+        blocks.markReaderGone();
         reader.interrupt();
     }
 
@@ -147,46 +127,6 @@ final class QlogPipe {
                 throw err;
             }
             throw new IOException(c);
-        }
-    }
-
-    /** The reader's side: the blocks in order until the end marker. */
-    private final class Input extends InputStream {
-        private byte[] block = new byte[0];
-        private int at;
-        private boolean ended;
-
-        private boolean fill() throws IOException {
-            while (!ended && at == block.length) {
-                try {
-                    block = blocks.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while reading the qlog");
-                }
-                at = 0;
-                ended = block == END;
-            }
-            return !ended;
-        }
-
-        @Override
-        public int read() throws IOException {
-            return fill() ? block[at++] & 0xff : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            if (!fill()) {
-                return -1;
-            }
-            int n = Math.min(len, block.length - at);
-            System.arraycopy(block, at, b, off, n);
-            at += n;
-            return n;
         }
     }
 }
