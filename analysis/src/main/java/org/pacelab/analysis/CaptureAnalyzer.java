@@ -86,14 +86,7 @@ public final class CaptureAnalyzer {
             AnalysisPass pass = streamed.pass;
             streamed.used = true;
             pass.replay(new QlogMatcher(traces), csv);
-            notes.addAll(reader.notes());
-            notes.addAll(pass.dissector.notes());
-            RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
-            if (csv != null) {
-                csv.finish();
-                csvOut.commit();
-            }
-            return result;
+            return result(options, runId, reader, pass, notes, csv, csvOut);
         }
     }
 
@@ -125,15 +118,24 @@ public final class CaptureAnalyzer {
             PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
             AnalysisPass pass = new AnalysisPass(server.orElse(null), keyLog, new QlogMatcher(traces), options.thresholdNs(), csv);
             pass.run(reader);
-            notes.addAll(reader.notes());
-            notes.addAll(pass.dissector.notes());
-            RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
-            if (csv != null) {
-                csv.finish();
-                csvOut.commit();
-            }
-            return result;
+            return result(options, runId, reader, pass, notes, csv, csvOut);
         }
+    }
+
+    /**
+     * The run's result once {@code pass} has gone through the capture (read from the file, or streamed while it was
+     * written): the reader's and the dissector's notes after {@code notes}, and packets.csv finished and committed.
+     */
+    private static RunResult result(AnalysisOptions options, String runId, CaptureReader reader, AnalysisPass pass,
+            List<String> notes, PacketCsvWriter csv, AtomicOutput csvOut) throws IOException {
+        notes.addAll(reader.notes());
+        notes.addAll(pass.dissector.notes());
+        RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
+        if (csv != null) {
+            csv.finish();
+            csvOut.commit();
+        }
+        return result;
     }
 
     /** The traces of every qlog file {@code options.qlog()} names (none without one). */
