@@ -79,11 +79,31 @@ final class AnalysisPass {
         this.meter = new GapTrainMeter(thresholdNs, distributions.gaps(), distributions.trains(), this::trainEnded);
     }
 
-    /** A pass whose qlog matches and table rows wait for {@link #replay}. */
-    static AnalysisPass holdingBack(ServerSide server, KeyLog keyLog, long thresholdNs) {
+    /**
+     * Rows (and train ends) a {@link #holdingBack} pass keeps at most until the qlog is read: a row is a record with
+     * two short strings, about 200 bytes, so at most about 200 MB are held (a run of about 1 GiB has this many
+     * packets). Past it the pass ends with an {@link IOException} and the analysis reads the files, as when the
+     * streamed pass does not match them, instead of risking an OutOfMemoryError on the simulation's thread.
+     */
+    static final int MAX_HELD_ROWS = 1_000_000;
+
+    /** A pass whose qlog matches and table rows wait for {@link #replay}; it fails past {@code maxHeldRows} rows. */
+    static AnalysisPass holdingBack(ServerSide server, KeyLog keyLog, long thresholdNs, int maxHeldRows) {
         AnalysisPass p = new AnalysisPass(server, keyLog, null, thresholdNs, null);
         p.held = new ArrayList<>();
+        p.maxHeldRows = maxHeldRows;
         return p;
+    }
+
+    private int maxHeldRows;
+
+    /** Holds {@code h} back; past {@link #maxHeldRows} the pass ends ({@link #run} throws the IOException). */
+    private void hold(Held h) {
+        if (held.size() >= maxHeldRows) {
+            throw new UncheckedIOException(new IOException("the streamed pass would hold back more than " + maxHeldRows
+                    + " rows until the qlog is read (AnalysisPass.MAX_HELD_ROWS)"));
+        }
+        held.add(h);
     }
 
     /** A row or train end held back: {@code kind} CLIENT, SERVER (with a qlog match when {@code quic}) or TRAIN. */
@@ -138,7 +158,7 @@ final class AnalysisPass {
 
     private void trainEnded(long index, int length) {
         if (held != null) {
-            held.add(new Held(TRAIN, 0, 0, 0, null, null, length, index, 0, false, -1, null, null, null));
+            hold(new Held(TRAIN, 0, 0, 0, null, null, length, index, 0, false, -1, null, null, null));
             return;
         }
         if (csv != null) {
@@ -212,7 +232,7 @@ final class AnalysisPass {
         if (!fromServer) {
             clientPackets++;
             if (held != null) {
-                held.add(new Held(CLIENT, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), 0, 0, 0,
+                hold(new Held(CLIENT, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), 0, 0, 0,
                         false, -1, null, null, null));
             } else if (csv != null) {
                 csv.clientRow(frames, t, packet.payloadLength(), types, numbers);
@@ -245,7 +265,7 @@ final class AnalysisPass {
                 odcid = conn.originalDcidHex();
                 scid = conn.serverCidHex();
             }
-            held.add(new Held(SERVER, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), gap,
+            hold(new Held(SERVER, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), gap,
                     meter.currentTrainIndex(), -1, true, pn, conn, odcid, scid));
             return;
         }
@@ -293,7 +313,7 @@ final class AnalysisPass {
         if (!fromServer) {
             clientPackets++;
             if (held != null) {
-                held.add(new Held(CLIENT, frames, t, packet.payloadLength(), "tcp", "", 0, 0, 0, false, -1, null, null, null));
+                hold(new Held(CLIENT, frames, t, packet.payloadLength(), "tcp", "", 0, 0, 0, false, -1, null, null, null));
             } else if (csv != null) {
                 csv.clientRow(frames, t, packet.payloadLength(), "tcp", "");
             }
@@ -309,7 +329,7 @@ final class AnalysisPass {
         lastDataNs = t;
         long gap = serverPacket(t);
         if (held != null) {
-            held.add(new Held(SERVER, frames, t, packet.payloadLength(), "tcp", "", gap, meter.currentTrainIndex(),
+            hold(new Held(SERVER, frames, t, packet.payloadLength(), "tcp", "", gap, meter.currentTrainIndex(),
                     retransmission ? 1 : 0, false, -1, null, null, null));
         } else if (csv != null) {
             csv.serverRow(frames, t, packet.payloadLength(), "tcp", "", gap < 0 ? PacketCsvWriter.NONE : gap,

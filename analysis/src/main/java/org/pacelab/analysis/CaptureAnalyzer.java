@@ -56,15 +56,17 @@ public final class CaptureAnalyzer {
         if (streamed == null) {
             return analyze(options, runId, qlogTraces);
         }
-        boolean matches;
+        String mismatch;
         try {
-            matches = options.keyLog() != null && Files.isRegularFile(options.capture())
-                    && streamed.matches(options, Files.size(options.capture()),
+            mismatch = options.keyLog() == null ? "no key log file"
+                    : !Files.isRegularFile(options.capture()) ? "the capture is not a regular file"
+                    : streamed.mismatch(options, Files.size(options.capture()),
                             Files.readString(options.keyLog(), StandardCharsets.ISO_8859_1));
         } catch (IOException e) {
-            matches = false; // the analysis of the files reports it in its order
+            mismatch = "the files could not be read: " + e; // the analysis of the files reports it in its order
         }
-        if (!matches) {
+        if (mismatch != null) {
+            streamed.notUsed = mismatch;
             streamed.close();
             return analyze(options, runId, qlogTraces);
         }
@@ -74,14 +76,20 @@ public final class CaptureAnalyzer {
         try {
             traces = List.copyOf(qlogTraces.get());
         } catch (IOException | RuntimeException e) {
-            streamed.close();
+            streamed.notUsed = "the qlog could not be read: " + e;
+            try {
+                streamed.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing); // the qlog's error is the one the analysis of the files gives
+            }
             throw e;
         }
         for (QlogTrace t : traces) {
             notes.addAll(t.notes());
         }
-        AtomicOutput csvOut = options.packetsCsv() == null ? null : new AtomicOutput(options.packetsCsv());
-        try (csvOut; CaptureReader reader = streamed.reader) {
+        // the reader is closed whatever happens, even when packets.csv cannot be opened
+        try (CaptureReader reader = streamed.reader;
+             AtomicOutput csvOut = options.packetsCsv() == null ? null : new AtomicOutput(options.packetsCsv())) {
             PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
             AnalysisPass pass = streamed.pass;
             streamed.used = true;

@@ -46,6 +46,8 @@ public final class StreamedCapture {
     final CaptureReader reader;
     final long bytes;
     volatile boolean used;
+    /** Why the analysis did not use this pass (null: not decided yet, or used). */
+    volatile String notUsed;
 
     private StreamedCapture(Path capture, Integer serverPort, long thresholdNs, Path keyLogFile, String keyLogText,
                             KeyLog keyLog, AnalysisPass pass, CaptureReader reader, long bytes) {
@@ -70,7 +72,16 @@ public final class StreamedCapture {
      */
     public static StreamedCapture read(InputStream stream, Path capture, Integer serverPort, long thresholdNs,
                                        Path keyLogFile, KeyLogText keyLogText) throws IOException {
-        Counting counted = new Counting(stream);
+        return read(stream, capture, serverPort, thresholdNs, keyLogFile, keyLogText, AnalysisPass.MAX_HELD_ROWS);
+    }
+
+    /**
+     * As {@link #read(InputStream, Path, Integer, long, Path, KeyLogText)}, the pass holding back at most
+     * {@code maxHeldRows} rows (tests; {@link AnalysisPass#MAX_HELD_ROWS}): past them it throws an IOException.
+     */
+    public static StreamedCapture read(InputStream stream, Path capture, Integer serverPort, long thresholdNs,
+                                       Path keyLogFile, KeyLogText keyLogText, int maxHeldRows) throws IOException {
+        Counting counted = new Counting(stream, MAX_SCAN_BYTES);
         Optional<ServerSide> server;
         List<String> embedded;
         // the scan's bytes (as far as it read ahead) are kept and read again by the pass, as the analyzer opens the
@@ -79,6 +90,10 @@ public final class StreamedCapture {
         try (CaptureReader scan = CaptureReaders.open(counted, capture)) {
             server = ServerDetector.detect(scan, serverPort);
             embedded = scan.embeddedKeyLogs();
+        }
+        if (counted.overflow) {
+            // the scan read on past what is kept: the pass could not read the capture's start again
+            throw new IOException("the capture's start read for the server scan exceeds " + MAX_SCAN_BYTES + " bytes");
         }
         byte[] scanned = counted.recording.toByteArray();
         counted.recording = null;
@@ -89,7 +104,7 @@ public final class StreamedCapture {
         InputStream again = new SequenceInputStream(new ByteArrayInputStream(scanned), counted.open());
         CaptureReader reader = CaptureReaders.open(again, capture);
         try {
-            AnalysisPass pass = AnalysisPass.holdingBack(server.orElse(null), keyLog, thresholdNs);
+            AnalysisPass pass = AnalysisPass.holdingBack(server.orElse(null), keyLog, thresholdNs, maxHeldRows);
             pass.run(reader);
             return new StreamedCapture(capture, serverPort, thresholdNs, keyLogFile, text, keyLog, pass, reader, counted.count);
         } catch (IOException | RuntimeException e) {
@@ -99,18 +114,41 @@ public final class StreamedCapture {
     }
 
     /**
-     * True when this pass is the one {@link CaptureAnalyzer} makes of the files: the same capture, port, threshold and
-     * key log file, the capture file as long as the stream was and the key log holding the text read, no truncation.
+     * Null when this pass is the one {@link CaptureAnalyzer} makes of the files: the same capture, port, threshold and
+     * key log file, the capture file as long as the stream was and the key log holding the text read, no truncation;
+     * otherwise what differs.
      */
-    boolean matches(AnalysisOptions options, long captureFileBytes, String keyLogFileText) {
-        return pass.truncation == null && bytes == captureFileBytes && capture.equals(options.capture())
-                && Objects.equals(serverPort, options.serverPort()) && thresholdNs == options.thresholdNs()
-                && keyLogFile.equals(options.keyLog()) && keyLogText.equals(keyLogFileText);
+    String mismatch(AnalysisOptions options, long captureFileBytes, String keyLogFileText) {
+        if (pass.truncation != null) {
+            return "the stream was truncated (" + pass.truncation + ")";
+        } else if (bytes != captureFileBytes) {
+            return "the capture file has " + captureFileBytes + " bytes, the stream had " + bytes;
+        } else if (!capture.equals(options.capture())) {
+            return "another capture file";
+        } else if (!Objects.equals(serverPort, options.serverPort())) {
+            return "another server port";
+        } else if (thresholdNs != options.thresholdNs()) {
+            return "another threshold";
+        } else if (!keyLogFile.equals(options.keyLog())) {
+            return "another key log file";
+        } else if (!keyLogText.equals(keyLogFileText)) {
+            return "the key log file holds another text";
+        }
+        return null;
     }
 
     /** True once an analysis has used this pass instead of reading the capture file (tests). */
     public boolean used() {
         return used;
+    }
+
+    /**
+     * "used" once an analysis used this pass, "not used: REASON" once it read the files instead (which field did
+     * not match), "not analysed" before (written to no file: tests and debug logging).
+     */
+    public String status() {
+        String reason = notUsed;
+        return used ? "used" : reason != null ? "not used: " + reason : "not analysed";
     }
 
     /** Ends the stream's use (the result is not used). */
@@ -119,12 +157,16 @@ public final class StreamedCapture {
     }
 
     /** Counts the bytes read; while {@code recording} is set, keeps them; closing leaves the stream open. */
-    private static final class Counting extends FilterInputStream {
+    static final class Counting extends FilterInputStream {
+        private final int maxRecorded;
         long count;
         ByteArrayOutputStream recording;
+        /** The scan wanted more than {@code maxRecorded} bytes: it was given the end of the stream instead. */
+        boolean overflow;
 
-        Counting(InputStream in) {
+        Counting(InputStream in, int maxRecorded) {
             super(in);
+            this.maxRecorded = maxRecorded;
         }
 
         @Override
@@ -135,13 +177,19 @@ public final class StreamedCapture {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
+            if (recording != null && len > 0) {
+                // never more than can be kept: a byte read is a byte kept, so the pass reads the stream without a hole
+                int room = maxRecorded - recording.size();
+                if (room <= 0) {
+                    overflow = true;
+                    return -1;
+                }
+                len = Math.min(len, room);
+            }
             int n = in.read(b, off, len);
             if (n > 0) {
                 count += n;
                 if (recording != null) {
-                    if (recording.size() + n > MAX_SCAN_BYTES) {
-                        throw new IOException("the capture's start read for the server scan exceeds " + MAX_SCAN_BYTES + " bytes");
-                    }
                     recording.write(b, off, n);
                 }
             }

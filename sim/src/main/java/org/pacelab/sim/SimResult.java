@@ -25,10 +25,13 @@ import org.pacelab.sim.output.RunFiles;
  * @param analysis        the analyzer's result (also in summary.json), or null when analysis was off or the run had
  *                        several flows or a dual-connectivity link (measured from the event log instead)
  * @param flows           per client/server pair, in flow order
+ * @param capturePass     how the analysis read the tap ({@link org.pacelab.sim.output.CapturePipe#status()}: "used"
+ *                        for the pass made while the tap was written, or "not used: REASON"), null when no such pass
+ *                        was made (not written to any file)
  */
 public record SimResult(RunFiles files, boolean completed, String outcome, long virtualNanos, long clientNanos,
                         long transferBytes, double goodputMbps, long wallNanos, long events, Map<String, Long> counters,
-                        RunResult analysis, List<FlowResult> flows) {
+                        RunResult analysis, List<FlowResult> flows, String capturePass) {
 
     public SimResult {
         flows = List.copyOf(flows);

@@ -326,7 +326,12 @@ public final class Simulation {
             clients.forEach(c -> all.addAll(c.results));
             double goodput = s.duration() > 0 ? bytes * 8.0 / (s.duration() / 1e9) / 1e6 : goodput(all);
             SimResult result = new SimResult(files, completed, outcome, end - START, clientEnd - START, bytes, goodput,
-                    System.nanoTime() - wallStart, engine.events(), counters, analysis, flows);
+                    System.nanoTime() - wallStart, engine.events(), counters, analysis, flows,
+                    capturePass == null ? null : capturePass.status());
+            if (capturePass != null) {
+                System.getLogger(Simulation.class.getName()).log(System.Logger.Level.DEBUG,
+                        "the capture's streamed pass: {0}", result.capturePass());
+            }
             finished = true;
             return result;
         } finally {

@@ -3,6 +3,7 @@ package org.pacelab.sim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,26 @@ class QlogReadWhileWrittenTest {
         assertArrayEquals(timeline, Files.readAllBytes(run.files().timeline()), "timeline.csv");
         assertEquals(1, run.analysis().summary().integer(SummaryField.QLOG_FILES), "the qlog was matched");
         assertTrue(run.analysis().summary().integer(SummaryField.QLOG_PACKETS_SENT) > 1000);
+    }
+
+    @Test
+    void aRunWithTheAnalyzerUsesThePassMadeWhileTheTapWasWritten(@TempDir Path dir) throws Exception {
+        SimScenario s = SimOptions.parse(Map.of("--preset", "quic-steps", "--size", "3MiB", "--seed", "1"), dir);
+        SimResult run = Simulation.run(s);
+        assertTrue(run.completed(), run.outcome());
+        assertNotNull(run.analysis());
+        assertEquals("used", run.capturePass(), "the capture's streamed pass");
+        byte[] summary = Files.readAllBytes(run.files().summary());
+        byte[] packets = Files.readAllBytes(run.files().packets());
+        // the files' analysis writes the same
+        RunSummary.analyze(run.files(), s.serverAddress().getPort(), QlogReader.files(run.files().qlogDir()).getFirst(),
+                Simulation.pathCapacity(s));
+        assertArrayEquals(summary, Files.readAllBytes(run.files().summary()), "summary.json");
+        assertArrayEquals(packets, Files.readAllBytes(run.files().packets()), "packets.csv");
+
+        SimResult off = Simulation.run(SimOptions.parse(Map.of("--size", "1MiB", "--seed", "1", "--analyze", "off"),
+                dir.resolve("off")));
+        assertNull(off.capturePass(), "no pass without the analyzer");
     }
 
     @Test

@@ -126,6 +126,22 @@ public final class CapturePipe {
      * The pass once the capture is closed (waits for the reader), or null when there is none (the pipe ended, or the
      * reader failed: the analysis then reads the files and reports what is wrong with them).
      */
+    /**
+     * How the analysis read the capture (written to no file: tests and debug logging): the pass's
+     * {@link StreamedCapture#status()}, or "not used: " and why the reader gave no pass (its exception, e.g. the
+     * pipe ended, the scan's or the held rows' limit).
+     */
+    public String status() {
+        if (!result.isDone()) {
+            return "not used: the capture's reader has not ended";
+        }
+        try {
+            return result.join().status();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return "not used: the capture's reader failed: " + (e.getCause() == null ? e : e.getCause());
+        }
+    }
+
     public StreamedCapture result() {
         try {
             return result.get();

@@ -47,8 +47,12 @@ class CapturePipeTest {
     /** The tap's bytes through a pipe in blocks of the writer's size, the key log handed over as given. */
     private static StreamedCapture stream(Run run, String keyLogText) throws IOException {
         RunFiles f = run.result().files();
-        CapturePipe pipe = new CapturePipe(f.tap(), run.scenario().serverAddress().getPort(), AnalysisOptions.DEFAULT_THRESHOLD_NS,
-                f.keyLog());
+        return stream(run, keyLogText, new CapturePipe(f.tap(), run.scenario().serverAddress().getPort(),
+                AnalysisOptions.DEFAULT_THRESHOLD_NS, f.keyLog()));
+    }
+
+    private static StreamedCapture stream(Run run, String keyLogText, CapturePipe pipe) throws IOException {
+        RunFiles f = run.result().files();
         byte[] tap = Files.readAllBytes(f.tap());
         Consumer<ByteBuffer> copy = pipe.copy();
         copy.accept(ByteBuffer.wrap(tap, 0, Math.min(tap.length, 4096)).slice().asReadOnlyBuffer()); // the file's header
@@ -92,6 +96,7 @@ class CapturePipeTest {
         assertNotNull(streamed);
         byte[][] piped = analyse(run, streamed);
         assertFalse(streamed.used(), "the key log file holds another text");
+        assertEquals("not used: the key log file holds another text", streamed.status());
         assertArrayEquals(files[0], piped[0], "summary.json");
         assertArrayEquals(files[1], piped[1], "packets.csv");
     }
@@ -106,6 +111,32 @@ class CapturePipeTest {
         assertFalse(streamed.used());
         byte[][] files = analyse(run, null);
         assertArrayEquals(files[0], piped[0], "summary.json (truncated, as the file's analysis says)");
+    }
+
+    @Test
+    void aPassThatWouldHoldBackMoreRowsThanItsLimitGivesNoPassAndTheFilesAreAnalysed(@TempDir Path dir) throws Exception {
+        Run run = run(dir);
+        RunFiles f = run.result().files();
+        int port = run.scenario().serverAddress().getPort();
+        byte[][] files = analyse(run, null);
+        CapturePipe pipe = new CapturePipe((InputStream in, StreamedCapture.KeyLogText keys) -> StreamedCapture.read(in,
+                f.tap(), port, AnalysisOptions.DEFAULT_THRESHOLD_NS, f.keyLog(), keys, 100));
+        StreamedCapture streamed = stream(run, Files.readString(f.keyLog(), StandardCharsets.ISO_8859_1), pipe);
+        assertNull(streamed, "past the limit the pass gives up");
+        assertTrue(pipe.status().startsWith("not used: the capture's reader failed: "), pipe.status());
+        assertTrue(pipe.status().contains("more than 100 rows"), pipe.status());
+        byte[][] piped = analyse(run, streamed);
+        assertArrayEquals(files[0], piped[0], "summary.json");
+        assertArrayEquals(files[1], piped[1], "packets.csv");
+        assertArrayEquals(files[2], piped[2], "timeline.csv");
+
+        // the same pass within its limit is used
+        CapturePipe within = new CapturePipe((InputStream in, StreamedCapture.KeyLogText keys) -> StreamedCapture.read(in,
+                f.tap(), port, AnalysisOptions.DEFAULT_THRESHOLD_NS, f.keyLog(), keys, 1_000_000));
+        StreamedCapture used = stream(run, Files.readString(f.keyLog(), StandardCharsets.ISO_8859_1), within);
+        assertNotNull(used);
+        assertArrayEquals(files[1], analyse(run, used)[1], "packets.csv");
+        assertEquals("used", within.status());
     }
 
     @Test
@@ -128,6 +159,7 @@ class CapturePipeTest {
         pipe.close();
         assertNull(pipe.result(), "no pass: the analysis reads the files");
         assertEquals(1, passes.get());
+        assertTrue(pipe.status().startsWith("not used: the capture's reader failed: "), pipe.status());
     }
 
     @Test
