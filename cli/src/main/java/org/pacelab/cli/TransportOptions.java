@@ -302,9 +302,19 @@ final class TransportOptions {
         }
     }
 
+    /**
+     * The qlog directory: --qlog-dir, else QLOGDIR, checked by the same rule (PathChecks: an existing directory must be
+     * writable, a missing one creatable) as the endpoint and quiche commands check QLOGDIR.
+     */
     QlogDirectory qlog(String role) throws IOException {
+        Path dir;
         try {
-            return qlogDir != null ? new QlogDirectory(qlogDir, role, true) : QlogDirectory.fromEnvironment(role);
+            dir = qlogDir != null ? qlogDir : PathChecks.outputDirectoryFromEnvironment("QLOGDIR");
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        try {
+            return dir != null ? new QlogDirectory(dir, role, true) : null;
         } catch (java.nio.file.FileSystemException e) {
             throw new UserError((qlogDir != null ? "--qlog-dir " : "QLOGDIR ") + "cannot be created: "
                     + FailureReporter.fileProblem(e));

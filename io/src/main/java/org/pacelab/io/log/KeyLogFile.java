@@ -22,12 +22,6 @@ public final class KeyLogFile implements KeyLogSink, AutoCloseable {
         this.out = Files.newBufferedWriter(file, StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    /** The key log named by the SSLKEYLOGFILE environment variable, or {@link KeyLogSink#NONE}. */
-    public static KeyLogSink fromEnvironment() throws IOException {
-        String f = System.getenv("SSLKEYLOGFILE");
-        return f == null || f.isBlank() ? KeyLogSink.NONE : new KeyLogFile(Path.of(f));
-    }
-
     @Override
     public synchronized void log(String label, byte[] clientRandom, byte[] secret) {
         try {

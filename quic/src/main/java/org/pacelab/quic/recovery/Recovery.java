@@ -276,9 +276,10 @@ public final class Recovery {
      * 3.0 ... 32 s, each answered with an ACK only, and the server idled out at 62 s).
      * <p>
      * §6.2.3 asks for "a limited number of times per connection", and warns against an infinite exchange. One rule
-     * limits it: no answer while the newest copy of the server's Initial CRYPTO data (one that its PTO sent, or its
-     * loss recovery, or an earlier answer here) left less than one un-backed-off PTO ago (smoothed_rtt + max(4 ×
-     * rttvar, kGranularity), §6.2.1; no max_ack_delay in a handshake space). The PTO is the time within which the
+     * limits it: no answer while the newest copy of the server's Initial or Handshake CRYPTO data (one that its PTO
+     * sent, or its loss recovery in either space, or an earlier answer here; the newer of the two spaces' copies, since
+     * an answer resends both) left less than one un-backed-off PTO ago (smoothed_rtt + max(4 × rttvar, kGranularity),
+     * §6.2.1; no max_ack_delay in a handshake space). The PTO is the time within which the
      * sender expects a packet's acknowledgment (§6.2, §6.2.1): a client packet that arrives sooner after the copy was
      * likely sent before the copy could reach the client (§6.2.3's "the client's estimated RTT is too small"), so it
      * shows nothing about the copy, and another flight at once would double the copy for nothing (before, when the
@@ -300,7 +301,8 @@ public final class Recovery {
         if (hs.isClient() || !hs.initialDataUnacked() || initial.unackedAckEliciting().isEmpty()) {
             return List.of();
         }
-        long lastCopy = initial.lastCryptoCopySent();
+        // the newer of the two spaces' copies: a Handshake-only copy (its loss recovery) holds the answer back too
+        long lastCopy = Math.max(initial.lastCryptoCopySent(), loss.space(PacketSpace.HANDSHAKE).lastCryptoCopySent());
         if (lastCopy != Long.MIN_VALUE && now - lastCopy < rtt.ptoBase()) {
             return List.of();
         }

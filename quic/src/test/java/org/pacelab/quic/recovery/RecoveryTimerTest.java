@@ -201,6 +201,30 @@ class RecoveryTimerTest {
     }
 
     @Test
+    void aHandshakeOnlyCopyHoldsBackTheAnswerToAClientProbeForOnePto() {
+        Recovery.HandshakeStatus server = new Recovery.HandshakeStatus(false, true, false, true, false, true);
+        PacketNumberSpace initial = spaces[PacketSpace.INITIAL.ordinal()];
+        PacketNumberSpace handshake = spaces[PacketSpace.HANDSHAKE.ordinal()];
+        SentPacket serverHello = sendCrypto(PacketSpace.INITIAL, 0, 0, 100);
+        SentPacket certificate = sendCrypto(PacketSpace.HANDSHAKE, 0, 0, 1000);
+        // the Handshake data alone goes again at t (as its loss recovery sends it); the Initial space copied nothing
+        long t = 50 * MS;
+        SentPacket certificateAgain = sendCrypto(PacketSpace.HANDSHAKE, t, 0, 1000);
+        assertEquals(Long.MIN_VALUE, initial.lastCryptoCopySent());
+        assertEquals(t, handshake.lastCryptoCopySent());
+        // a client PING 1 ms later would double the Handshake copy: no flight (RFC 9002 §6.2.3)
+        assertEquals(List.of(), recovery.onClientInitialProbe(server, t + MS));
+        assertEquals(0, initial.probesToSend());
+        assertEquals(0, handshake.probesToSend());
+        // one un-backed-off PTO (100 + 4 × 50 ms, §6.2.1) and a nanosecond after the copy: the flight goes
+        assertEquals(List.of(serverHello, certificate, certificateAgain),
+                recovery.onClientInitialProbe(server, t + 300 * MS + 1));
+        assertEquals(1, initial.probesToSend());
+        assertEquals(1, handshake.probesToSend());
+        assertEquals(0, recovery.loss().ptoCount());
+    }
+
+    @Test
     void aClientDoesNotSpeedUpOnRepeatedServerHellos() {
         send(PacketSpace.INITIAL, 0);
         assertEquals(List.of(), recovery.onClientInitialProbe(new Recovery.HandshakeStatus(true, false, false, false, false, true), 0));
