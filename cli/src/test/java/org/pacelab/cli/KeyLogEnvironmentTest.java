@@ -24,14 +24,7 @@ class KeyLogEnvironmentTest {
         Path missing = dir.resolve("no-such-dir");
         Map<String, String> env = Map.of("SSLKEYLOGFILE", missing.resolve("keys.log").toString());
         String sentence = "SSLKEYLOGFILE cannot be written: the directory " + missing + " does not exist (create it first)";
-        CliRun client = CliRun.inChild(dir, env, "client", "--timeout", "5s", "https://127.0.0.1:9/x");
-        CliBadInputTest.assertOneSentence("client", "client", client);
-        assertEquals(2, client.code(), client.err());
-        assertEquals("pacelab client: " + sentence, client.err().strip());
-        CliRun server = CliRun.inChild(dir, env, "server", "--listen", "127.0.0.1:0");
-        CliBadInputTest.assertOneSentence("server", "server", server);
-        assertEquals(2, server.code(), server.err());
-        assertEquals("pacelab server: " + sentence, server.err().strip());
+        QlogDirEnvironmentTest.assertRefused(dir, env, sentence);
         assertFalse(Files.exists(missing), "the directory is not created");
 
         // a key log that can be written is opened before connecting, as before

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
 class QlogDirEnvironmentTest {
-    private static void assertRefused(Path dir, Map<String, String> env, String sentence) throws Exception {
+    /** Both {@code client} and {@code server}, started with {@code env}, end in exactly {@code sentence}, exit code 2. */
+    static void assertRefused(Path dir, Map<String, String> env, String sentence) throws Exception {
         CliRun client = CliRun.inChild(dir, env, "client", "--timeout", "5s", "https://127.0.0.1:9/x");
         CliBadInputTest.assertOneSentence("client", "client", client);
         assertEquals(2, client.code(), client.err());
