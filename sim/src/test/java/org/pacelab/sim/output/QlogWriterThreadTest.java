@@ -87,6 +87,20 @@ class QlogWriterThreadTest {
         assertArrayEquals(direct.toByteArray(), deferred.toByteArray());
     }
 
+    /** A QlogSink method the deferred sink did not override would fall to the interface's default: a lost event. */
+    @Test
+    void theDeferredSinkPassesOnEveryMethodOfTheSink() throws NoSuchMethodException {
+        QlogWriterThread t = new QlogWriterThread();
+        Class<?> deferred = t.defer(QlogSink.NONE).getClass();
+        for (java.lang.reflect.Method m : QlogSink.class.getDeclaredMethods()) {
+            if (!java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                assertEquals(deferred, deferred.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass(),
+                        m.getName() + " is not passed on");
+            }
+        }
+        t.finish();
+    }
+
     @Test
     void callsOfSinksSharingTheThreadKeepTheirOrderAndRunOnIt() {
         List<String> calls = new ArrayList<>();
