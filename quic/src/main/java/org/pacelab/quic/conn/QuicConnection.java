@@ -1,6 +1,5 @@
 package org.pacelab.quic.conn;
 
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -115,18 +114,10 @@ public final class QuicConnection implements StreamTransport {
     /** Whether the path being validated is a new address, whose validation resets congestion and RTT state (§9.4). */
     private boolean newPathNeedsFreshState;
     private long pathResets;
-    /** The path the connection sends on (RFC 9000 §9), or null while the runtime has not said (then paths are its own business). */
-    private NetworkPath currentPath;
-    /** The path of the datagram being processed, or null. */
-    private NetworkPath rxPath;
-    /** Another path being validated: a server's preferred address (§9.6), or null. */
-    private PathProbe probe;
-    /** PATH_CHALLENGE data of the datagram being read at our preferred address, before a probe exists (§9.6.2). */
-    private List<byte[]> preferredChallenges;
+    /** The path the connection sends on and another being probed (RFC 9000 §9). */
+    private final ConnectionPaths paths;
     /** Server: the preferred_address this connection offers (RFC 9000 §18.2), with its connection ID of sequence 1; or null. */
     private final TransportParameters.PreferredAddress preferredAddressOffered;
-    private long migrations;
-    private long probesFailed;
 
     private final ApplicationEvents appEvents;
 
@@ -165,6 +156,7 @@ public final class QuicConnection implements StreamTransport {
         this.ackFrequency = new AckFrequencySender(config.maxAckRatio());
         this.resetTokenAnnounced = isClient ? null : resetTokens.tokenFor(initialScid);
         this.preferredAddressOffered = isClient || config.preferredAddress() == null ? null : offerPreferredAddress();
+        this.paths = new ConnectionPaths(isClient, random, qlog, peerCids, pending, recovery, preferredAddressOffered != null);
         TransportParameters local = localTransportParameters();
         TlsHandshake.Listener tlsListener = new TlsListener();
         this.tls = isClient ? TlsHandshake.client(config.tls(), local.encode(), tlsListener, config.keyLog())
@@ -301,57 +293,12 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         markInput(now);
-        if (currentPath == null) {
-            currentPath = path;
-        }
-        rxPath = path;
         int size = datagram.remaining();
-        boolean onProbe = probe != null && probe.path().equals(path);
-        // RFC 9000 §9.6.2: a datagram at our preferred address (the runtime has two sockets, so a local address other than
-        // the current path's is the preferred one's; the offered address may differ from the bound one behind a NAT)
-        boolean atPreferred = !onProbe && !isClient && !path.sameLocal(currentPath) && handshakeComplete
-                && state == State.ESTABLISHED && preferredAddressOffered != null && migrations == 0;
-        preferredChallenges = atPreferred ? new ArrayList<>() : null;
+        paths.beforeDatagram(path, !isClient && handshakeComplete && state == State.ESTABLISHED);
         long authenticatedBefore = receiver.packetsReceived();
         receiver.receive(datagram, ecn, now);
-        // RFC 9000 §9.3, §21.5.4: only a datagram with a packet that decrypted changes path state or counts toward the
-        // path's 3x allowance (§8.2.1); a spoofed or garbage datagram with our connection ID neither starts nor replaces
-        // a probe
         boolean authenticated = receiver.packetsReceived() > authenticatedBefore;
-        List<byte[]> challenges = preferredChallenges;
-        preferredChallenges = null;
-        if (atPreferred && authenticated && state == State.ESTABLISHED) {
-            // its PATH_CHALLENGE is answered there, and the server probes the path toward the client from that address, to
-            // a connection ID not used from the original address when the client gave us one (§9.5)
-            if (probe != null && probe.dcidSequence() >= 0 && peerCids.retire(probe.dcidSequence())) {
-                // the probe this one replaces used its ID on another path (§9.5)
-                pending.retireConnectionIds.add(probe.dcidSequence());
-            }
-            long seq = peerCids.nextUnused();
-            if (seq >= 0) {
-                startProbe(new PathProbe(path, peerCids.get(seq), seq, true, random, now, recovery.rtt().ptoBase(),
-                        recovery.peerMaxAckDelay()), now);
-            } else {
-                // §9.5: "An endpoint MUST NOT reuse a connection ID when sending from more than one local address";
-                // without an unused ID of the client's the server answers the challenge where it came (§8.2.2) but
-                // neither probes nor moves there: its non-probing packets stay on the original address (as §9.6.2 has
-                // them until the new path is validated)
-                probe = new PathProbe(path, peerCids.current(), -1, true, false, random, now, recovery.rtt().ptoBase(),
-                        recovery.peerMaxAckDelay());
-            }
-            for (byte[] c : challenges) {
-                probe.respond(c);
-            }
-            onProbe = true;
-        } else if (challenges != null) {
-            for (byte[] c : challenges) {
-                pending.pathResponses.add(new PathResponseFrame(c));
-            }
-        }
-        if (onProbe && authenticated && probe != null && probe.path().equals(path)) {
-            probe.onReceived(size);
-        }
-        rxPath = null;
+        boolean onProbe = paths.afterPackets(size, authenticated, state == State.ESTABLISHED, now);
         afterDatagramOn(path, onProbe, now);
     }
 
@@ -363,15 +310,15 @@ public final class QuicConnection implements StreamTransport {
 
     /** What a datagram on {@code path} changes about the paths, once its packets are processed. */
     private void afterDatagramOn(NetworkPath path, boolean onProbe, long now) {
-        if (onProbe && !isClient && receiver.datagramMovesPath() && probe != null) {
-            probe.onNonProbingReceived();
-        } else if (!onProbe && !path.equals(currentPath) && path.sameLocal(currentPath) && !isClient
-                && onPeerAddressChanged(now, path.samePeerHost(currentPath))) {
+        if (onProbe && !isClient && receiver.datagramMovesPath()) {
+            paths.onNonProbingOnProbe();
+        } else if (!onProbe && !isClient && paths.isNewPeerAddress(path)
+                && onPeerAddressChanged(now, path.samePeerHost(paths.current()))) {
             // RFC 9000 §9.3: the client's largest non-probing packet came from a new address (a NAT rebinding or its
             // migration): send there, while the new path is validated
-            currentPath = path;
+            paths.followPeer(path);
         }
-        completeProbe(now);
+        paths.completeProbe(now, () -> resetForNewPath(now));
     }
 
     /**
@@ -486,20 +433,12 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onPathChallenge(byte[] data) {
-            if (probe != null && rxPath != null && rxPath.equals(probe.path())) {
-                probe.respond(data); // §8.2.2: the answer goes on the path the challenge came on
-            } else if (preferredChallenges != null) {
-                preferredChallenges.add(data.clone()); // answered on the preferred address's path once it exists
-            } else {
-                pending.pathResponses.add(new PathResponseFrame(data));
-            }
+            paths.onPathChallenge(data);
         }
 
         @Override
         public void onOtherPathResponse(byte[] data, long now) {
-            if (probe != null && probe.onResponse(data) && qlog.enabled()) {
-                qlog.migrationStateUpdated(now, "probing_successful", describe(probe.path()), "");
-            }
+            paths.onPathResponse(data, now);
         }
 
         @Override
@@ -697,7 +636,8 @@ public final class QuicConnection implements StreamTransport {
         // RFC 9001 §4.9.2: discard Handshake keys once the handshake is confirmed
         discardLevel(EncryptionLevel.HANDSHAKE, now);
         if (isClient) {
-            probePreferredAddress(now);
+            paths.probePreferredAddress(config.usePreferredAddress() && peerParams != null ? peerParams.preferredAddress() : null,
+                    now);
         }
     }
 
@@ -706,115 +646,21 @@ public final class QuicConnection implements StreamTransport {
     // =============================================================================================
 
     /**
-     * Client, once the handshake is confirmed (RFC 9000 §9.6.1, §9): a server's preferred address of the family the
-     * connection uses is probed with a PATH_CHALLENGE to the connection ID of sequence number 1; the client moves there
-     * when the PATH_RESPONSE arrives ({@link #completeProbe}). disable_active_migration does not forbid this (§18.2).
-     */
-    private void probePreferredAddress(long now) {
-        TransportParameters.PreferredAddress offered = peerParams == null ? null : peerParams.preferredAddress();
-        if (offered == null || !config.usePreferredAddress() || currentPath == null) {
-            return;
-        }
-        InetSocketAddress to = PreferredAddressConfig.choose(offered, currentPath.remote().getAddress() instanceof Inet6Address);
-        if (to == null) {
-            if (qlog.enabled()) {
-                qlog.migrationStateUpdated(now, "probing_abandoned", "", "no preferred address in the address family in use");
-            }
-            return;
-        }
-        if (to.equals(currentPath.remote()) || peerCids.get(1) == null) {
-            return;
-        }
-        startProbe(new PathProbe(new NetworkPath(currentPath.local(), to), peerCids.get(1), 1, false, random, now,
-                recovery.rtt().ptoBase(), recovery.peerMaxAckDelay()), now);
-    }
-
-    private void startProbe(PathProbe p, long now) {
-        probe = p;
-        if (qlog.enabled()) {
-            qlog.migrationStateUpdated(now, "probing_started", describe(p.path()), isClient ? "preferred address" : "");
-        }
-    }
-
-    /**
-     * A validated probe path becomes the current one: a client's at once (§9.6.1), a server's once a non-probing packet
-     * with the largest packet number so far arrived on it too (§9.6.2); until then a server's non-probing packets leave
-     * from its original address. A new peer or local address (not only a new port) starts with fresh congestion and RTT
-     * state (§9.4). Each side sends to the connection ID it probed with and retires the ones used before (§9.5, §5.1.2): the
-     * client the preferred address's, the server one the client issued and it had not used.
-     */
-    private void completeProbe(long now) {
-        if (probe == null || !probe.validated() || !isClient && !probe.nonProbingReceived()) {
-            return;
-        }
-        PathProbe p = probe;
-        probe = null;
-        NetworkPath old = currentPath;
-        currentPath = p.path();
-        migrations++;
-        if (p.dcidSequence() >= 0) {
-            pending.retireConnectionIds.addAll(peerCids.switchTo(p.dcidSequence()));
-        }
-        for (byte[] r : p.takeResponses()) {
-            pending.pathResponses.add(new PathResponseFrame(r));
-        }
-        if (old != null && (!old.samePeerHost(currentPath) || !old.sameLocalHost(currentPath))) {
-            // §9.4: the congestion controller and RTT estimate of the old path are not for the new one unless only a
-            // port changed; a server moving to its preferred address has a new local address even if the client's stays
-            resetForNewPath(now);
-        }
-        if (qlog.enabled()) {
-            qlog.migrationStateUpdated(now, "migration_complete", describe(currentPath), "");
-        }
-    }
-
-    /**
-     * The probe's validation timed out (§8.2.4): the connection stays on its path. The peer's connection ID the probe went
-     * to is retired unless it is the one the connection sends to (§9.5, §5.1.2), a client's of the preferred address
-     * and a server's it probed from its preferred address with alike.
-     */
-    private void abandonProbe(long now) {
-        if (!probe.probing()) {
-            probe = null; // it only answered challenges: nothing failed
-            return;
-        }
-        if (qlog.enabled()) {
-            qlog.migrationStateUpdated(now, "probing_abandoned", describe(probe.path()),
-                    "path validation failed: no PATH_RESPONSE within 3 * max(current PTO, new path's PTO with kInitialRtt)");
-        }
-        if (probe.dcidSequence() >= 0 && peerCids.retire(probe.dcidSequence())) {
-            pending.retireConnectionIds.add(probe.dcidSequence());
-        }
-        probe = null;
-        probesFailed++;
-    }
-
-    private static String describe(NetworkPath p) {
-        return (p.local() == null ? "" : hostPort(p.local()) + " ") + "-> " + hostPort(p.remote());
-    }
-
-    private static String hostPort(InetSocketAddress a) {
-        return (a.getAddress() == null ? a.getHostString() : a.getAddress().getHostAddress()) + ":" + a.getPort();
-    }
-
-    /**
      * The path the connection starts on (a client's runtime says it before sending; a server's connection takes the
      * path its first datagram came on). Only a connection that knows its path validates and moves to others.
      */
     public void setPath(NetworkPath path) {
-        if (currentPath == null) {
-            currentPath = path;
-        }
+        paths.start(path);
     }
 
     /** The path datagrams go on, or null when the runtime never said. */
     public NetworkPath path() {
-        return currentPath;
+        return paths.current();
     }
 
     /** Whether {@code address} is the peer's on the current path or on one being validated (a runtime's receive filter). */
     public boolean isPeerAddress(InetSocketAddress address) {
-        return currentPath != null && currentPath.remote().equals(address) || probe != null && probe.path().remote().equals(address);
+        return paths.isPeerAddress(address);
     }
 
     /**
@@ -822,7 +668,7 @@ public final class QuicConnection implements StreamTransport {
      * §8.2.2) within what the path allows; null when none is due or fits. Not in flight: its loss says nothing of the
      * current path's congestion.
      */
-    private SendResult sendProbe(ByteBuffer out, long now) {
+    private SendResult sendProbe(PathProbe probe, ByteBuffer out, long now) {
         int start = out.position();
         int room = (int) Math.min(Math.min(out.remaining(), maxDatagramSize()), probe.allowance());
         if (room < MIN_PACKET_ROOM) {
@@ -905,8 +751,9 @@ public final class QuicConnection implements StreamTransport {
             readySince = now;
         }
         maybeInitiateKeyUpdate(now);
-        if (probe != null && probe.due() && state == State.ESTABLISHED && keys.hasTx(EncryptionLevel.ONE_RTT)) {
-            SendResult r = sendProbe(out, now);
+        PathProbe probe = paths.dueProbe();
+        if (probe != null && state == State.ESTABLISHED && keys.hasTx(EncryptionLevel.ONE_RTT)) {
+            SendResult r = sendProbe(probe, out, now);
             if (r != null) {
                 return r;
             }
@@ -997,7 +844,7 @@ public final class QuicConnection implements StreamTransport {
         if (anyEliciting) {
             recovery.setAppLimited(now, false);
         }
-        return new SendResult(length, anyEliciting ? intended : now, 0, currentPath);
+        return new SendResult(length, anyEliciting ? intended : now, 0, paths.current());
     }
 
     /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
@@ -1099,7 +946,7 @@ public final class QuicConnection implements StreamTransport {
         amplification.onSent(length);
         path.onSent(length);
         close.onPacketSent(now + 3 * recovery.rtt().ptoBase());
-        return new SendResult(length, now, 0, currentPath);
+        return new SendResult(length, now, 0, paths.current());
     }
 
     /**
@@ -1152,9 +999,7 @@ public final class QuicConnection implements StreamTransport {
         }
         t = Math.min(t, keys.previousKeysDiscardTime());
         t = Math.min(t, path.timer());
-        if (probe != null) {
-            t = Math.min(t, probe.timer());
-        }
+        t = Math.min(t, paths.timer());
         t = Math.min(t, ackFirst.deadline());
         return Math.min(t, keepAlive.deadline(handshakeConfirmed));
     }
@@ -1242,9 +1087,7 @@ public final class QuicConnection implements StreamTransport {
         if (now >= path.timer()) {
             path.onTimeout(now, recovery.rtt().ptoBase(), recovery.peerMaxAckDelay());
         }
-        if (probe != null && now >= probe.timer() && probe.onTimeout(now)) {
-            abandonProbe(now);
-        }
+        paths.onTimeout(now);
         keepAlive.onTimeout(now, handshakeConfirmed && state == State.ESTABLISHED);
         Recovery.HandshakeStatus hs = handshakeStatus();
         if (now >= recovery.lossDetectionTimer(hs)) {
@@ -1441,8 +1284,8 @@ public final class QuicConnection implements StreamTransport {
         m.put("path_validations_failed", path.failed());
         m.put("path_challenges_sent", path.challengesSent());
         m.put("path_congestion_resets", pathResets);
-        m.put("migrations", migrations);
-        m.put("path_probes_failed", probesFailed);
+        m.put("migrations", paths.migrations());
+        m.put("path_probes_failed", paths.probesFailed());
         m.put("keep_alive_probes", keepAlive.probesSent());
         return m;
     }
