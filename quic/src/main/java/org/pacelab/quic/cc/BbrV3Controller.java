@@ -153,11 +153,23 @@ public final class BbrV3Controller implements CongestionController {
     private boolean probeRttRoundDone;
 
     /**
-     * {@code --slow-start onset}: the queue's onset also ends Startup and ProbeBW_UP; null for the draft's checks only
-     * (bandwidth plateau, loss).
+     * {@code --slow-start onset}: the queue's onset also ends Startup and ProbeBW_UP (see checkQueueOnset); null
+     * for the draft's checks only (bandwidth plateau, loss).
      */
     private final QueueOnset queueOnset;
     private boolean onsetArmedForUp;
+    /** The queue's onset ended Startup and the first ProbeBW_REFILL has not started yet. */
+    private boolean probeAfterOnsetExit;
+    /** BBR.max_bw when the current ProbeBW_UP started. */
+    private long upStartMaxBw;
+    /** The highest delivery rate of the current ProbeBW_UP's own samples (ack phase PROBE_FEEDBACK), bytes/s. */
+    private long upMaxDeliveryRate;
+    /**
+     * {@code --slow-start onset}: a queue's onset in ProbeBW_UP ends the probe only when the probe's own delivery rate
+     * samples stayed below this multiple of max_bw at its start (UP paces at 1.25: a saturated bottleneck delivers
+     * about 1.0, a path with room about 1.24); above it BBR returns to Startup.
+     */
+    public static final double ONSET_PROBE_GROWTH = 1.125;
 
     /** As {@link #BbrV3Controller(int, LongConsumer, RandomGenerator, QueueOnset)} with the draft's probing. */
     public BbrV3Controller(int maxDatagramSize, LongConsumer markConnectionAppLimited, RandomGenerator random) {
@@ -368,6 +380,9 @@ public final class BbrV3Controller implements CongestionController {
     // ---------------------------------------------------------------- per-ACK steps
 
     private void updateModelAndState(RateSample rs, long now) {
+        if (state == BbrState.PROBE_BW_UP && ackPhase == AckPhase.PROBE_FEEDBACK && !rs.isAppLimited()) {
+            upMaxDeliveryRate = Math.max(upMaxDeliveryRate, rs.deliveryRate());
+        }
         updateLatestDeliverySignals(rs);
         updateCongestionSignals(rs);
         updateAckAggregation(rs, now);
@@ -541,9 +556,21 @@ public final class BbrV3Controller implements CongestionController {
     }
 
     /**
-     * The queue's onset in Startup: the pipe counts as full (Drain follows). In ProbeBW_UP, re-armed for each probe:
-     * the probe ends as the draft ends it on a bandwidth plateau (ProbeBW_DOWN follows; inflight_longterm is left as
-     * it is, since a queue that just began says nothing about what the buffer holds).
+     * {@code --slow-start onset} (pacelab's departure from the draft, which has no delay signal; docs/benchmarks.md,
+     * "BBRv3 with the onset: a bound, an early probe and a return to Startup").
+     * <ul>
+     *   <li>Startup: the queue's onset means the pipe is full (Drain follows), and bounds the long-term model as the
+     *       draft's loss exit does (§"Exiting Startup Based on Packet Loss": max(bdp, inflight_latest)) and Linux
+     *       BBRv3's ECN exit, taking also C.inflight (the packets the onset's run of samples let out). The first
+     *       ProbeBW cycle after it probes at once, without §"Time Scale for Bandwidth Probing"'s wait.</li>
+     *   <li>ProbeBW_UP, re-armed for each probe: before the probe's own packets are acknowledged (ack phase
+     *       PROBE_STARTING) an onset counts only when its delay exceeds the threshold by one send quantum at bw (the
+     *       queue a quantum's burst leaves at a bottleneck as fast as the pacing); a counted onset ends the probe
+     *       (ProbeBW_DOWN, as on a bandwidth plateau; inflight_longterm left as it is) unless the probe's own delivery
+     *       rate samples reached {@link #ONSET_PROBE_GROWTH} × max_bw at its start: the probe found bandwidth that
+     *       the onset in Startup missed, and BBR returns to Startup (as the draft's spurious-loss undo does), its
+     *       long-term and short-term bounds reset.</li>
+     * </ul>
      */
     private void checkQueueOnset(AckEvent ack) {
         if (queueOnset == null) {
@@ -556,17 +583,35 @@ public final class BbrV3Controller implements CongestionController {
                 }
                 fullBwReached = true;
                 fullBwNow = true;
+                inflightLongterm = Math.max(Math.max(bdp(), inflightLatest), inflight);
+                probeAfterOnsetExit = true;
             }
         } else if (state == BbrState.PROBE_BW_UP) {
             if (!onsetArmedForUp) {
                 queueOnset.rearm();
                 onsetArmedForUp = true;
             }
-            if (queueOnset.onAck(ack, cwnd, mds)) {
-                queueOnsetProbeEnds++;
-                prevProbeTooHigh = false;
-                startProbeBwDown(ack.now());
+            if (!queueOnset.onAck(ack, cwnd, mds)) {
+                return;
             }
+            if (ackPhase != AckPhase.PROBE_FEEDBACK && bw > 0
+                    && queueOnset.exitDelay() < queueOnset.threshold() + sendQuantum * 1_000_000_000L / bw) {
+                queueOnset.rearm();
+                return;
+            }
+            if (upMaxDeliveryRate >= ONSET_PROBE_GROWTH * upStartMaxBw) {
+                queueOnsetRestarts++;
+                queueOnset.rearm();
+                fullBwReached = false;
+                resetFullBw();
+                resetShortTermModel();
+                inflightLongterm = INFINITY;
+                enterStartup();
+                return;
+            }
+            queueOnsetProbeEnds++;
+            prevProbeTooHigh = false;
+            startProbeBwDown(ack.now());
         } else {
             onsetArmedForUp = false;
         }
@@ -574,8 +619,12 @@ public final class BbrV3Controller implements CongestionController {
 
     /** ProbeBW_UP phases the queue's onset ended. */
     private int queueOnsetProbeEnds;
+    /** Onsets in ProbeBW_UP after the probe's delivery rate had grown: returns to Startup. */
+    private int queueOnsetRestarts;
 
     public int queueOnsetProbeEnds() { return queueOnsetProbeEnds; }
+
+    public int queueOnsetRestarts() { return queueOnsetRestarts; }
 
     private void checkStartupHighLoss(RateSample rs) {
         if (state != BbrState.STARTUP || fullBwReached) {
@@ -651,6 +700,8 @@ public final class BbrV3Controller implements CongestionController {
         resetFullBw();
         fullBw = rs.deliveryRate();
         state = BbrState.PROBE_BW_UP;
+        upStartMaxBw = maxBw;
+        upMaxDeliveryRate = 0;
         pacingGain = PROBE_BW_UP_PACING_GAIN;
         cwndGain = PROBE_BW_UP_CWND_GAIN;
         raiseInflightLongtermSlope();
@@ -719,7 +770,8 @@ public final class BbrV3Controller implements CongestionController {
     }
 
     private boolean isTimeToProbeBw(long now) {
-        if (hasElapsedInPhase(now, bwProbeWait) || isRenoCoexistenceProbeTime()) {
+        if (probeAfterOnsetExit || hasElapsedInPhase(now, bwProbeWait) || isRenoCoexistenceProbeTime()) {
+            probeAfterOnsetExit = false;
             startProbeBwRefill();
             return true;
         }
@@ -1060,6 +1112,7 @@ public final class BbrV3Controller implements CongestionController {
         if (queueOnset != null) {
             m.put("slow_start_rule", SlowStartRule.QUEUE_ONSET.optionValue());
             m.put("onset_probe_ends", queueOnsetProbeEnds);
+            m.put("onset_restarts", queueOnsetRestarts);
         }
         if (startupExit != null) {
             m.put("startup_exit", startupExit);

@@ -31,7 +31,7 @@ final class BbrPath {
     record Loss(long time, PacketInfo packet, long lostAfter) {}
 
     final DeliveryRateEstimator estimator = new DeliveryRateEstimator();
-    final BbrV3Controller bbr = new BbrV3Controller(MDS, estimator::markAppLimited, new SplittableRandom(42));
+    final BbrV3Controller bbr;
     final RttEstimator rtt = new RttEstimator();
     final List<Transition> transitions = new ArrayList<>();
     final List<Long> cwndDuringProbeRtt = new ArrayList<>();
@@ -53,6 +53,12 @@ final class BbrPath {
     long drops;
 
     BbrPath(LongUnaryOperator bottleneckRate, long propagationRtt, int bufferPackets) {
+        this(bottleneckRate, propagationRtt, bufferPackets, null);
+    }
+
+    /** With {@code queueOnset} not null: BBR as {@code --slow-start onset} runs it. */
+    BbrPath(LongUnaryOperator bottleneckRate, long propagationRtt, int bufferPackets, QueueOnset queueOnset) {
+        this.bbr = new BbrV3Controller(MDS, estimator::markAppLimited, new SplittableRandom(42), queueOnset);
         this.bottleneckRate = bottleneckRate;
         this.propagationRtt = propagationRtt;
         this.bufferPackets = bufferPackets;

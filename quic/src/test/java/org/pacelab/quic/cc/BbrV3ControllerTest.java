@@ -196,6 +196,84 @@ class BbrV3ControllerTest {
         assertTrue(!path.bbr.fullBwReached());
     }
 
+    private static QueueOnset onset() {
+        return new QueueOnset(QueueOnset.DEFAULT_MIN_DELAY, true);
+    }
+
+    /**
+     * {@code --slow-start onset}: the queue's onset ends Startup before any loss and bounds inflight_longterm as the
+     * draft's loss exit does (at least the BDP; here no more than BDP + buffer, which no loss told it), and the first
+     * ProbeBW cycle probes at once instead of waiting 2 to 3 s (§"Time Scale for Bandwidth Probing").
+     */
+    @Test
+    void onsetEndsStartupWithABoundAndProbesAtOnce() {
+        int buffer = 40;                                                 // about 1 BDP
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, buffer, onset());
+        path.runUntil(3000 * MS, BbrState.DRAIN);
+        assertEquals("queue_onset", path.bbr.startupExit());
+        assertEquals(0, path.drops);
+        long bdp = RATE * MIN_RTT / 1_000_000_000L;
+        long longterm = path.bbr.inflightLongterm();
+        assertTrue(longterm >= bdp && longterm <= bdp + (long) buffer * MDS,
+                "inflight_longterm " + longterm + " for BDP " + bdp);
+        path.run(3000 * MS);
+        long probeBw = path.transitions.stream().filter(t -> t.state().isProbeBw()).findFirst().orElseThrow().time();
+        long refill = path.firstEntry(BbrState.PROBE_BW_REFILL, probeBw);
+        assertTrue(refill >= 0 && refill - probeBw <= 2 * MIN_RTT,
+                "first REFILL " + (refill - probeBw) / MS + " ms after ProbeBW began");
+        // the draft waits: the same path without the onset
+        BbrPath draft = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);
+        draft.run(3000 * MS);
+        long draftProbeBw = draft.transitions.stream().filter(t -> t.state().isProbeBw()).findFirst().orElseThrow()
+                .time();
+        long draftRefill = draft.firstEntry(BbrState.PROBE_BW_REFILL, draftProbeBw);
+        assertTrue(draftRefill < 0 || draftRefill - draftProbeBw > 10 * MIN_RTT,
+                "the draft's first REFILL " + (draftRefill - draftProbeBw) / MS + " ms after ProbeBW began");
+    }
+
+    /**
+     * {@code --slow-start onset} on a fixed rate and a 0.5 BDP buffer: once the first probe after the exit is over,
+     * every ProbeBW_UP ends at the queue's onset (its delivery rate cannot grow), none returns to Startup, and no packet
+     * is lost in 12 s (without the bound, ProbeBW_CRUISE's 2 BDP window overflows such a buffer).
+     */
+    @Test
+    void onsetEndsEachProbeOnAFixedRateWithoutALoss() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 20, onset());
+        path.runUntil(3000 * MS, BbrState.PROBE_BW_CRUISE);
+        assertEquals(BbrState.PROBE_BW_CRUISE, path.bbr.bbrState());
+        long cruise = path.now;
+        long drops = path.drops;
+        int restarts = path.bbr.queueOnsetRestarts();
+        int ends = path.bbr.queueOnsetProbeEnds();
+        path.run(12_000 * MS);
+        assertEquals(drops, path.drops, "drops after the first probe");
+        long ups = path.transitions.stream().filter(t -> t.time() > cruise && t.state() == BbrState.PROBE_BW_UP).count();
+        assertTrue(ups >= 3, ups + " probes");
+        assertEquals(ups, path.bbr.queueOnsetProbeEnds() - ends + (path.bbr.bbrState() == BbrState.PROBE_BW_UP ? 1 : 0));
+        assertEquals(restarts, path.bbr.queueOnsetRestarts());
+        assertEquals(-1, path.firstEntry(BbrState.STARTUP, cruise));
+        assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
+    }
+
+    /**
+     * {@code --slow-start onset} when the bottleneck's rate doubles: the next ProbeBW_UP's own delivery rate samples
+     * pass 9/8 of max_bw before the queue's onset, so BBR returns to Startup, leaves it again at the new rate's onset
+     * and runs at the new rate.
+     */
+    @Test
+    void onsetProbeThatFindsBandwidthReturnsToStartup() {
+        BbrPath path = new BbrPath(t -> t < 1000 * MS ? RATE : 2 * RATE, 40 * MS, 40, onset());
+        path.run(1000 * MS);
+        assertEquals(RATE, path.bbr.maxBw(), RATE * 0.02);
+        path.run(6000 * MS);
+        assertTrue(path.bbr.queueOnsetRestarts() >= 1, "no return to Startup");
+        long again = path.firstEntry(BbrState.STARTUP, 1000 * MS);
+        assertTrue(again > 1000 * MS, path.transitions.toString());
+        assertTrue(path.firstEntry(BbrState.DRAIN, again) > again, "Startup did not end again");
+        assertEquals(2 * RATE, path.bbr.maxBw(), 2 * RATE * 0.02);
+        assertEquals(0, path.drops);
+    }
+
     @Test
     void exposesItsPacingRateAndSendQuantum() {
         BbrPath path = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);

@@ -21,7 +21,7 @@ import org.pacelab.quic.qlog.QlogSink;
  * ({@code <role>-<original DCID>.sqlog}) and written by the same {@link QlogJsonSeqWriter}, with the virtual
  * epoch as {@code reference_time} and virtual time 0 as its base. Files are written as {@code .part} and renamed
  * by {@link #closeAll()}. Unlike a live process's qlog, records are not flushed one by one: the file is written
- * in large blocks. With {@link #readFirst()} the analyzer reads the first connection's qlog while it is written
+ * in large blocks, and they are encoded on a thread of their own ({@link QlogWriterThread}), not the run's. With {@link #readFirst()} the analyzer reads the first connection's qlog while it is written
  * ({@link QlogPipe}).
  */
 public final class QlogFiles implements Function<byte[], QlogSink> {
@@ -32,6 +32,8 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     private final List<Open> open = new ArrayList<>();
     private final boolean readFirst;
     private QlogPipe firstRead;
+    /** Writes every qlog of these files, on its own thread; started with the first file. */
+    private QlogWriterThread writer;
 
     public QlogFiles(Path dir, String role) throws IOException {
         this(dir, role, false);
@@ -62,8 +64,12 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
             OutputStream w = new BufferedOutputStream(out, 1 << 20);
             QlogSink sink = new QlogJsonSeqWriter(w, "pacelab " + role + " " + hex, role, odcid,
                     VirtualEpoch.epochMillis(), 0, true, false);
-            open.add(new Open(sink, w, part, file));
-            return sink;
+            if (writer == null) {
+                writer = new QlogWriterThread();
+            }
+            QlogSink deferred = writer.defer(sink);
+            open.add(new Open(deferred, w, part, file));
+            return deferred;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create qlog file " + part, e);
         }
@@ -86,6 +92,11 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
     public void closeAll() throws IOException {
         for (Open o : open) {
             o.sink().close();
+        }
+        if (writer != null) {
+            writer.finish(); // every record written (or the writer's failure thrown) before the streams close
+        }
+        for (Open o : open) {
             o.stream().close();
             Files.move(o.part(), o.file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
@@ -93,6 +104,9 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
 
     /** Deletes the partial files and ends the analyzer's reader of the first one (the run failed). */
     public void discard() {
+        if (writer != null) {
+            writer.abort(); // no more writes to the streams closed below
+        }
         if (firstRead != null) {
             firstRead.abort(); // its thread ends whether or not the stream below closes (the pipe's end marker)
         }
