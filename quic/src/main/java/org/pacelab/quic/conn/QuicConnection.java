@@ -32,7 +32,6 @@ import org.pacelab.quic.recovery.PacketNumberSpace;
 import org.pacelab.quic.recovery.Recovery;
 import org.pacelab.quic.recovery.RttEstimator;
 import org.pacelab.quic.recovery.SentPacket;
-import org.pacelab.quic.stream.SendBuffer;
 import org.pacelab.quic.tls.SessionTicket;
 import org.pacelab.quic.tls.TlsHandshake;
 
@@ -92,10 +91,9 @@ public final class QuicConnection implements StreamTransport {
     private long peerMaxUdpPayload = 65527;
 
     private State state = State.HANDSHAKE;
-    private boolean handshakeComplete;
-    private boolean handshakeConfirmed;
+    /** Handshake complete and confirmed, the Initial and Handshake keys discarded (RFC 9001 §4.1, §4.9). */
+    private final HandshakeProgress handshake;
     private boolean connectedReported;
-    private boolean peerValidatedOurAddress;
     /** RFC 9000 §8.1: what a server may send before the client's address is validated; the bytes sent. */
     private final AmplificationLimit amplification;
     private final IdleTimer idleTimer;
@@ -166,6 +164,8 @@ public final class QuicConnection implements StreamTransport {
         this.idleTimer = new IdleTimer(config.idleTimeout(), now);
         // RFC 9000 §8.1: a token from our Retry validates the client's address
         this.amplification = new AmplificationLimit(isClient || retryScid != null);
+        this.handshake = new HandshakeProgress(isClient, keys, spaces, recovery, amplification,
+                tls.outgoing(EncryptionLevel.INITIAL));
         this.fate = new SentPacketFate(streams, tls, keys, spaces, pending, ackFrequency, recovery, ecn);
         this.populator = new PacketPopulator(isClient, config.ackDelayExponent(), spaces, keys, tls, streams, pending,
                 localCids, ackFrequency, recovery, fate);
@@ -294,7 +294,7 @@ public final class QuicConnection implements StreamTransport {
         }
         markInput(now);
         int size = datagram.remaining();
-        paths.beforeDatagram(path, !isClient && handshakeComplete && state == State.ESTABLISHED);
+        paths.beforeDatagram(path, !isClient && handshake.complete() && state == State.ESTABLISHED);
         long authenticatedBefore = receiver.packetsReceived();
         receiver.receive(datagram, ecn, now);
         boolean authenticated = receiver.packetsReceived() > authenticatedBefore;
@@ -335,10 +335,10 @@ public final class QuicConnection implements StreamTransport {
         public State state() { return state; }
 
         @Override
-        public boolean handshakeComplete() { return handshakeComplete; }
+        public boolean handshakeComplete() { return handshake.complete(); }
 
         @Override
-        public boolean handshakeConfirmed() { return handshakeConfirmed; }
+        public boolean handshakeConfirmed() { return handshake.confirmed(); }
 
         @Override
         public void onNoCommonVersion(int[] offered, long now) {
@@ -366,9 +366,7 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onClientHandshakePacket(long now) {
-            // RFC 9000 §8.1: a Handshake packet proves the client received our Initial
-            amplification.validate();
-            discardLevel(EncryptionLevel.INITIAL, now);
+            handshake.onHandshakePacketReceived(now);
         }
 
         @Override
@@ -376,7 +374,7 @@ public final class QuicConnection implements StreamTransport {
             if (state == State.HANDSHAKE) {
                 // the client may lack our Initial data: it goes again now, unless a copy of it left less than a PTO
                 // ago (RFC 9002 §6.2.3)
-                recovery.onClientInitialProbe(handshakeStatus(), now).forEach(fate::sendAgain);
+                recovery.onClientInitialProbe(handshake.status(), now).forEach(fate::sendAgain);
             }
         }
 
@@ -400,11 +398,10 @@ public final class QuicConnection implements StreamTransport {
         @Override
         public void onAck(EncryptionLevel level, AckFrame ack, long now) throws QuicException {
             PacketSpace space = level.space();
-            if (isClient && space == PacketSpace.HANDSHAKE) {
-                // RFC 9002 §A.6: an acknowledged Handshake packet shows that the server validated our address
-                peerValidatedOurAddress = true;
+            if (space == PacketSpace.HANDSHAKE) {
+                handshake.onHandshakeAcked();
             }
-            fate.onAckFrame(space, ack, peerAckDelayExponent, handshakeStatus(), now);
+            fate.onAckFrame(space, ack, peerAckDelayExponent, handshake.status(), now);
         }
 
         @Override
@@ -539,12 +536,11 @@ public final class QuicConnection implements StreamTransport {
 
         @Override
         public void onHandshakeComplete() {
-            handshakeComplete = true;
+            handshake.onComplete();
             state = State.ESTABLISHED;
             if (!isClient) {
-                // RFC 9001 §4.1.2: the server confirms the handshake when it completes
+                // RFC 9001 §4.1.2: the server confirms the handshake when it completes, and tells the client
                 pending.handshakeDone = true;
-                confirmHandshakeNow = true;
             }
             pending.newConnectionIds.addAll(localCids.issueUpTo(peerActiveCidLimit()));
             if (!connectedReported) {
@@ -554,8 +550,6 @@ public final class QuicConnection implements StreamTransport {
             }
         }
     }
-
-    private boolean confirmHandshakeNow;
 
     /**
      * Client: 0-RTT (RFC 9001 §4.6.1). The application starts now and its first stream data leaves in 0-RTT packets,
@@ -627,15 +621,9 @@ public final class QuicConnection implements StreamTransport {
         return (int) Math.min(peer, config.activeConnectionIdLimit());
     }
 
+    /** The handshake confirmed (RFC 9001 §4.1.2); a client then probes the server's preferred address (RFC 9000 §9.6). */
     private void confirmHandshake(long now) {
-        if (handshakeConfirmed) {
-            return;
-        }
-        handshakeConfirmed = true;
-        peerValidatedOurAddress = true;
-        // RFC 9001 §4.9.2: discard Handshake keys once the handshake is confirmed
-        discardLevel(EncryptionLevel.HANDSHAKE, now);
-        if (isClient) {
+        if (handshake.confirm(now) && isClient) {
             paths.probePreferredAddress(config.usePreferredAddress() && peerParams != null ? peerParams.preferredAddress() : null,
                     now);
         }
@@ -708,15 +696,6 @@ public final class QuicConnection implements StreamTransport {
         return new SendResult(size, now, 0, probe.path());
     }
 
-    private void discardLevel(EncryptionLevel level, long now) {
-        if (!keys.hasTx(level) && !keys.hasRx(level)) {
-            return;
-        }
-        keys.discard(level);
-        recovery.discardSpace(level.space(), now);
-        spaces[level.space().ordinal()].cancelProbes();
-    }
-
     private boolean probesToSend() {
         for (PacketNumberSpace s : spaces) {
             if (s.probesToSend() > 0) {
@@ -743,8 +722,7 @@ public final class QuicConnection implements StreamTransport {
         if (state == State.CLOSED || state == State.DRAINING) {
             return SendResult.NOTHING;
         }
-        if (confirmHandshakeNow) {
-            confirmHandshakeNow = false;
+        if (handshake.takeConfirmationDue()) {
             confirmHandshake(now);
         }
         if (idle) {
@@ -779,11 +757,11 @@ public final class QuicConnection implements StreamTransport {
         }
         boolean probing = probesToSend();
         boolean cwndOpen = probing || recovery.congestionWindowRoom() > 0;
-        boolean elicitingWaiting = populator.ackElicitingWaiting(handshakeComplete);
+        boolean elicitingWaiting = populator.ackElicitingWaiting(handshake.complete());
         long intended = now;
         boolean mayElicit = cwndOpen;
         long pacedUntil = 0;
-        if (elicitingWaiting && cwndOpen && !probing && handshakeComplete) {
+        if (elicitingWaiting && cwndOpen && !probing && handshake.complete()) {
             long release = recovery.pacer().releaseTime(now, maxDatagramSize());
             if (release > now + config.pacingLookahead()) {
                 if (!populator.ackDue(now)) {
@@ -861,11 +839,11 @@ public final class QuicConnection implements StreamTransport {
 
     /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
     private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
-        if (!populator.due(level, mayElicit, handshakeComplete, now)) {
+        if (!populator.due(level, mayElicit, handshake.complete(), now)) {
             return null;
         }
         PacketBuilder b = startPacket(out, level, room, 4);
-        populator.populate(b, mayElicit, handshakeComplete, maxDatagramSize(), now);
+        populator.populate(b, mayElicit, handshake.complete(), maxDatagramSize(), now);
         if (b.isEmpty()) {
             b.abandon(out);
             return null;
@@ -894,10 +872,7 @@ public final class QuicConnection implements StreamTransport {
         if (qlog.enabled()) {
             qlog.packetSent(now, level.packetType(), b.packetNumber, size, sp.intendedSendTime, b.frames());
         }
-        if (isClient && level == EncryptionLevel.HANDSHAKE) {
-            // RFC 9001 §4.9.1: a client discards Initial keys when it first sends a Handshake packet
-            discardLevel(EncryptionLevel.INITIAL, now);
-        }
+        handshake.onPacketSent(level, now);
         if (eliciting) {
             // RFC 9000 §10.1: sending an ack-eliciting packet restarts the idle timer if nothing was sent
             // since the last received packet
@@ -916,7 +891,7 @@ public final class QuicConnection implements StreamTransport {
             if (!keys.hasTx(level)) {
                 continue;
             }
-            if (level == EncryptionLevel.ONE_RTT && !handshakeComplete && keys.hasTx(EncryptionLevel.HANDSHAKE)) {
+            if (level == EncryptionLevel.ONE_RTT && !handshake.complete() && keys.hasTx(EncryptionLevel.HANDSHAKE)) {
                 continue;
             }
             int remaining = start + room - out.position();
@@ -955,7 +930,7 @@ public final class QuicConnection implements StreamTransport {
      * may never come.
      */
     private void maybeInitiateKeyUpdate(long now) {
-        if (config.keyUpdateInterval() > 0 && handshakeConfirmed
+        if (config.keyUpdateInterval() > 0 && handshake.confirmed()
                 && keys.packetsSentInPhase() + keys.packetsReceivedInPhase() >= config.keyUpdateInterval()
                 && keys.canInitiateUpdate()) {
             updateKeys(now, "local_update");
@@ -964,7 +939,7 @@ public final class QuicConnection implements StreamTransport {
 
     /** Initiates a 1-RTT key update now if RFC 9001 §6 allows it; returns whether it did. */
     public boolean initiateKeyUpdate(long now) {
-        if (!handshakeConfirmed || !keys.canInitiateUpdate()) {
+        if (!handshake.confirmed() || !keys.canInitiateUpdate()) {
             return false;
         }
         updateKeys(now, "local_update");
@@ -992,7 +967,7 @@ public final class QuicConnection implements StreamTransport {
             return close.deadline();
         }
         long t = idleTimer.deadline();
-        t = Math.min(t, recovery.lossDetectionTimer(handshakeStatus()));
+        t = Math.min(t, recovery.lossDetectionTimer(handshake.status()));
         long ackDeadline = spaces[PacketSpace.APPLICATION.ordinal()].received.ackDeadline();
         if (ackDeadline != Long.MIN_VALUE) {
             t = Math.min(t, ackDeadline);
@@ -1001,17 +976,7 @@ public final class QuicConnection implements StreamTransport {
         t = Math.min(t, path.timer());
         t = Math.min(t, paths.timer());
         t = Math.min(t, ackFirst.deadline());
-        return Math.min(t, keepAlive.deadline(handshakeConfirmed));
-    }
-
-    /** What recovery needs to know of the handshake to arm its timer (RFC 9002 §A.6, §A.8). */
-    private Recovery.HandshakeStatus handshakeStatus() {
-        boolean atAmplificationLimit = amplification.atLimit();
-        boolean peerCompletedValidation = !isClient || peerValidatedOurAddress || handshakeConfirmed;
-        SendBuffer initial = tls.outgoing(EncryptionLevel.INITIAL);
-        boolean initialDataUnacked = keys.hasTx(EncryptionLevel.INITIAL) && initial.ackedOffset() < initial.writeOffset();
-        return new Recovery.HandshakeStatus(isClient, keys.hasTx(EncryptionLevel.HANDSHAKE), handshakeConfirmed,
-                peerCompletedValidation, atAmplificationLimit, initialDataUnacked);
+        return Math.min(t, keepAlive.deadline(handshake.confirmed()));
     }
 
     /**
@@ -1026,7 +991,7 @@ public final class QuicConnection implements StreamTransport {
      */
     boolean onPeerAddressChanged(long now, boolean onlyPortChanged) {
         // a server's handshake is confirmed when it completes (RFC 9001 §4.1.2), possibly by this very datagram
-        boolean confirmed = isClient ? handshakeConfirmed : handshakeComplete;
+        boolean confirmed = isClient ? handshake.confirmed() : handshake.complete();
         if (!receiver.datagramMovesPath() || !confirmed || state != State.ESTABLISHED) {
             return false;
         }
@@ -1088,8 +1053,8 @@ public final class QuicConnection implements StreamTransport {
             path.onTimeout(now, recovery.rtt().ptoBase(), recovery.peerMaxAckDelay());
         }
         paths.onTimeout(now);
-        keepAlive.onTimeout(now, handshakeConfirmed && state == State.ESTABLISHED);
-        Recovery.HandshakeStatus hs = handshakeStatus();
+        keepAlive.onTimeout(now, handshake.confirmed() && state == State.ESTABLISHED);
+        Recovery.HandshakeStatus hs = handshake.status();
         if (now >= recovery.lossDetectionTimer(hs)) {
             Recovery.Timeout timeout = recovery.onLossDetectionTimeout(hs, now);
             fate.onLost(timeout.lost());
@@ -1253,9 +1218,9 @@ public final class QuicConnection implements StreamTransport {
         return state == State.CLOSED || state == State.DRAINING || state == State.CLOSING && !close.packetPending();
     }
 
-    public boolean isHandshakeComplete() { return handshakeComplete; }
+    public boolean isHandshakeComplete() { return handshake.complete(); }
 
-    public boolean isHandshakeConfirmed() { return handshakeConfirmed; }
+    public boolean isHandshakeConfirmed() { return handshake.confirmed(); }
 
     /** Server side: whether the client's address is validated (RFC 9000 §8.1: Retry token or a Handshake packet). */
     public boolean isAddressValidated() { return amplification.validated(); }
