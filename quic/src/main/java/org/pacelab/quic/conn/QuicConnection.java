@@ -2,7 +2,6 @@ package org.pacelab.quic.conn;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +18,6 @@ import org.pacelab.quic.frame.AckFrame;
 import org.pacelab.quic.frame.ConnectionCloseFrame;
 import org.pacelab.quic.frame.CryptoFrame;
 import org.pacelab.quic.frame.NewConnectionIdFrame;
-import org.pacelab.quic.frame.PathChallengeFrame;
-import org.pacelab.quic.frame.PathResponseFrame;
 import org.pacelab.quic.frame.RetireConnectionIdFrame;
 import org.pacelab.quic.packet.EncryptionLevel;
 import org.pacelab.quic.packet.PacketSpace;
@@ -45,10 +42,6 @@ public final class QuicConnection implements StreamTransport {
 
     /** Connection states (RFC 9000 §10). */
     public enum State { HANDSHAKE, ESTABLISHED, CLOSING, DRAINING, CLOSED }
-
-    private static final byte[] EMPTY = new byte[0];
-    /** Smallest useful room for a packet (header, a frame, the AEAD tag). */
-    private static final int MIN_PACKET_ROOM = 64;
 
     private final boolean isClient;
     private final ConnectionConfig config;
@@ -76,8 +69,6 @@ public final class QuicConnection implements StreamTransport {
     private final PacketNumberSpace[] spaces;
     private final Recovery recovery;
     private final EcnValidator ecn;
-    /** ECN codepoint of the datagram being built. */
-    private int txEcn;
     /** Streams, their flow control and the stream frames (quinn's {@code StreamsState}). */
     private final ConnectionStreams streams;
 
@@ -119,13 +110,10 @@ public final class QuicConnection implements StreamTransport {
 
     private final ApplicationEvents appEvents;
 
-    // pacing bookkeeping (see send)
-    private boolean idle = true;
-    private long readySince;
+    /** Datagrams written (RFC 9000 §12.2 coalescing, pacing, the close and path-probe datagrams). */
+    private final PacketSender sender;
+    /** The time of the latest input (a datagram or a timer). */
     private long lastNow;
-
-    // counters
-    private long packetsSent;
 
     private QuicConnection(boolean isClient, ConnectionConfig config, ApplicationHandler app, RandomGenerator random,
                            StatelessResetTokens resetTokens, LocalConnectionIds.Listener cidListener,
@@ -176,6 +164,9 @@ public final class QuicConnection implements StreamTransport {
         this.ackFirst = new InitialAckFirst(!isClient && config.versions().get(0) == version);
         FrameReceiver frames = new FrameReceiver(isClient, config.minAckDelay(), qlog, streams, pending, path,
                 spaces[PacketSpace.APPLICATION.ordinal()].received, new ConnectionFrames());
+        this.sender = new PacketSender(isClient, config.pacingLookahead(), versions, keys, spaces, peerCids, initialScid,
+                handshakeIds, handshake, populator, recovery, ecn, amplification, path, paths, close, ackFirst, idleTimer,
+                qlog);
         this.receiver = new PacketReceiver(isClient, this.originalDcid, initialScid, versions, handshakeIds, localCids,
                 peerCids, keys, spaces, frames, amplification, path, idleTimer, keepAlive, recovery, close, qlog,
                 new ConnectionPackets());
@@ -202,8 +193,7 @@ public final class QuicConnection implements StreamTransport {
         QuicConnection c = new QuicConnection(true, config, app, random, resetTokens, cidListener, scid, dcid, dcid, null,
                 config.clientOriginalVersion(), now);
         c.tls.start();
-        c.idle = false;
-        c.readySince = now;
+        c.sender.onInput(now);
         if (c.keys.hasTx(EncryptionLevel.ZERO_RTT)) {
             c.startEarlyData();
         }
@@ -462,7 +452,7 @@ public final class QuicConnection implements StreamTransport {
 
     /** The ECN codepoint of the datagram the last {@link #send} call wrote (RFC 3168: 0b10 ECT(0), 0 Not-ECT). */
     public int ecnCodepoint() {
-        return txEcn;
+        return sender.ecnCodepoint();
     }
 
     /** The sender's ECN state (RFC 9000 Appendix A.4) and why it failed, if it did. */
@@ -651,60 +641,6 @@ public final class QuicConnection implements StreamTransport {
         return paths.isPeerAddress(address);
     }
 
-    /**
-     * A datagram of only PATH_CHALLENGE and PATH_RESPONSE frames on the probe's path, padded to 1200 bytes (§8.2.1,
-     * §8.2.2) within what the path allows; null when none is due or fits. Not in flight: its loss says nothing of the
-     * current path's congestion.
-     */
-    private SendResult sendProbe(PathProbe probe, ByteBuffer out, long now) {
-        int start = out.position();
-        int room = (int) Math.min(Math.min(out.remaining(), maxDatagramSize()), probe.allowance());
-        if (room < MIN_PACKET_ROOM) {
-            return null;
-        }
-        PacketSpace space = PacketSpace.APPLICATION;
-        PacketNumberSpace pns = spaces[space.ordinal()];
-        PacketBuilder.Header header = new PacketBuilder.Header(versions.current(), probe.dcid(), initialScid, EMPTY,
-                keys.keyPhase() == 1);
-        PacketBuilder b = PacketBuilder.start(out, EncryptionLevel.ONE_RTT, pns.nextPacketNumber(), pns.largestAcked(), header,
-                room, 4);
-        if (probe.challengeDue()) {
-            b.write(new PathChallengeFrame(probe.takeChallenge(now)));
-        }
-        for (byte[] r : probe.takeResponses()) {
-            if (b.remaining() < 9) {
-                break;
-            }
-            b.write(new PathResponseFrame(r));
-        }
-        b.finish(out);
-        int padding = Math.min(ConnectionConfig.MIN_INITIAL_SIZE, room) - (out.position() - start);
-        if (padding > 0) {
-            b.padFinished(out, padding);
-        }
-        int size = b.seal(out, keys.tx(EncryptionLevel.ONE_RTT));
-        pns.takePacketNumber();
-        packetsSent++;
-        SentPacket sp = new SentPacket(space, b.packetNumber, now, now, size, true, false, b.frames());
-        recovery.onPacketSent(sp, now);
-        keys.onPacketSent(b.packetNumber);
-        if (qlog.enabled()) {
-            qlog.packetSent(now, EncryptionLevel.ONE_RTT.packetType(), b.packetNumber, size, now, b.frames());
-        }
-        probe.onSent(size);
-        txEcn = 0;
-        return new SendResult(size, now, 0, probe.path());
-    }
-
-    private boolean probesToSend() {
-        for (PacketNumberSpace s : spaces) {
-            if (s.probesToSend() > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     // =============================================================================================
     // Sending
     // =============================================================================================
@@ -716,7 +652,7 @@ public final class QuicConnection implements StreamTransport {
 
     /**
      * Writes the next datagram into {@code out} (from its position, up to its limit), coalescing packets of
-     * several encryption levels when useful.
+     * several encryption levels when useful ({@link PacketSender}).
      */
     public SendResult send(ByteBuffer out, long now) {
         if (state == State.CLOSED || state == State.DRAINING) {
@@ -725,203 +661,8 @@ public final class QuicConnection implements StreamTransport {
         if (handshake.takeConfirmationDue()) {
             confirmHandshake(now);
         }
-        if (idle) {
-            readySince = now;
-        }
         maybeInitiateKeyUpdate(now);
-        PathProbe probe = paths.dueProbe();
-        if (probe != null && state == State.ESTABLISHED && keys.hasTx(EncryptionLevel.ONE_RTT)) {
-            SendResult r = sendProbe(probe, out, now);
-            if (r != null) {
-                return r;
-            }
-        }
-        // every packet of this datagram carries the same ECN mark: the one the runtime puts on the datagram
-        txEcn = ecn.codepoint();
-        int start = out.position();
-        int room = Math.min(out.remaining(), maxDatagramSize());
-        // RFC 9000 §8.1: three times what the client sent, until its address is validated
-        room = (int) Math.max(0, Math.min(room, amplification.allowance()));
-        room = (int) Math.min(room, path.allowance());
-        if (room < MIN_PACKET_ROOM) {
-            return SendResult.NOTHING;
-        }
-        if (path.challengeDue() && state == State.ESTABLISHED) {
-            // RFC 9000 §8.2.1, §9.3: the first packet on the new path carries the challenge; like a PTO probe it goes at
-            // once, whatever the congestion window and the pacer
-            populator.challenge(new PathChallengeFrame(path.takeChallenge(now)));
-            spaces[PacketSpace.APPLICATION.ordinal()].requestProbes(1);
-        }
-        if (state == State.CLOSING) {
-            return sendClose(out, room, now);
-        }
-        boolean probing = probesToSend();
-        boolean cwndOpen = probing || recovery.congestionWindowRoom() > 0;
-        boolean elicitingWaiting = populator.ackElicitingWaiting(handshake.complete());
-        long intended = now;
-        boolean mayElicit = cwndOpen;
-        long pacedUntil = 0;
-        if (elicitingWaiting && cwndOpen && !probing && handshake.complete()) {
-            long release = recovery.pacer().releaseTime(now, maxDatagramSize());
-            if (release > now + config.pacingLookahead()) {
-                if (!populator.ackDue(now)) {
-                    return SendResult.blocked(release);
-                }
-                // an ACK goes out now; the paced data waits
-                mayElicit = false;
-                pacedUntil = release;
-            } else {
-                intended = Math.max(release, readySince);
-            }
-        }
-        List<PacketBuilder> built = new ArrayList<>(3);
-        boolean needsPadding = false;
-        for (EncryptionLevel level : SEND_ORDER) {
-            int remaining = start + room - out.position();
-            if (remaining < MIN_PACKET_ROOM || !keys.hasTx(level)) {
-                continue;
-            }
-            PacketBuilder b = buildPacket(level, out, remaining, mayElicit, now);
-            if (b != null) {
-                built.add(b);
-                if (level == EncryptionLevel.INITIAL && (isClient || b.ackEliciting())) {
-                    needsPadding = true;
-                }
-            }
-        }
-        if (built.isEmpty()) {
-            out.position(start);
-            if (pacedUntil != 0) {
-                return SendResult.blocked(pacedUntil);
-            }
-            if (!elicitingWaiting || !cwndOpen) {
-                idle = true;
-            }
-            if (!elicitingWaiting && recovery.congestionWindowRoom() >= maxDatagramSize()) {
-                recovery.setAppLimited(now, true);
-            }
-            return SendResult.NOTHING;
-        }
-        if (needsPadding) {
-            PacketBuilder.padInitialDatagram(out, start, room, built);
-        }
-        boolean anyEliciting = false;
-        for (PacketBuilder b : built) {
-            int size = b.seal(out, keys.tx(b.level));
-            record(b, size, intended, now);
-            anyEliciting |= b.ackEliciting();
-            if (b.level == EncryptionLevel.INITIAL && b.carriesAck()) {
-                // the ACK of held CRYPTO data is in this datagram: TLS gets the data at the next timer turn (RFC 9000
-                // §13.2.1); a send that returned earlier, or built no ACK, left it held
-                ackFirst.onAckSent(now);
-            }
-        }
-        int length = out.position() - start;
-        amplification.onSent(length);
-        path.onSent(length);
-        if (anyEliciting) {
-            recovery.setAppLimited(now, false);
-        }
-        return new SendResult(length, anyEliciting ? intended : now, 0, paths.current());
-    }
-
-    /** The packets of a datagram, in the order RFC 9000 §12.2 coalesces them. */
-    private static final EncryptionLevel[] SEND_ORDER = {EncryptionLevel.INITIAL, EncryptionLevel.ZERO_RTT,
-            EncryptionLevel.HANDSHAKE, EncryptionLevel.ONE_RTT};
-
-    /** Starts a packet of {@code level} at the buffer's position, with the space's next packet number. */
-    private PacketBuilder startPacket(ByteBuffer out, EncryptionLevel level, int room, int expectedFrames) {
-        PacketNumberSpace pns = spaces[level.space().ordinal()];
-        PacketBuilder.Header header = new PacketBuilder.Header(versions.current(), peerCids.current(), initialScid,
-                isClient ? handshakeIds.token() : EMPTY, keys.keyPhase() == 1);
-        return PacketBuilder.start(out, level, pns.nextPacketNumber(), pns.largestAcked(), header, room, expectedFrames);
-    }
-
-    /** Builds one packet's header and plaintext payload at the buffer's position; null if nothing to send. */
-    private PacketBuilder buildPacket(EncryptionLevel level, ByteBuffer out, int room, boolean mayElicit, long now) {
-        if (!populator.due(level, mayElicit, handshake.complete(), now)) {
-            return null;
-        }
-        PacketBuilder b = startPacket(out, level, room, 4);
-        populator.populate(b, mayElicit, handshake.complete(), maxDatagramSize(), now);
-        if (b.isEmpty()) {
-            b.abandon(out);
-            return null;
-        }
-        b.finish(out);
-        return b;
-    }
-
-    private void record(PacketBuilder b, int size, long intended, long now) {
-        EncryptionLevel level = b.level;
-        PacketSpace space = level.space();
-        spaces[space.ordinal()].takePacketNumber();
-        packetsSent++;
-        // RFC 9002 §A.1.1 time_sent: with a pacing look-ahead the runtime's qdisc (fq/etf, SO_TXTIME) holds a packet
-        // released early until its intended time, so that is when it is sent — RTT samples, loss and PTO timers and
-        // delivery rates count from there
-        boolean eliciting = b.ackEliciting();
-        long sentAt = eliciting ? Math.max(now, intended) : now;
-        SentPacket sp = new SentPacket(space, b.packetNumber, sentAt, eliciting ? intended : now, size, eliciting,
-                b.inFlight(), b.frames());
-        recovery.onPacketSent(sp, now);
-        ecn.onSent(spaces[space.ordinal()], b.packetNumber, txEcn != 0);
-        if (level == EncryptionLevel.ONE_RTT) {
-            keys.onPacketSent(b.packetNumber);
-        }
-        if (qlog.enabled()) {
-            qlog.packetSent(now, level.packetType(), b.packetNumber, size, sp.intendedSendTime, b.frames());
-        }
-        handshake.onPacketSent(level, now);
-        if (eliciting) {
-            // RFC 9000 §10.1: sending an ack-eliciting packet restarts the idle timer if nothing was sent
-            // since the last received packet
-            idleTimer.onAckElicitingSent(now, recovery.rtt().ptoBase());
-        }
-    }
-
-    /** The CONNECTION_CLOSE datagram (RFC 9000 §10.2): one close packet per level the peer may be able to read. */
-    private SendResult sendClose(ByteBuffer out, int room, long now) {
-        if (!close.takePacketDue()) {
-            return SendResult.NOTHING;
-        }
-        int start = out.position();
-        List<PacketBuilder> built = new ArrayList<>(3);
-        for (EncryptionLevel level : PacketPopulator.SENT_LEVELS) {
-            if (!keys.hasTx(level)) {
-                continue;
-            }
-            if (level == EncryptionLevel.ONE_RTT && !handshake.complete() && keys.hasTx(EncryptionLevel.HANDSHAKE)) {
-                continue;
-            }
-            int remaining = start + room - out.position();
-            if (remaining < MIN_PACKET_ROOM) {
-                break;
-            }
-            PacketBuilder b = startPacket(out, level, remaining, 1);
-            b.write(close.frameFor(level, b.remaining()));
-            b.finish(out);
-            built.add(b);
-        }
-        if (built.isEmpty()) {
-            out.position(start);
-            return SendResult.NOTHING;
-        }
-        if (isClient && built.get(0).level == EncryptionLevel.INITIAL) {
-            PacketBuilder.padInitialDatagram(out, start, room, built);
-        }
-        for (PacketBuilder b : built) {
-            int size = b.seal(out, keys.tx(b.level));
-            spaces[b.level.space().ordinal()].takePacketNumber();
-            if (qlog.enabled()) {
-                qlog.packetSent(now, b.level.packetType(), b.packetNumber, size, now, b.frames());
-            }
-        }
-        int length = out.position() - start;
-        amplification.onSent(length);
-        path.onSent(length);
-        close.onPacketSent(now + 3 * recovery.rtt().ptoBase());
-        return new SendResult(length, now, 0, paths.current());
+        return sender.send(out, state, maxDatagramSize(), now);
     }
 
     /**
@@ -1067,10 +808,7 @@ public final class QuicConnection implements StreamTransport {
 
     private void markInput(long now) {
         lastNow = now;
-        if (idle) {
-            idle = false;
-            readySince = now;
-        }
+        sender.onInput(now);
     }
 
     // =============================================================================================
@@ -1180,7 +918,7 @@ public final class QuicConnection implements StreamTransport {
             return;
         }
         state = State.CLOSING;
-        // the closing period starts when the CONNECTION_CLOSE leaves (see sendClose)
+        // the closing period starts when the CONNECTION_CLOSE leaves (PacketSender)
         close.closing(ConnectionClose.applicationClose(applicationErrorCode, reason), Long.MAX_VALUE);
         reportClosed(applicationErrorCode, true, reason, true, lastNow);
     }
@@ -1238,7 +976,7 @@ public final class QuicConnection implements StreamTransport {
     /** Counters for reports: packets sent, received, dropped (undecryptable or malformed), declared lost. */
     public Map<String, Long> counters() {
         Map<String, Long> m = new LinkedHashMap<>();
-        m.put("packets_sent", packetsSent);
+        m.put("packets_sent", sender.packetsSent());
         m.put("packets_received", receiver.packetsReceived());
         m.put("packets_dropped", receiver.packetsDropped());
         m.put("packets_lost", fate.packetsLost());
