@@ -11,6 +11,7 @@ import org.pacelab.analysis.capture.CaptureFormatException;
 import org.pacelab.analysis.capture.CaptureReader;
 import org.pacelab.analysis.capture.CapturedFrame;
 import org.pacelab.analysis.flow.ServerSide;
+import org.pacelab.analysis.metrics.ClockCheck;
 import org.pacelab.analysis.metrics.GapTrainMeter;
 import org.pacelab.analysis.metrics.PrecisionMeter;
 import org.pacelab.analysis.metrics.RunDistributions;
@@ -43,6 +44,7 @@ final class AnalysisPass {
     final GapTrainMeter meter;
     final RunDistributions distributions = RunDistributions.empty();
     final PrecisionMeter precision = new PrecisionMeter(distributions.sendDelays());
+    final ClockCheck clock = new ClockCheck();
     final Map<Endpoint, TcpFlow> tcpFlows = new HashMap<>();
     private PacketCsvWriter csv;
     /** What waits for the qlog, in pass order; null when the pass has its qlog from the start. */
@@ -127,6 +129,9 @@ final class AnalysisPass {
         for (Held h : ops) {
             switch (h.kind()) {
                 case CLIENT -> {
+                    if (h.quic() && h.conn() != null) {
+                        clientReceived(h.timeNs(), replayTrace(h), h.pn());
+                    }
                     if (csv != null) {
                         csv.clientRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers());
                     }
@@ -137,14 +142,7 @@ final class AnalysisPass {
                     }
                 }
                 default -> {
-                    QlogTrace trace = null;
-                    if (h.conn() != null && qlogs.serverTraces() != 0) {
-                        if (h.originalDcidHex() != null) {
-                            lastConnection = h.conn();
-                            lastTrace = qlogs.traceFor(h.conn(), h.originalDcidHex(), h.serverCidHex());
-                        }
-                        trace = lastTrace;
-                    }
+                    QlogTrace trace = replayTrace(h);
                     if (h.quic()) {
                         quicServerRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap(), h.train(), trace, h.pn());
                     } else if (csv != null) {
@@ -154,6 +152,31 @@ final class AnalysisPass {
                 }
             }
         }
+    }
+
+    /** The trace of a held row's connection as the pass found it (the lookup's arguments come with each change). */
+    private QlogTrace replayTrace(Held h) {
+        if (h.conn() == null || qlogs.serverTraces() == 0) {
+            return null;
+        }
+        if (h.originalDcidHex() != null) {
+            lastConnection = h.conn();
+            lastTrace = qlogs.traceFor(h.conn(), h.originalDcidHex(), h.serverCidHex());
+        }
+        return lastTrace;
+    }
+
+    /**
+     * A client 1-RTT packet the capture saw at {@code t}: when the server's trace logged its packet_received, the
+     * server's receive time less the capture's time is the clock check's upward sample (a packet reaches the server
+     * after the capture point, so the sample is the path's delay plus the offset of the trace's clock).
+     */
+    private void clientReceived(long t, QlogTrace trace, long pn) {
+        if (trace == null || pn < 0 || trace.referenceTimeNs() == 0 || !trace.received().contains(pn)) {
+            return;
+        }
+        long up = trace.referenceTimeNs() + Math.round(trace.received().eventMs(pn) * 1e6) - t;
+        clock.onUp(up);
     }
 
     private void trainEnded(long index, int length) {
@@ -231,11 +254,28 @@ final class AnalysisPass {
         describe(info);
         if (!fromServer) {
             clientPackets++;
+            long clientPn = -1;
+            for (int i = 0; i < info.count(); i++) {
+                if (info.type(i) == PacketType.ONE_RTT) {
+                    clientPn = info.packetNumber(i);
+                }
+            }
+            QuicConnection clientConn = clientPn < 0 ? null : info.connection();
             if (held != null) {
+                String odcid = null;
+                String scid = null;
+                if (clientConn != null && clientConn != lastHeldConnection) {
+                    lastHeldConnection = clientConn;
+                    odcid = clientConn.originalDcidHex();
+                    scid = clientConn.serverCidHex();
+                }
                 hold(new Held(CLIENT, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), 0, 0, 0,
-                        false, -1, null, null, null));
-            } else if (csv != null) {
-                csv.clientRow(frames, t, packet.payloadLength(), types, numbers);
+                        true, clientPn, clientConn, odcid, scid));
+            } else {
+                clientReceived(t, clientConn == null ? null : traceOf(clientConn), clientPn);
+                if (csv != null) {
+                    csv.clientRow(frames, t, packet.payloadLength(), types, numbers);
+                }
             }
             return;
         }
@@ -282,6 +322,9 @@ final class AnalysisPass {
             inQlog++;
             SentPackets sent = trace.sent();
             double sendAtMs = sent.sendAtMs(pn);
+            // an intended send time bounds the clock check's downward delay from below (a packet_sent time does not:
+            // a stack may log it after the send)
+            boolean intended = !Double.isNaN(sendAtMs);
             if (Double.isNaN(sendAtMs) && trace.fineSendTimes()) {
                 // a stack that logs no intended send time: its packet_sent time is when it sent the packet
                 sendAtMs = sent.eventMs(pn);
@@ -290,6 +333,9 @@ final class AnalysisPass {
             if (!Double.isNaN(sendAtMs)) {
                 delay = t - trace.referenceTimeNs() - Math.round(sendAtMs * 1e6);
                 precision.onMatched(delay);
+                if (intended && trace.referenceTimeNs() != 0) {
+                    clock.onDown(delay);
+                }
             }
             double rate = sent.pacingRateBps(pn);
             int size = sent.size(pn);

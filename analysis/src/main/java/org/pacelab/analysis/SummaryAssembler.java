@@ -3,6 +3,7 @@ package org.pacelab.analysis;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -388,6 +389,7 @@ final class SummaryAssembler {
                         + "(precision_us, a standard deviation, is unaffected)");
             }
         }
+        clockCheck();
         if (p.targetGaps().count() > 0) {
             s.put(TARGET_GAP_P50_US, p.targetGaps().quantileNs(0.5) / 1000);
             s.put(GAP_OVER_TARGET_P50, p.gapRatioMedian());
@@ -401,8 +403,36 @@ final class SummaryAssembler {
 
     private void precisionUnavailable(String why) {
         for (SummaryField f : List.of(PRECISION_US, PRECISION_MATCHED, PRECISION_MATCHED_SHARE, SEND_DELAY_MEAN_US,
-                SEND_DELAY_P50_US, SEND_DELAY_P99_US, TARGET_GAP_P50_US, GAP_OVER_TARGET_P50)) {
+                SEND_DELAY_P50_US, SEND_DELAY_P99_US, TARGET_GAP_P50_US, GAP_OVER_TARGET_P50, CLOCK_OFFSET_US,
+                CLOCK_OFFSET_BOUND_US)) {
             s.unavailable(f, why);
+        }
+    }
+
+    /** The clock check ({@link org.pacelab.analysis.metrics.ClockCheck}): its fields, and a note when the clocks disagree. */
+    private void clockCheck() {
+        var c = pass.clock;
+        if (!c.measured()) {
+            String why = c.downSamples() == 0
+                    ? "no server 1-RTT packet matched a qlog packet_sent event with a send_at_time and a reference_time"
+                    : "no client 1-RTT packet matched a packet_received event of the server's qlog by packet number";
+            s.unavailable(CLOCK_OFFSET_US, why);
+            s.unavailable(CLOCK_OFFSET_BOUND_US, why);
+            return;
+        }
+        s.put(CLOCK_OFFSET_US, c.offsetNs() / 1000);
+        s.put(CLOCK_OFFSET_BOUND_US, c.boundNs() / 1000);
+        if (c.inconsistent()) {
+            notes.add(String.format(Locale.ROOT, "WARNING: the server's qlog clock and the capture's disagree: %s (smallest "
+                    + "delay up %.1f us, down %.1f us over %d and %d packets), so the qlog's clock is %.1f +- %.1f us "
+                    + "ahead of the capture's; send_delay_mean/p50/p99_us and the table's send_delay_ns include that "
+                    + "offset, precision_us (a standard deviation) does not. Both map CLOCK_MONOTONIC to the wall clock "
+                    + "once (the emulator at its start, the server when the connection starts): a step of the wall "
+                    + "clock between the two moments does this",
+                    c.minDownNs() < 0 ? "a server packet reached the capture before its intended send time"
+                            : "a client packet reached the server before the capture saw it",
+                    c.minUpNs() / 1000.0, c.minDownNs() / 1000.0, c.upSamples(), c.downSamples(),
+                    c.offsetNs() / 1000, c.boundNs() / 1000));
         }
     }
 

@@ -94,6 +94,77 @@ class CaptureAnalyzerTest {
         assertEquals("240000", c[11], "target_gap_ns");
     }
 
+    /** Wire times 20-50 us after the intended ones: no packet leaves before its time. */
+    static long[][] lateBy20To50() {
+        long[] intended = new long[N];
+        long[] wire = new long[N];
+        for (int i = 0; i < N; i++) {
+            intended[i] = T + i * 300_000L;
+            wire[i] = intended[i] + 20_000 + (i % 4) * 10_000;
+        }
+        return new long[][] {wire, intended};
+    }
+
+    private Summary clockRun(String name, long qlogAheadNs, boolean streamed) throws IOException {
+        long[][] p = lateBy20To50();
+        SyntheticTransfer.Files3 f = SyntheticTransfer.writeWithClocks(dir.resolve(name), p[0], p[1], qlogAheadNs, 30_000);
+        AnalysisOptions o = AnalysisOptions.of(f.capture()).withKeyLog(f.keyLog()).withQlog(f.qlogDir())
+                .withPacketsCsv(dir.resolve(name + ".csv"));
+        if (!streamed) {
+            return CaptureAnalyzer.analyze(o, "r").summary();
+        }
+        StreamedCapture pass = StreamedCapture.read(Files.newInputStream(f.capture()), f.capture(), null, o.thresholdNs(),
+                f.keyLog(), () -> Files.readString(f.keyLog(), java.nio.charset.StandardCharsets.ISO_8859_1));
+        List<org.pacelab.analysis.qlog.QlogTrace> traces = new ArrayList<>();
+        for (Path q : org.pacelab.analysis.qlog.QlogReader.files(f.qlogDir())) {
+            traces.addAll(org.pacelab.analysis.qlog.QlogReader.read(q));
+        }
+        Summary s = CaptureAnalyzer.analyze(o, "r", () -> traces, pass).summary();
+        assertTrue(pass.used, "the streamed pass was used");
+        return s;
+    }
+
+    /**
+     * The qlog's clock 23.48 ms ahead of the capture's (the 2026-12-04 re-run: the wall clock stepped between the
+     * emulator's start and the connection's): every send delay is 23.48 ms too small and some negative, the clock check
+     * measures the offset from both ways and warns; precision does not move. Up: 30 us, down: 20-50 us, so the offset
+     * is (23.51 - (-23.46)) / 2 = 23.485 ms within +- (23.51 + (-23.46)) / 2 = 25 us.
+     */
+    @Test
+    void aQlogClockAheadOfTheCaptureIsMeasuredAndWarnedAbout() throws IOException {
+        for (boolean streamed : new boolean[] {false, true}) {
+            Summary ok = clockRun("same" + streamed, 0, streamed);
+            assertEquals(5.0, ok.number(CLOCK_OFFSET_US), 1e-3, "(30 - 20) / 2");
+            assertEquals(25.0, ok.number(CLOCK_OFFSET_BOUND_US), 1e-3, "(30 + 20) / 2");
+            assertEquals(35.0, ok.number(SEND_DELAY_MEAN_US), 1e-3);
+            assertTrue(ok.string(NOTES) == null || !ok.string(NOTES).contains("WARNING"), ok.string(NOTES));
+
+            Summary shifted = clockRun("ahead" + streamed, 23_480_000, streamed);
+            assertEquals(23_485.0, shifted.number(CLOCK_OFFSET_US), 1e-3);
+            assertEquals(25.0, shifted.number(CLOCK_OFFSET_BOUND_US), 1e-3);
+            assertEquals(35.0 - 23_480, shifted.number(SEND_DELAY_MEAN_US), 1e-3, "the raw send delays keep the offset");
+            assertEquals(ok.number(PRECISION_US), shifted.number(PRECISION_US), 1e-9, "a standard deviation");
+            String notes = shifted.string(NOTES);
+            assertTrue(notes.contains("WARNING: the server's qlog clock and the capture's disagree: a server packet reached "
+                    + "the capture before its intended send time") && notes.contains("23485.0 +- 25.0 us ahead"), notes);
+
+            Summary behind = clockRun("behind" + streamed, -5_000_000, streamed);
+            assertEquals(-4_995.0, behind.number(CLOCK_OFFSET_US), 1e-3, "(30 - 5000 - (20 + 5000)) / 2");
+            assertTrue(behind.string(NOTES).contains("a client packet reached the server before the capture saw it"),
+                    behind.string(NOTES));
+        }
+    }
+
+    @Test
+    void withoutPacketReceivedEventsTheClockCheckSaysWhy() throws IOException {
+        Summary s = CaptureAnalyzer.analyze(AnalysisOptions.of(transfer(40e6).capture()).withKeyLog(dir.resolve("run/keys.log"))
+                .withQlog(dir.resolve("run/qlog")), "r").summary();
+        assertNull(s.get(CLOCK_OFFSET_US));
+        assertEquals("no client 1-RTT packet matched a packet_received event of the server's qlog by packet number",
+                s.reason(CLOCK_OFFSET_US));
+        assertEquals(s.reason(CLOCK_OFFSET_US), s.reason(CLOCK_OFFSET_BOUND_US));
+    }
+
     @Test
     void gsoBuffersCapturedOnTheSenderAreSplitIntoTheirDatagrams() throws IOException {
         long[][] p = pairs();

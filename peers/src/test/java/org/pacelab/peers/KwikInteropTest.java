@@ -136,10 +136,23 @@ class KwikInteropTest {
             assertTrue(l1.contains("changing version from v1 to v2"), "no switch to v2");
             assertTrue(l1.contains("possible key update in progress"), "the server's packets did not change key phase");
 
-            QuicClient.Outcome withTicket = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:"
-                    + addr.getPort(), "/bytes/10")), new DigestSink(), KwikOptions.defaults().withKeyLog(keys),
-                    KwikFeatures.client(List.of(), false, false, ticket, false), Interop.TRANSFER_TIMEOUT_NANOS);
-            assertTrue(withTicket.allSucceeded(), "second: " + withTicket);
+            Path logTicket = dir.resolve("ticket.log");
+            QuicClient.Outcome withTicket = null;
+            // Kwik 0.10.9's server, retry on, once closed this connection with INVALID_TOKEN after 3 s of Initial
+            // retransmissions (CI, load 13, 2026-12-04): its token is fixed per connection and compared whole, and the
+            // cause inside Kwik was not found. This test is about pacelab's Kwik options, not Kwik's server under load,
+            // so that one outcome is tried once more; any other failure, or a second one, fails the test.
+            for (int attempt = 0; attempt < 2; attempt++) {
+                withTicket = KwikClient.download(addr, tls, List.of(new DownloadRequest("localhost:"
+                        + addr.getPort(), "/bytes/10")), new DigestSink(), KwikOptions.defaults().withKeyLog(keys)
+                        .withLog(logTicket), KwikFeatures.client(List.of(), false, false, ticket, false),
+                        Interop.TRANSFER_TIMEOUT_NANOS);
+                if (withTicket.allSucceeded() || withTicket.closeReason() == null
+                        || !withTicket.closeReason().contains("transport error 11")) {
+                    break;
+                }
+            }
+            assertTrue(withTicket.allSucceeded(), "second: " + withTicket + "\n" + tail(logTicket));
             assertTrue(Files.size(ticket) > 0, "no ticket written");
 
             Path log2 = dir.resolve("second.log");
@@ -155,5 +168,14 @@ class KwikInteropTest {
             assertTrue(l2.contains("early data on Stream"), "no early data sent");
             assertTrue(l2.contains("Server has accepted early data"), "early data not accepted");
         }
+    }
+
+    /** The last lines of a Kwik log, for a failure's message. */
+    private static String tail(Path log) throws java.io.IOException {
+        if (!Files.exists(log)) {
+            return "(no log)";
+        }
+        List<String> lines = Files.readAllLines(log);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 }

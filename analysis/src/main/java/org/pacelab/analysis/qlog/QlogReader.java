@@ -91,7 +91,7 @@ public final class QlogReader {
             notes.add(file.getFileName() + ": " + PicoquicVersionNegotiationRepair.NOTE);
             repaired.add(new QlogTrace(t.file(), t.vantagePoint(), t.connectionIds(), t.referenceTimeMs(), t.sent(),
                     t.packetsSent(), t.packetsLost(), t.timeline(), t.events(), List.copyOf(notes), t.fineSendTimes(),
-                    t.stateUpdates(), t.startupEnd()));
+                    t.stateUpdates(), t.startupEnd(), t.received()));
         }
         return repaired;
     }
@@ -469,6 +469,8 @@ public final class QlogReader {
         double deltaClock;
         double firstEventMs = Double.NaN;
         final SentPackets sent = new SentPackets();
+        /** 1-RTT packet_received events by packet number (their event times; the other columns unused). */
+        final SentPackets received = new SentPackets();
         final CongestionTimeline timeline = new CongestionTimeline();
         final double[] metrics = new double[COLUMNS.length];
         double pacingRate = Double.NaN;
@@ -566,6 +568,7 @@ public final class QlogReader {
             String kind = colon >= 0 ? name.substring(colon + 1) : name;
             switch (kind) {
                 case "packet_sent" -> packetSent(t, data);
+                case "packet_received" -> packetReceived(t, data);
                 case "metrics_updated", "recovery_metrics_updated" -> metricsUpdated(t, data);
                 case "packet_lost" -> packetsLost++;
                 case "parameters_set" -> addId(data.originalDestinationConnectionId);
@@ -608,6 +611,17 @@ public final class QlogReader {
             }
             if (t != Math.rint(t)) {
                 subMillisecondTimes++;
+            }
+        }
+
+        /** A 1-RTT packet_received: its time, kept for the clock check (the first of a number logged twice). */
+        void packetReceived(double t, EventData data) {
+            if (!isOneRtt(data.packetTypeText())) {
+                return;
+            }
+            JsonNode pn = data.headerPacketNumber;
+            if (pn != null && pn.canConvertToLong()) {
+                received.add(pn.asLong(), t, Double.NaN, data.size(), Double.NaN);
             }
         }
 
@@ -691,7 +705,7 @@ public final class QlogReader {
                     Double.isNaN(startupMaxCwnd) ? -1 : (long) startupMaxCwnd);
             return new QlogTrace(file, vantagePoint, Set.copyOf(ids), epochReference ? referenceMs : Double.NaN, sent, packetsSent,
                     packetsLost, timeline, events, List.copyOf(notes), sent.count() > 0 && 2 * subMillisecondTimes > sent.count(),
-                    stateUpdates, end);
+                    stateUpdates, end, received);
         }
     }
 }

@@ -21,11 +21,14 @@ import java.util.Set;
  *                        stand for the send times of a stack that logs no intended send time (ngtcp2's are whole ms)
  * @param stateUpdates    congestion_state_updated events
  * @param startupEnd      when the sender's initial slow start (BBR: Startup) ended, or null when it never did
+ * @param received        1-RTT packet_received events by packet number (only their event times,
+ *                        {@link SentPackets#eventMs}): with the capture's times of the same packets they bound the
+ *                        offset between the trace's clock and the capture's
  */
 public record QlogTrace(Path file, String vantagePoint, Set<String> connectionIds, double referenceTimeMs,
                         SentPackets sent, long packetsSent, long packetsLost, CongestionTimeline timeline,
                         long events, List<String> notes, boolean fineSendTimes, long stateUpdates,
-                        StartupEnd startupEnd) {
+                        StartupEnd startupEnd, SentPackets received) {
 
     /** The event time {@code timeMs} (the trace's clock, ms) in ns since the epoch; 0 without a reference time. */
     public long epochNs(double timeMs) {

@@ -85,6 +85,12 @@ public enum SummaryField {
             "mean of wire time - intended send time (includes any offset between the two clocks)"),
     SEND_DELAY_P50_US("send_delay_p50_us", Kind.NUMBER, true, "us", "median of wire time - intended send time (1 us bins)"),
     SEND_DELAY_P99_US("send_delay_p99_us", Kind.NUMBER, true, "us", "99th percentile of wire time - intended send time (1 us bins)"),
+    CLOCK_OFFSET_US("clock_offset_us", Kind.NUMBER, true, "us",
+            "the server qlog's clock less the capture's, from the smallest delay each way: (min up - min down) / 2, "
+            + "up = qlog packet_received time - capture time of client 1-RTT packets, down = capture time - send_at_time"),
+    CLOCK_OFFSET_BOUND_US("clock_offset_bound_us", Kind.NUMBER, true, "us",
+            "half the smallest round trip, (min up + min down) / 2: the offset lies within clock_offset_us +- this; "
+            + "negative, or |clock_offset_us| above it, when a packet was seen before it left (the clocks disagree)"),
     TARGET_GAP_P50_US("target_gap_p50_us", Kind.NUMBER, true, "us",
             "median target gap of matched packets: 8 * size / pacing rate in force when the qlog logged the packet"),
     GAP_OVER_TARGET_P50("gap_over_target_p50", Kind.NUMBER, true, "", "median of actual gap / target gap over those packets"),

@@ -56,6 +56,24 @@ public final class SyntheticTransfer {
 
     private static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
                                 boolean wholeMilliseconds, int gsoSegments) throws IOException {
+        return write(dir, wireNs, intendedNs, pacingRateBps, suite, wholeMilliseconds, gsoSegments, 0, -1);
+    }
+
+    /**
+     * Like {@link #write(Path, long[], long[], double, CipherSuite)}, with the server's qlog also logging a
+     * packet_received for each client 1-RTT packet {@code uplinkNs} after the capture saw it, and every time of the
+     * qlog (events, send_at_time) on a clock {@code qlogAheadNs} ahead of the capture's: what a step of the wall clock
+     * between the moments the two clocks were tied to it leaves.
+     */
+    public static Files3 writeWithClocks(Path dir, long[] wireNs, long[] intendedNs, long qlogAheadNs, long uplinkNs)
+            throws IOException {
+        return write(dir, wireNs, intendedNs, 40e6, CipherSuite.AES_128_GCM_SHA256, false, 1, qlogAheadNs, uplinkNs);
+    }
+
+    /** {@code uplinkNs} < 0: no packet_received events. */
+    private static Files3 write(Path dir, long[] wireNs, long[] intendedNs, double pacingRateBps, CipherSuite suite,
+                                boolean wholeMilliseconds, int gsoSegments, long qlogAheadNs, long uplinkNs)
+            throws IOException {
         Files.createDirectories(dir);
         SyntheticQuic q = new SyntheticQuic(suite, 7);
         // a whole millisecond: qlog's reference_time is a double of ms since the epoch, exact only for whole values
@@ -66,6 +84,7 @@ public final class SyntheticTransfer {
                 q.serverInitialAndHandshake(0, 0))));
         frames.add(new CaptureFiles.Frame(t0 + 2_000_000, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT, q.clientHandshake(0))));
         long clientPn = 0;
+        List<long[]> clientOneRtt = new ArrayList<>(); // {capture time, packet number}
         java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < wireNs.length; i++) {
             buffer.writeBytes(q.server1Rtt(i, i - 1, PACKET_SIZE, 0));
@@ -77,6 +96,7 @@ public final class SyntheticTransfer {
             if (i % 10 == 9) {
                 frames.add(new CaptureFiles.Frame(wireNs[i] + 1, Frames.udpOverEthernet(2, 50000, 1, SERVER_PORT,
                         q.client1Rtt(clientPn, clientPn - 1))));
+                clientOneRtt.add(new long[] {wireNs[i] + 1, clientPn});
                 clientPn++;
             }
         }
@@ -92,8 +112,15 @@ public final class SyntheticTransfer {
                 + "\"trace\":{\"vantage_point\":{\"type\":\"server\"},\"common_fields\":{\"group_id\":\"%s\","
                 + "\"reference_time\":%.6f,\"time_format\":\"relative\"}}}%n", HexFormat.of().formatHex(q.odcid), referenceMs));
         long cwnd = 12000;
+        int received = 0;
         for (int i = 0; i < wireNs.length; i++) {
-            double eventMs = (wireNs[i] - 5_000 - t0) / 1e6;
+            double eventMs = (wireNs[i] - 5_000 - t0 + qlogAheadNs) / 1e6;
+            while (uplinkNs >= 0 && received < clientOneRtt.size() && clientOneRtt.get(received)[0] <= wireNs[i]) {
+                long[] c = clientOneRtt.get(received++);
+                s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"transport:packet_received\","
+                        + "\"data\":{\"header\":{\"packet_type\":\"1RTT\",\"packet_number\":%d},\"raw\":{\"length\":50}}}%n",
+                        (c[0] + uplinkNs - t0 + qlogAheadNs) / 1e6, c[1]));
+            }
             if (wholeMilliseconds) {
                 eventMs = Math.floor(eventMs);
             }
@@ -104,7 +131,7 @@ public final class SyntheticTransfer {
                         eventMs, cwnd, i * 100 % cwnd, pacingRateBps > 0 ? ",\"pacing_rate\":" + (long) pacingRateBps : ""));
             }
             String sendAt = intendedNs == null ? "" : String.format(Locale.ROOT, ",\"send_at_time\":%.6f",
-                    (intendedNs[i] - t0) / 1e6);
+                    (intendedNs[i] - t0 + qlogAheadNs) / 1e6);
             s.append('\u001e').append(String.format(Locale.ROOT, "{\"time\":%.6f,\"name\":\"transport:packet_sent\","
                     + "\"data\":{\"header\":{\"packet_type\":\"1RTT\",\"packet_number\":%d},\"raw\":{\"length\":%d}%s}}%n",
                     eventMs, i, PACKET_SIZE, sendAt));

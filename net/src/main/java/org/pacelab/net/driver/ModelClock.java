@@ -4,8 +4,9 @@ import java.time.Instant;
 
 /**
  * The real-time driver's clock: model time is nanoseconds since the emulator started (System.nanoTime, i.e.
- * CLOCK_MONOTONIC); {@link #epochNanosOfZero()} is the wall-clock time of model time 0, used to convert kernel
- * receive timestamps (CLOCK_REALTIME) and to stamp captures.
+ * CLOCK_MONOTONIC); {@link #epochNanosOfZero()} is the wall-clock time of model time 0, read once at the start, which
+ * stamps captures and event logs. Kernel receive timestamps (CLOCK_REALTIME) are not converted through it: a step of
+ * the wall clock after the start would move them ({@link RealTimeDriver#arrivalTime(long, long, long, long)}).
  */
 public final class ModelClock {
     private long monoZero;
@@ -51,6 +52,9 @@ public final class ModelClock {
 
     public long epochNanosOfZero() { return epochZero; }
 
-    /** Model time of a CLOCK_REALTIME timestamp in ns since the epoch. */
-    public long fromEpochNanos(long epochNanos) { return epochNanos - epochZero; }
+    /** The wall clock now (CLOCK_REALTIME), ns since the epoch. */
+    public static long wallNanos() {
+        Instant wall = Instant.now();
+        return wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
+    }
 }

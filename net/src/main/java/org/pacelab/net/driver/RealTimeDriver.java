@@ -80,12 +80,27 @@ public final class RealTimeDriver {
     public void advanceToNow() { advance(clock.now()); }
 
     /**
-     * The model time to give a packet read now whose kernel receive time (ns since the epoch, 0 if unknown) is
-     * {@code kernelEpochNanos}: that time, kept between the model's current time and now.
+     * The model time to give a packet read at {@code now} whose kernel receive time (ns since the epoch, 0 if unknown)
+     * is {@code kernelEpochNanos}, with {@code wallEpochNanos} the wall clock read just before {@code now}: see
+     * {@link #arrivalTime(long, long, long, long)}.
      */
-    public long arrivalTime(long kernelEpochNanos, long now) {
+    public long arrivalTime(long kernelEpochNanos, long now, long wallEpochNanos) {
+        return arrivalTime(kernelEpochNanos, now, wallEpochNanos, modelTime);
+    }
+
+    /**
+     * The read time less how long the datagram waited in the socket, both ends of the wait on the wall clock (the
+     * kernel's stamp and a reading just before the read time), kept between {@code modelTime} and {@code now}; the read
+     * time when the kernel gave no stamp. Only the wait crosses from the wall clock to the model's (CLOCK_MONOTONIC):
+     * a step of the wall clock since the emulator started (a VM restored from a snapshot, {@code date -s}) does not
+     * move the arrival. Converting the stamp through the wall-clock time of model time 0 instead put every arrival
+     * after a forward step at the read time (the 2026-12-04 re-run: 23-29 ms steps, each packet's wait in the socket,
+     * 21 us at the median and up to 75 ms, counted as the sender's lateness).
+     */
+    static long arrivalTime(long kernelEpochNanos, long now, long wallEpochNanos, long modelTime) {
         if (kernelEpochNanos == 0) return Math.max(modelTime, now);
-        return Math.max(modelTime, Math.min(now, clock.fromEpochNanos(kernelEpochNanos)));
+        long waited = Math.max(0, wallEpochNanos - kernelEpochNanos);
+        return Math.max(modelTime, now - waited);
     }
 
     /** Waits for the next model event or readable descriptor; returns the number of ready descriptors. */

@@ -142,7 +142,7 @@ public final class TunMiddlebox implements AutoCloseable {
         for (int budget = 0; budget < 256; budget++) {
             int len = tun.read();
             if (len < 0) return;
-            long arrival = driver.arrivalTime(0, clock.now());
+            long arrival = driver.arrivalTime(0, clock.now(), 0);
             stats.datagramsIn++;
             byte[] bytes = new byte[len];
             MemorySegment.copy(tun.buffer(), ValueLayout.JAVA_BYTE, 0, bytes, 0, len);

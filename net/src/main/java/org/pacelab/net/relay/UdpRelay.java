@@ -207,11 +207,14 @@ public final class UdpRelay implements AutoCloseable {
             if (binding != null && binding.flow().binding != binding) return;
             int len = s.receive();
             if (len < 0) return;
-            long now = clock.now();
+            // the wall clock first: a preemption between the two reads makes the wait look shorter, never longer
             long kernel = s.lastKernelTimeNanos();
-            if (kernel != 0) stats.receiveLag.recordValue(Math.max(0, now - clock.fromEpochNanos(kernel)));
-            long arrival = driver.arrivalTime(kernel, now);
-            if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - clock.fromEpochNanos(kernel)));
+            long wall = kernel == 0 ? 0 : ModelClock.wallNanos();
+            long now = clock.now();
+            long waited = Math.max(0, wall - kernel);
+            if (kernel != 0) stats.receiveLag.recordValue(waited);
+            long arrival = driver.arrivalTime(kernel, now, wall);
+            if (kernel != 0) stats.arrivalVsKernel.recordValue(Math.max(0, arrival - (now - waited)));
             stats.datagramsIn++;
             // the rebinding schedule starts with the server's first datagram: a client never moves before it was answered
             if (origin == Long.MIN_VALUE && binding != null) origin = arrival;
