@@ -151,6 +151,42 @@ class LaunchersTest {
         assertEquals(1, d.err().strip().lines().count(), d.err());
     }
 
+    /**
+     * scripts/aot-train.sh: a training a signal stopped (exit status above 128, as a kill of the JVM gives) is not the
+     * build's attempt, so the next command trains again; a finished one, with or without caches, is, and is not run
+     * again for that jar. Before, a killed training left every later command of the build without a cache.
+     */
+    @Test
+    void aTrainingStoppedByASignalIsTriedAgainAndAFinishedOneIsNot() throws Exception {
+        Path aot = dir.resolve("aot");
+        Path jar = Files.writeString(dir.resolve("pacelab.jar"), "a build");
+        Path runs = dir.resolve("runs");
+        String count = "echo run >> '" + runs + "'";
+
+        assertEquals(0, train(aot, jar, count + "; kill -TERM $$"));
+        assertFalse(Files.exists(aot.resolve(".trained")), "a training stopped by SIGTERM is not the build's attempt");
+        assertEquals(0, train(aot, jar, count + "; exit 1"));
+        assertTrue(Files.exists(aot.resolve(".trained")), "a training that finished without caches is the attempt");
+        assertEquals(0, train(aot, jar, count));
+        assertEquals(2, Files.readAllLines(runs).size(), "tried again after the signal, not after the failure");
+    }
+
+    /** Sources scripts/aot-train.sh and trains with {@code bash -c script} as the training command; the exit status. */
+    private int train(Path aot, Path jar, String script) throws IOException, InterruptedException {
+        Path lib = Path.of("..", "scripts", "aot-train.sh").toAbsolutePath().normalize();
+        Process p = new ProcessBuilder("bash", "-c", "source \"$1\" || exit 9; pacelab_train_aot \"$2\" \"$3\" bash -c \"$4\"",
+                "aot-train-test", lib.toString(), aot.toString(), jar.toString(), script)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("bash did not finish the training function within 60 s");
+        }
+        return p.exitValue();
+    }
+
     private record Bash(int exit, List<String> options, String err) {}
 
     /** Sources scripts/jvm-options.sh in bash and runs its function on {@code file}; the options come back NUL-separated. */
