@@ -43,6 +43,40 @@ class AckTrackerTest {
         assertEquals(1, t.buildAck(MS, 3).largestAcknowledged());
     }
 
+    /**
+     * RFC 9000 §13.2.1: "When only non-ack-eliciting packets need to be acknowledged, an endpoint MAY choose not to send
+     * an ACK frame with outgoing frames until an ack-eliciting packet has been received." A bulk sender receives the
+     * peer's ACK-only packets; its data packets carry no ACK for them, but the next ACK covers them.
+     */
+    @Test
+    void aPeersAckOnlyPacketsRideOnNoPacketUntilAnAckElicitingOneArrives() {
+        AckTracker t = tracker();
+        t.onPacketReceived(0, true, 0);
+        t.onPacketReceived(1, true, 0);
+        t.buildAck(0, 3);
+        t.onAckSent();
+        for (int pn = 2; pn < 40; pn++) {
+            t.onPacketReceived(pn, false, pn * MS);
+            assertFalse(t.hasNewAcks(), "ACK-only packet " + pn + " is not acknowledged on its own");
+            assertFalse(t.ackDue(pn * MS));
+        }
+        assertEquals(Long.MAX_VALUE, t.ackDeadline(), "nor does it arm the ACK timer");
+        t.onPacketReceived(40, true, 40 * MS);
+        assertTrue(t.hasNewAcks(), "an ack-eliciting packet (a MAX_DATA) is acknowledged on the next packet");
+        AckFrame ack = t.buildAck(40 * MS, 3);
+        assertEquals(40, ack.largestAcknowledged());
+        assertEquals(1, ack.rangeCount(), "one range 0..40: the ACK-only packets are in it");
+        assertEquals(0, ack.ranges()[1]);
+    }
+
+    /** Initial and Handshake spaces keep acknowledging whatever arrived on the next packet. */
+    @Test
+    void aHandshakeSpaceStillPiggybacksAnAckForANonAckElicitingPacket() {
+        AckTracker t = new AckTracker(true, 1, 25 * MS);
+        t.onPacketReceived(0, false, 0);
+        assertTrue(t.hasNewAcks());
+    }
+
     @Test
     void anApplicationAckReportsItsDelayScaledByTheExponent() {
         AckTracker t = tracker();
