@@ -254,23 +254,10 @@ final class AnalysisPass {
         describe(info);
         if (!fromServer) {
             clientPackets++;
-            long clientPn = -1;
-            for (int i = 0; i < info.count(); i++) {
-                if (info.type(i) == PacketType.ONE_RTT) {
-                    clientPn = info.packetNumber(i);
-                }
-            }
+            long clientPn = lastOneRttPacketNumber();
             QuicConnection clientConn = clientPn < 0 ? null : info.connection();
             if (held != null) {
-                String odcid = null;
-                String scid = null;
-                if (clientConn != null && clientConn != lastHeldConnection) {
-                    lastHeldConnection = clientConn;
-                    odcid = clientConn.originalDcidHex();
-                    scid = clientConn.serverCidHex();
-                }
-                hold(new Held(CLIENT, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), 0, 0, 0,
-                        true, clientPn, clientConn, odcid, scid));
+                holdQuicRow(CLIENT, t, 0, 0, 0, clientPn, clientConn);
             } else {
                 clientReceived(t, clientConn == null ? null : traceOf(clientConn), clientPn);
                 if (csv != null) {
@@ -280,14 +267,8 @@ final class AnalysisPass {
             return;
         }
         long gap = serverPacket(t);
-        long pn = -1;
-        boolean oneRtt = false;
-        for (int i = 0; i < info.count(); i++) {
-            if (info.type(i) == PacketType.ONE_RTT) {
-                oneRtt = true;
-                pn = info.packetNumber(i);
-            }
-        }
+        boolean oneRtt = hasOneRttPacket();
+        long pn = lastOneRttPacketNumber();
         QuicConnection conn = null;
         if (oneRtt) {
             if (firstDataNs == Long.MIN_VALUE) {
@@ -297,20 +278,49 @@ final class AnalysisPass {
             conn = pn < 0 ? null : info.connection();
         }
         if (held != null) {
-            // the qlog lookup's arguments as they are now (traceOf looks up each connection when it changes)
-            String odcid = null;
-            String scid = null;
-            if (conn != null && conn != lastHeldConnection) {
-                lastHeldConnection = conn;
-                odcid = conn.originalDcidHex();
-                scid = conn.serverCidHex();
-            }
-            hold(new Held(SERVER, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), gap,
-                    meter.currentTrainIndex(), -1, true, pn, conn, odcid, scid));
+            holdQuicRow(SERVER, t, gap, meter.currentTrainIndex(), -1, pn, conn);
             return;
         }
         QlogTrace trace = conn == null ? null : traceOf(conn);
         quicServerRow(frames, t, packet.payloadLength(), types, numbers, gap, meter.currentTrainIndex(), trace, pn);
+    }
+
+    /** Whether the datagram just dissected holds a 1-RTT packet. */
+    private boolean hasOneRttPacket() {
+        for (int i = 0; i < info.count(); i++) {
+            if (info.type(i) == PacketType.ONE_RTT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The packet number of the datagram's last 1-RTT packet, -1 when it has none (or its number is unknown). */
+    private long lastOneRttPacketNumber() {
+        long pn = -1;
+        for (int i = 0; i < info.count(); i++) {
+            if (info.type(i) == PacketType.ONE_RTT) {
+                pn = info.packetNumber(i);
+            }
+        }
+        return pn;
+    }
+
+    /**
+     * Holds back the current QUIC datagram's row. The qlog lookup's arguments are taken as they are now: a row whose
+     * connection differs from the previous held row's carries that connection's ids, as {@code traceOf} looks a
+     * connection up each time it changes.
+     */
+    private void holdQuicRow(int kind, long t, long gap, long train, int retransmission, long pn, QuicConnection conn) {
+        String odcid = null;
+        String scid = null;
+        if (conn != null && conn != lastHeldConnection) {
+            lastHeldConnection = conn;
+            odcid = conn.originalDcidHex();
+            scid = conn.serverCidHex();
+        }
+        hold(new Held(kind, frames, t, packet.payloadLength(), types.toString(), numbers.toString(), gap, train,
+                retransmission, true, pn, conn, odcid, scid));
     }
 
     /** A QUIC server packet's match with its qlog trace (null: none), precision samples and table row. */
