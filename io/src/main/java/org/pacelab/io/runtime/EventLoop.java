@@ -128,6 +128,11 @@ public final class EventLoop implements Runnable {
             QuicConnection c = p.connection();
             if (c.nextTimeout() <= now) {
                 c.onTimeout(now);
+                // a timer's work can take milliseconds (a server's ClientHello goes to TLS on InitialAckFirst's timer:
+                // key exchange and the certificate's signature, 12-19 ms on the relay at quic-steps); what it releases
+                // is stamped with the time it is built, or the sender's first RTT sample (RFC 9002 §5.3) and the
+                // packets' send times in qlog would hold that work
+                now = System.nanoTime();
             }
             wake = Math.min(wake, flush(p, now));
             wake = Math.min(wake, c.nextTimeout());
