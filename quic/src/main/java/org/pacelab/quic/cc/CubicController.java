@@ -102,9 +102,9 @@ public final class CubicController implements CongestionController {
     @Override
     public boolean inSlowStart() { return cwnd < ssthresh; }
 
-    /** 0 (the pacer's gain × cwnd / srtt) but while the slow-start rule paces at a rate of its own. */
+    /** 0 (the pacer's gain × cwnd / srtt) but where the slow-start rule paces at a rate of its own (in its check, after its end). */
     @Override
-    public long pacingRate() { return slowStart.pacingRate(inSlowStart()); }
+    public long pacingRate() { return slowStart.pacingRate(inSlowStart(), (long) cwnd); }
 
     @Override
     public String state() {

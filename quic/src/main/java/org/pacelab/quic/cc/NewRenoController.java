@@ -57,9 +57,9 @@ public final class NewRenoController implements CongestionController {
     @Override
     public boolean inSlowStart() { return congestionWindow < ssthresh; }
 
-    /** 0 (the pacer's gain × cwnd / srtt) but while the slow-start rule paces at a rate of its own. */
+    /** 0 (the pacer's gain × cwnd / srtt) but where the slow-start rule paces at a rate of its own (in its check, after its end). */
     @Override
-    public long pacingRate() { return slowStart.pacingRate(inSlowStart()); }
+    public long pacingRate() { return slowStart.pacingRate(inSlowStart(), congestionWindow); }
 
     @Override
     public String state() {

@@ -34,9 +34,15 @@ public final class SlowStart {
         return rule.active() && inSlowStart;
     }
 
-    /** The rule's own pacing rate ({@link SlowStartExit#pacingRate}) while it runs in slow start, else 0. */
-    public long pacingRate(boolean inSlowStart) {
-        return running(inSlowStart) ? rule.pacingRate() : 0;
+    /**
+     * The rule's own pacing rate: {@link SlowStartExit#pacingRate} while it runs in slow start,
+     * {@link SlowStartExit#pacingRateAfterEnd} in congestion avoidance once it has ended, else 0 (the pacer's).
+     */
+    public long pacingRate(boolean inSlowStart, long congestionWindow) {
+        if (running(inSlowStart)) {
+            return rule.pacingRate();
+        }
+        return !inSlowStart && !rule.active() ? rule.pacingRateAfterEnd(congestionWindow) : 0;
     }
 
     /** A packet was sent. */
@@ -94,6 +100,9 @@ public final class SlowStart {
      */
     public boolean endAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
         boolean exit = ackInProgress && rule.onAck(ack, congestionWindow, maxDatagramSize);
+        if (!rule.active() && !exit) {
+            rule.onAckAfterEnd(ack);
+        }
         ackInProgress = false;
         if (exit) {
             exited(ack.now());
@@ -106,7 +115,13 @@ public final class SlowStart {
      * (its RTT sample, the bytes it delivered) and may end slow start; true when it does.
      */
     public boolean onAppLimitedAck(AckEvent ack, boolean inSlowStart, long congestionWindow, int maxDatagramSize) {
-        if (!running(inSlowStart) || !rule.onAck(ack, congestionWindow, maxDatagramSize)) {
+        if (!running(inSlowStart)) {
+            if (!rule.active()) {
+                rule.onAckAfterEnd(ack);
+            }
+            return false;
+        }
+        if (!rule.onAck(ack, congestionWindow, maxDatagramSize)) {
             return false;
         }
         exited(ack.now());

@@ -108,6 +108,18 @@ public interface SlowStartExit {
         return 0;
     }
 
+    /**
+     * The pacing rate once the rule has ended (its exit or a congestion event) and the controller is in congestion
+     * avoidance, for the rest of the connection, bytes per second; 0 (the default): the pacer's gain × cwnd /
+     * smoothed RTT ({@link OnsetBdp} as onset-bdp-queue: cwnd / min_rtt).
+     */
+    default long pacingRateAfterEnd(long congestionWindow) {
+        return 0;
+    }
+
+    /** An ACK that arrived after the rule ended (its RTT estimates, for {@link #pacingRateAfterEnd}). */
+    default void onAckAfterEnd(AckEvent ack) {}
+
     /** Whether the sender is in a reduced-growth phase of slow start (HyStart++'s Conservative Slow Start). */
     default boolean conservative() {
         return false;

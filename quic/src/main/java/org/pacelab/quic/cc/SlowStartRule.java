@@ -21,7 +21,10 @@ public enum SlowStartRule {
     QUEUE_ONSET("onset"),
     /** {@link OnsetBdp}: the queue's onset, cut to the busy ACK rate × the minimum RTT, left at a second onset within 3 rounds. */
     ONSET_BDP("onset-bdp"),
-    /** {@link OnsetBdp} keeping a standing queue: leaves with the estimate plus half the largest queue seen. */
+    /**
+     * {@link OnsetBdp} keeping a standing queue: holds the window at a first onset below half of it, leaves with the
+     * estimate plus half the largest queue seen, and paces at cwnd / min_rtt after slow start.
+     */
     ONSET_BDP_QUEUE("onset-bdp-queue");
 
     private final String optionValue;

@@ -13,9 +13,10 @@ import org.pacelab.quic.cc.SlowStartPath.Noise;
 import org.pacelab.quic.recovery.RttEstimator;
 
 /**
- * onset-bdp-queue ({@link OnsetBdp} with a standing queue): the cut at the first onset no lower than half the window,
- * the check paced by the window too, the exit raised by half the largest queue seen (its round covered), and the
- * estimate as the floor of the first congestion event after the exit; scripted samples, then {@link SlowStartPath}.
+ * onset-bdp-queue ({@link OnsetBdp} with a standing queue): a first onset whose estimate is below half the window
+ * holds the window instead of cutting it, the check paced by the window too, the exit raised by half the largest
+ * queue seen (its round covered), the estimate as the floor of the first congestion event after the exit, and the
+ * pacing at cwnd / min_rtt once the rule has ended; scripted samples, then {@link SlowStartPath}.
  */
 class OnsetBdpQueueTest {
     private static final int MDS = 1200;
@@ -47,12 +48,15 @@ class OnsetBdpQueueTest {
             return ack(gap, sample, now + gap - sample, cwnd);
         }
 
-        /** ACKs 0.5 ms apart with a 3 ms queue (2.4 MB/s) until the first onset cuts the window: the cut. */
+        /**
+         * ACKs {@code gap} apart with a 3 ms queue (0.5 ms: 2.4 MB/s) until the first onset starts the check: the
+         * window it cut to, or -1 when it held the window.
+         */
         long firstOnset(long gap, long cwnd) {
             for (int i = 0; i < 1000; i++) {
                 assertFalse(ack(gap, 43 * MS, cwnd));
                 long cut = slowStart.takeWindowCut(now, cwnd);
-                if (cut >= 0) {
+                if (rule.phase() == OnsetBdp.Phase.CHECK) {
                     return cut;
                 }
             }
@@ -61,13 +65,42 @@ class OnsetBdpQueueTest {
     }
 
     @Test
-    void theFirstOnsetCutsNoLowerThanHalfTheWindow() {
+    void aFirstOnsetBelowHalfTheWindowHoldsTheWindowAndTheCheckLeavesNoLowerThanIt() {
         // a slow busy ACK rate (0.43 MB/s x 40 ms = 17 kB) under a 100 kB window: onset-bdp cuts to its floor of 16
-        // packets; the window a round earlier (50 kB) went through without a queue, so the standing-queue rule keeps that
+        // packets; the window a round earlier (50 kB) went through without a queue, so the standing-queue rule takes
+        // the estimate for a gap of the link and holds the window: no cut, the check (CSS) on the held window
+        Script plain = new Script(false);
+        plain.ack(MS, 40 * MS, 100_000);
+        assertEquals(16 * MDS, plain.firstOnset(2_800_000, 100_000), "onset-bdp: the estimate's floor");
+        assertFalse(plain.rule.held());
+        Script s = new Script(true);
+        s.ack(MS, 40 * MS, 100_000);
+        assertEquals(-1, s.firstOnset(2_800_000, 100_000), "onset-bdp-queue: no cut");
+        assertTrue(s.rule.held());
+        assertTrue(s.rule.conservative(), "the check runs as Conservative Slow Start");
+        assertTrue(s.rule.bdpEstimate() < 50_000, "estimate " + s.rule.bdpEstimate());
+        assertEquals(0, s.rule.increase(MDS), "the round in flight at the onset grows nothing");
+        assertFalse(s.slowStart.exitCovers(s.now - MS), "nothing was cut, nothing is covered");
+        // the check's round ends with the first ACK of a packet sent after the onset; its confirming run (2 MB/s,
+        // estimate 80 kB) ends slow start with no less than the held window
+        long heldAt = s.now;
+        boolean exit = false;
+        for (int i = 0; i < 100 && !exit; i++) {
+            exit = s.ack(3 * MS / 5, 43 * MS, heldAt + MS, 100_000);
+        }
+        assertTrue(exit, "the check's exit: " + s.rule.phase());
+        assertEquals(80_000, s.rule.bdpEstimate());
+        assertEquals(100_000, s.slowStart.exitWindow(100_000), "the held window, above the estimate and its raise");
+    }
+
+    @Test
+    void aFirstOnsetAtHalfTheWindowOrMoreCutsToTheEstimate() {
+        // 2.4 MB/s x 40 ms = 96 kB under a 190 kB window (half: 95 kB): the estimate is the cut, as in onset-bdp
         for (boolean standingQueue : new boolean[] {false, true}) {
             Script s = new Script(standingQueue);
-            s.ack(MS, 40 * MS, 100_000);
-            assertEquals(standingQueue ? 50_000 : 16 * MDS, s.firstOnset(2_800_000, 100_000), "standing queue " + standingQueue);
+            s.ack(MS, 40 * MS, 190_000);
+            assertEquals(96_000, s.firstOnset(MS / 2, 190_000), "standing queue " + standingQueue);
+            assertFalse(s.rule.held());
         }
     }
 
@@ -75,10 +108,10 @@ class OnsetBdpQueueTest {
     void theCheckIsPacedAtAQuarterAboveTheLargerOfTheMeasuredRateAndTheWindowPerMinimumRtt() {
         Script s = new Script(true);
         s.ack(MS, 40 * MS, 300_000);
-        // 2.4 MB/s x 40 ms = 96 kB, half the window is 150 kB: the cut
-        assertEquals(150_000, s.firstOnset(MS / 2, 300_000));
-        assertFalse(s.ack(MS / 2, 43 * MS, 150_000));
-        assertEquals(4_687_500, s.rule.pacingRate(), "1.25 x 150 kB / 40 ms (the measured rate is 2.4 MB/s)");
+        // 2.4 MB/s x 40 ms = 96 kB, below half the window (150 kB): the window is held
+        assertEquals(-1, s.firstOnset(MS / 2, 300_000));
+        assertFalse(s.ack(MS / 2, 43 * MS, 300_000));
+        assertEquals(9_375_000, s.rule.pacingRate(), "1.25 x 300 kB / 40 ms (the measured rate is 2.4 MB/s)");
         Script plain = new Script(false);
         plain.ack(MS, 40 * MS, 300_000);
         assertEquals(96_000, plain.firstOnset(MS / 2, 300_000));
@@ -86,12 +119,12 @@ class OnsetBdpQueueTest {
         assertEquals(3_000_000, plain.rule.pacingRate(), "onset-bdp: 1.25 x the measured 2.4 MB/s");
     }
 
-    /** Drives a script through a 50 ms queue early in slow start, the first onset (cut at 100 kB) and the check's exit. */
+    /** Drives a script through a 50 ms queue early in slow start, the first onset (cut to 96 kB) and the check's exit. */
     private static Script toExit(boolean standingQueue) {
         Script s = new Script(standingQueue);
-        s.ack(MS, 40 * MS, 200_000);
-        s.ack(MS, 90 * MS, 200_000);
-        s.firstOnset(MS / 2, 200_000);
+        s.ack(MS, 40 * MS, 190_000);
+        s.ack(MS, 90 * MS, 190_000);
+        assertEquals(96_000, s.firstOnset(MS / 2, 190_000));
         long cutAt = s.now;
         for (int i = 0; i < 100; i++) {
             // packets sent after the cut, acknowledged every 0.6 ms (2 MB/s) after a 3 ms wait
@@ -160,22 +193,81 @@ class OnsetBdpQueueTest {
     }
 
     @Test
+    void onceTheRuleHasEndedCongestionAvoidanceIsPacedAtAQuarterAboveTheWindowPerMinimumRtt() {
+        // after the exit and a loss, the queue the window stood in drains: smoothed_rtt still carries it (ACKs with
+        // 120 ms samples), min_rtt is 40 ms. onset-bdp-queue paces at 1.25 x cwnd / min_rtt; onset-bdp leaves the
+        // pacer's own 1.25 x cwnd / smoothed_rtt (0 here); neither gives a rate while the controller is in slow start
+        for (boolean standingQueue : new boolean[] {false, true}) {
+            for (boolean cubic : new boolean[] {true, false}) {
+                Script s = toExit(standingQueue);
+                CongestionController cc = cubic ? new CubicController(MDS, s.rule, CubicRollback.OFF, true)
+                        : new NewRenoController(MDS, s.rule);
+                RttEstimator rtt = new RttEstimator();
+                long now = 0;
+                long pn = 0;
+                while (cc.congestionWindow() < 114_000) {
+                    now += MS / 2;
+                    rtt.onSample(now, 40 * MS, 0, 0, true);
+                    cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+                }
+                String d = (standingQueue ? "onset-bdp-queue " : "onset-bdp ") + cc.name();
+                assertTrue(cc.inSlowStart(), d);
+                assertEquals(0, cc.pacingRate(), d + ": slow start is paced by the pacer");
+                cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, now, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+                for (int i = 0; i < 20; i++) {
+                    now += MS;
+                    rtt.onSample(now, 120 * MS, 0, 0, true);
+                    cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 120 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+                }
+                assertFalse(cc.inSlowStart(), d);
+                assertTrue(rtt.smoothedRtt() > 80 * MS, d + ": smoothed RTT " + rtt.smoothedRtt());
+                long expected = standingQueue ? (long) (1.25 * cc.congestionWindow() * 1e9 / (40 * MS)) : 0;
+                assertEquals(expected, cc.pacingRate(), 1, d + ", window " + cc.congestionWindow());
+            }
+        }
+    }
+
+    @Test
+    void aSlowStartThatALossEndedBeforeAnyOnsetKeepsThePacersOwnRate() {
+        // no onset was taken (the samples stayed at the minimum), the rule kept no queue: after the congestion event the
+        // pacer's 1.25 x cwnd / smoothed_rtt stands (0 here), as for onset-bdp
+        OnsetBdp rule = new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true, true);
+        NewRenoController cc = new NewRenoController(MDS, rule);
+        RttEstimator rtt = new RttEstimator();
+        long now = 0;
+        long pn = 0;
+        while (cc.congestionWindow() < 60_000) {
+            now += MS / 2;
+            rtt.onSample(now, 40 * MS, 0, 0, true);
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+        }
+        assertEquals(OnsetBdp.Phase.SLOW_START, rule.phase());
+        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, now, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+        now += 2 * MS;
+        rtt.onSample(now, 60 * MS, 0, 0, true);
+        cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 60 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+        assertFalse(rule.active());
+        assertFalse(cc.inSlowStart());
+        assertEquals(0, rule.pacingRateAfterEnd(cc.congestionWindow()));
+        assertEquals(0, cc.pacingRate());
+    }
+
+    @Test
     void aLossOfSlowStartsOverflowWhileTheCheckRunsLeavesTheCheckGoing() {
-        // the first onset has cut the window (onset-bdp: to its 96 kB estimate; onset-bdp-queue: to half of 300 kB); a
-        // packet sent before the cut is then lost: onset-bdp lowers to the estimate (and the controller leaves slow
-        // start there, without the check's exit), onset-bdp-queue keeps the window and the check, whose exit then
-        // takes the raise and the floor
+        // the first onset has cut the window to its 96 kB estimate (the window 190 kB); a packet sent before the cut is
+        // then lost: onset-bdp lowers to the estimate (and the controller leaves slow start there, without the check's
+        // exit), onset-bdp-queue keeps the window and the check, whose exit then takes the raise and the floor
         Script plain = new Script(false);
-        plain.ack(MS, 40 * MS, 300_000);
-        long cut = plain.firstOnset(MS / 2, 300_000);
+        plain.ack(MS, 40 * MS, 190_000);
+        long cut = plain.firstOnset(MS / 2, 190_000);
         assertEquals(96_000, cut);
         assertEquals(96_000, plain.slowStart.windowAfterCoveredLoss(plain.now, 120_000), "onset-bdp: the estimate");
 
         Script s = new Script(true);
-        s.ack(MS, 40 * MS, 300_000);
-        assertEquals(150_000, s.firstOnset(MS / 2, 300_000));
+        s.ack(MS, 40 * MS, 190_000);
+        assertEquals(96_000, s.firstOnset(MS / 2, 190_000));
         assertTrue(s.slowStart.exitCovers(s.now - 10 * MS), "sent before the cut");
-        assertEquals(150_000, s.slowStart.windowAfterCoveredLoss(s.now, 150_000), "onset-bdp-queue: unchanged");
+        assertEquals(120_000, s.slowStart.windowAfterCoveredLoss(s.now, 120_000), "onset-bdp-queue: unchanged");
         assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase());
         assertTrue(s.rule.active());
         // that loss was the rule's one answer to a covered loss: after the check's exit a covered loss (of the round
@@ -189,8 +281,8 @@ class OnsetBdpQueueTest {
         long estimate = s.rule.bdpEstimate();
         assertEquals(2 * estimate, s.slowStart.windowAfterCoveredLoss(s.now, 2 * estimate));
         Script fresh = new Script(true);
-        fresh.ack(MS, 40 * MS, 300_000);
-        fresh.firstOnset(MS / 2, 300_000);
+        fresh.ack(MS, 40 * MS, 190_000);
+        fresh.firstOnset(MS / 2, 190_000);
         cutAt = fresh.now;
         exit = false;
         for (int i = 0; i < 100 && !exit; i++) {
