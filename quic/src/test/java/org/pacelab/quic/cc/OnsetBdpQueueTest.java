@@ -21,6 +21,32 @@ import org.pacelab.quic.recovery.RttEstimator;
 class OnsetBdpQueueTest {
     private static final int MDS = 1200;
 
+    /** ACKs to a controller, one packet every half millisecond at a 40 ms RTT; clock and packet numbers go on. */
+    private static final class Acks {
+        final RttEstimator rtt = new RttEstimator();
+        long now;
+        long pn;
+
+        /** ACKs until {@code cc}'s window reaches {@code window} bytes. */
+        void growTo(CongestionController cc, long window) {
+            while (cc.congestionWindow() < window) {
+                ack(cc, MS / 2, 40 * MS);
+            }
+        }
+
+        /** One ACK {@code gap} after the last, of a packet sent {@code sample} before it. */
+        void ack(CongestionController cc, long gap, long sample) {
+            now += gap;
+            rtt.onSample(now, sample, 0, 0, true);
+            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - sample, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+        }
+
+        /** A loss declared {@code after} the last ACK, of a packet sent {@code sentAfter} after it. */
+        void loss(CongestionController cc, long after, long sentAfter) {
+            cc.onLoss(new LossEvent(now + after, List.of(packet(pn++, now + sentAfter, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+        }
+    }
+
     private static final class Script {
         final OnsetBdp rule;
         final SlowStart slowStart;
@@ -173,21 +199,15 @@ class OnsetBdpQueueTest {
             Script s = toExit(true);
             CongestionController cc = cubic ? new CubicController(MDS, s.rule, CubicRollback.OFF, true)
                     : new NewRenoController(MDS, s.rule);
-            RttEstimator rtt = new RttEstimator();
-            long now = 0;
-            long pn = 0;
-            while (cc.congestionWindow() < 114_000) {
-                now += MS / 2;
-                rtt.onSample(now, 40 * MS, 0, 0, true);
-                cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
-            }
+            Acks acks = new Acks();
+            acks.growTo(cc, 114_000);
             long w = cc.congestionWindow();
-            cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, now, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+            acks.loss(cc, MS, 0);
             assertEquals(80_000, cc.congestionWindow(), 1, cc.name() + ": the estimate, not " + (cubic ? "0.7" : "0.5")
                     + " x " + w);
             assertEquals("recovery", cc.state());
             // a packet sent after the recovery period began: the controller's own reduction from the estimate
-            cc.onLoss(new LossEvent(now + 100 * MS, List.of(packet(pn++, now + 50 * MS, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+            acks.loss(cc, 100 * MS, 50 * MS);
             assertEquals(80_000 * (cubic ? CubicController.BETA : 0.5), cc.congestionWindow(), 1, cc.name());
         }
     }
@@ -202,25 +222,17 @@ class OnsetBdpQueueTest {
                 Script s = toExit(standingQueue);
                 CongestionController cc = cubic ? new CubicController(MDS, s.rule, CubicRollback.OFF, true)
                         : new NewRenoController(MDS, s.rule);
-                RttEstimator rtt = new RttEstimator();
-                long now = 0;
-                long pn = 0;
-                while (cc.congestionWindow() < 114_000) {
-                    now += MS / 2;
-                    rtt.onSample(now, 40 * MS, 0, 0, true);
-                    cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
-                }
+                Acks acks = new Acks();
+                acks.growTo(cc, 114_000);
                 String d = (standingQueue ? "onset-bdp-queue " : "onset-bdp ") + cc.name();
                 assertTrue(cc.inSlowStart(), d);
                 assertEquals(0, cc.pacingRate(), d + ": slow start is paced by the pacer");
-                cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, now, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
+                acks.loss(cc, MS, 0);
                 for (int i = 0; i < 20; i++) {
-                    now += MS;
-                    rtt.onSample(now, 120 * MS, 0, 0, true);
-                    cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 120 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+                    acks.ack(cc, MS, 120 * MS);
                 }
                 assertFalse(cc.inSlowStart(), d);
-                assertTrue(rtt.smoothedRtt() > 80 * MS, d + ": smoothed RTT " + rtt.smoothedRtt());
+                assertTrue(acks.rtt.smoothedRtt() > 80 * MS, d + ": smoothed RTT " + acks.rtt.smoothedRtt());
                 long expected = standingQueue ? (long) (1.25 * cc.congestionWindow() * 1e9 / (40 * MS)) : 0;
                 assertEquals(expected, cc.pacingRate(), 1, d + ", window " + cc.congestionWindow());
             }
@@ -233,19 +245,11 @@ class OnsetBdpQueueTest {
         // pacer's 1.25 x cwnd / smoothed_rtt stands (0 here), as for onset-bdp
         OnsetBdp rule = new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true, true);
         NewRenoController cc = new NewRenoController(MDS, rule);
-        RttEstimator rtt = new RttEstimator();
-        long now = 0;
-        long pn = 0;
-        while (cc.congestionWindow() < 60_000) {
-            now += MS / 2;
-            rtt.onSample(now, 40 * MS, 0, 0, true);
-            cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 40 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
-        }
+        Acks acks = new Acks();
+        acks.growTo(cc, 60_000);
         assertEquals(OnsetBdp.Phase.SLOW_START, rule.phase());
-        cc.onLoss(new LossEvent(now + MS, List.of(packet(pn++, now, MDS)), rtt.estimates(), 0, 0, false, 0, 0));
-        now += 2 * MS;
-        rtt.onSample(now, 60 * MS, 0, 0, true);
-        cc.onAck(new AckEvent(now, List.of(packet(pn++, now - 60 * MS, MDS)), rtt.estimates(), 0, 0, null, false, 0));
+        acks.loss(cc, MS, 0);
+        acks.ack(cc, 2 * MS, 60 * MS);
         assertFalse(rule.active());
         assertFalse(cc.inSlowStart());
         assertEquals(0, rule.pacingRateAfterEnd(cc.congestionWindow()));
