@@ -45,6 +45,13 @@ public final class SlowStart {
         return !inSlowStart && !rule.active() ? rule.pacingRateAfterEnd(congestionWindow) : 0;
     }
 
+    /** An ACK the rule did not take as its own: once it has ended, it still sees the RTT estimates. */
+    private void afterEnd(AckEvent ack) {
+        if (!rule.active()) {
+            rule.onAckAfterEnd(ack);
+        }
+    }
+
     /** A packet was sent. */
     public void onPacketSent(PacketInfo packet, boolean inSlowStart) {
         if (running(inSlowStart)) {
@@ -100,8 +107,8 @@ public final class SlowStart {
      */
     public boolean endAck(AckEvent ack, long congestionWindow, int maxDatagramSize) {
         boolean exit = ackInProgress && rule.onAck(ack, congestionWindow, maxDatagramSize);
-        if (!rule.active() && !exit) {
-            rule.onAckAfterEnd(ack);
+        if (!exit) {
+            afterEnd(ack);
         }
         ackInProgress = false;
         if (exit) {
@@ -116,9 +123,7 @@ public final class SlowStart {
      */
     public boolean onAppLimitedAck(AckEvent ack, boolean inSlowStart, long congestionWindow, int maxDatagramSize) {
         if (!running(inSlowStart)) {
-            if (!rule.active()) {
-                rule.onAckAfterEnd(ack);
-            }
+            afterEnd(ack);
             return false;
         }
         if (!rule.onAck(ack, congestionWindow, maxDatagramSize)) {

@@ -99,9 +99,9 @@ public final class AckTracker {
         // RFC 9000 §13.2.1: "When only non-ack-eliciting packets need to be acknowledged, an endpoint MAY choose not to
         // send an ACK frame with outgoing frames until an ack-eliciting packet has been received." In the application
         // space a sender's packets carry no ACK for the receiver's ACK-only packets (they are in the ranges of its next
-        // ACK): acknowledging each of them cost a bulk sender an ACK frame in
-        // about 40 % of its full-size packets, 8-11 bytes each (0.2-0.3 % of the wire bytes; quic-steps, 100 MiB:
-        // 28,811 frames in the simulator, 31,453 on the relay, where the real-time ACK Delay field is longer).
+        // ACK): acknowledging each of them cost a bulk sender an ACK frame in about 40 % of its full-size packets,
+        // 8-11 bytes each (0.2-0.3 % of the wire bytes; quic-steps, 100 MiB: 28,811 frames in the simulator, 31,453 on
+        // the relay, where the real-time ACK Delay field is longer).
         // Initial and Handshake spaces acknowledge every packet as before.
         if (ackEliciting || immediate) {
             changedSinceAck = true;
