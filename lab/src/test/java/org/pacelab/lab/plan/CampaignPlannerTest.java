@@ -43,6 +43,26 @@ class CampaignPlannerTest {
     }
 
     @Test
+    void interleavedOrderRunsEachRepetitionOverEveryConfigurationBeforeTheNext() throws ScenarioException {
+        String file = """
+                link: {preset: quic-steps}
+                transfer: {size: 1MiB}
+                repetitions: 3
+                implementations: [pacelab, ngtcp2]
+                """;
+        CampaignPlan grouped = Plans.plan(file, ALL);
+        CampaignPlan interleaved = Plans.plan("order: interleaved\n" + file, ALL);
+        String a = grouped.configurations().get(0).id();
+        String b = grouped.configurations().get(1).id();
+        assertEquals(List.of(a + "/1", a + "/2", a + "/3", b + "/1", b + "/2", b + "/3"),
+                grouped.runs().stream().map(RunSpec::key).toList());
+        assertEquals(List.of(a + "/1", b + "/1", a + "/2", b + "/2", a + "/3", b + "/3"),
+                interleaved.runs().stream().map(RunSpec::key).toList());
+        assertEquals(List.of(1L, 1L, 2L, 2L, 3L, 3L), interleaved.runs().stream().map(RunSpec::seed).toList(),
+                "a repetition keeps its seed whatever the order");
+    }
+
+    @Test
     void aSweepWrittenAsAListIsTheUnionOfItsGridsAndEveryAxisNamesTheConfigurations() throws ScenarioException {
         CampaignPlan p = Plans.plan("""
                 mode: sim
