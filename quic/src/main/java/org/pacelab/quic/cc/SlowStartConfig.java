@@ -103,9 +103,9 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
 
     /**
      * Reads the slow-start options (names with or without the leading {@code --}); options not given keep the
-     * controller's defaults ({@link #defaults}: its {@link #defaultRule} when no rule is given). An invalid value, a parameter of a rule not selected, or a rule the
-     * controller does not take (BBR takes standard and onset) throws {@link IllegalArgumentException} with one
-     * sentence naming the option and what is valid.
+     * controller's defaults ({@link #defaults}: its {@link #defaultRule} when no rule is given). An invalid value, a
+     * parameter of a rule not selected, or a rule the controller does not take (BBR takes standard and onset)
+     * throws {@link IllegalArgumentException} with one sentence naming the option and what is valid.
      */
     public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
         SlowStartConfig d = defaults(algorithm);
@@ -165,8 +165,9 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
      * one place that says so. Chosen per controller from the measurements in docs/benchmarks.md, "Slow-start exit
      * rules (issue 15)", summed up in its "The default chosen and why":
      * <ul>
-     *   <li>CUBIC: onset-bdp-queue — on quic-steps 4–5 drops per 100 MiB against HyStart++'s ~200 at the same
-     *       goodput, within 1 % of HyStart++ at every fixed-rate grid point, at or above it on the LTE traces;</li>
+     *   <li>CUBIC: onset-bdp-queue — on quic-steps 4–5 drops per 100 MiB against HyStart++'s 204–223 at the same
+     *       goodput, never more than 1 % below HyStart++ at a fixed-rate grid point, within noise of it or above
+     *       on the LTE traces;</li>
      *   <li>NewReno: HyStart++ (RFC 9406) — onset-bdp-queue costs NewReno up to a third of its goodput at
      *       100 Mbit/s with small buffers (the grid's NewReno paragraph);</li>
      *   <li>BBR: the draft's Startup (standard), draft-ietf-ccwg-bbr; onset is measured as an option.</li>
