@@ -30,6 +30,7 @@ import org.pacelab.lab.scenario.Implementation;
 import org.pacelab.lab.scenario.Scenario;
 import org.pacelab.lab.scenario.ScenarioException;
 import org.pacelab.lab.scenario.ScenarioReader;
+import org.pacelab.lab.scenario.RunOrder;
 import org.pacelab.lab.scenario.ScenarioRecipe;
 import org.pacelab.lab.slurm.SlurmCluster;
 import org.pacelab.lab.slurm.SlurmException;
@@ -76,6 +77,11 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--only", split = ",", paramLabel = "NAME", description = "run only these implementations of the scenario")
     List<String> only;
+
+    @Option(names = "--order", paramLabel = "ORDER", description = "the order of the runs: grouped (every repetition of one "
+            + "configuration, then the next; the default) or interleaved (repetition 1 of every configuration, then repetition "
+            + "2, ...: configurations compared in real time share the host's drift); overrides the scenario's order:")
+    String order;
 
     @Option(names = "--check", description = "check the scenario against this host and print the plan; run nothing")
     boolean check;
@@ -142,12 +148,20 @@ public final class RunCommand implements Callable<Integer> {
             err.println("pacelab run: --jobs: must be at least 1, got " + jobs);
             return 2;
         }
+        RunOrder runOrder = null;
+        if (order != null) {
+            runOrder = RunOrder.parse(order);
+            if (runOrder == null) {
+                err.println("pacelab run: " + RunOrder.invalid("--order", order));
+                return 2;
+            }
+        }
         Scenario scenario;
         ScenarioRecipe recipe;
         try {
             Scenario read = ScenarioReader.read(scenarioFile, quick);
             recipe = new ScenarioRecipe(read.source(), read.text(), scenarioFile.toAbsolutePath().getParent(), repetitions, size, only,
-                    quick);
+                    quick, runOrder);
             scenario = recipe.apply(read);
         } catch (ScenarioException e) {
             e.problems().forEach(p -> err.println("pacelab run: " + p));
@@ -244,7 +258,8 @@ public final class RunCommand implements Callable<Integer> {
         Scenario s = plan.scenario();
         out.println("scenario " + s.name() + (s.reproduces().isBlank() ? "" : " — reproduces " + s.reproduces()));
         out.println(plan.configurations().size() + " configuration(s) x " + plan.seeds().size() + " repetition(s) = "
-                + plan.runs().size() + " runs; results in " + layout.root());
+                + plan.runs().size() + " runs" + (s.order().value() == RunOrder.INTERLEAVED ? ", interleaved (repetition by repetition)" : "")
+                + "; results in " + layout.root());
         for (Configuration c : plan.configurations()) {
             out.println("  " + c.name() + ": " + c.mode().word() + ", server " + c.server().name() + opts(c.serverOptions())
                     + ", client " + c.client().name() + opts(c.clientOptions()) + (c.qdisc().equals("none") ? "" : ", qdisc " + c.qdisc())

@@ -129,6 +129,7 @@ public final class ServerCommand implements Callable<Integer> {
                 + PreferredAddressOptions.format(offered.ipv4() != null ? offered.ipv4() : offered.ipv6()))
                 + " (" + String.join(", ", alpn) + "; cc "
                 + transport.congestionConfig().controller().algorithm().optionValue()
+                + ", slow start " + transport.congestionConfig().controller().slowStart().rule().optionValue()
                 + ", pacer " + transport.congestionConfig().pacing().pacer().optionValue() + "; send " + send.describe() + ")");
         server.await();
         if (server.failure() != null) {

@@ -122,11 +122,13 @@ final class TransportOptions {
 
     @Option(names = ControllerConfig.CC, paramLabel = "ALG", description = "Congestion controller: newreno, cubic, bbr (default: cubic).")
     String cc;
+    // the defaults named here are SlowStartConfig.defaultRule's (TransportOptionsHelpTest checks them)
     @Option(names = SlowStartConfig.SLOW_START, paramLabel = "RULE", description = "How newreno and cubic leave slow start: "
             + "standard, hystart++ (RFC 9406), hystart (Linux: ACK train and delay), search (draft-chung-ccwg-search), "
             + "onset (the RTT rising within the round), onset-bdp (onset, leaving with the rate measured then x min RTT), "
-            + "onset-bdp-queue (onset-bdp keeping half the queue it saw, the estimate as floor of the first loss) "
-            + "(default: hystart++).")
+            + "onset-bdp-queue (onset-bdp keeping half the queue it saw, the estimate as floor of the first loss); "
+            + "bbr takes standard (the draft's Startup) and onset "
+            + "(default per --cc: cubic onset-bdp-queue, newreno hystart++, bbr standard).")
     String slowStart;
     @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "
             + "hystart++, off is --slow-start standard.")

@@ -209,7 +209,8 @@ class CliBadInputTest {
                 // slow start (every command that takes transport options)
                 c("server --slow-start unknown", 2, "server", "--listen", any, "--slow-start", "warp"),
                 c("server --hystart not a switch", 2, "server", "--listen", any, "--hystart", "maybe"),
-                c("server --hystart-l negative", 2, "server", "--listen", any, "--hystart-l", "-3"),
+                c("server --hystart-l negative", 2, "server", "--listen", any, "--slow-start", "hystart++", "--hystart-l", "-3"),
+                c("server --hystart-l beside cubic's default", 2, "server", "--listen", any, "--hystart-l", "8"),
                 c("client --slow-start unknown", 2, "client", "--slow-start", "warp", "https://127.0.0.1:9/"),
                 c("sim --slow-start unknown", 2, "sim", "--out", dir.resolve("sim2"), "--slow-start", "warp"),
                 // reproduce

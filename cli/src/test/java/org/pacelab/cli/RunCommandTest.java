@@ -31,7 +31,7 @@ class RunCommandTest {
         refused(run("name: t\nrepetitons: 2\nimplementations: [pacelab]\n"),
                 "2:1: unknown key 'repetitons' in the scenario (did you mean 'repetitions'?); valid keys: name, description, "
                         + "reproduces, mode, link, transfer, repetitions, seed, seeds, timeout, implementations, sweep, collect, unavailable, "
-                        + "flows, quick, host-setup, emulator-warmup, include, peers");
+                        + "flows, quick, host-setup, emulator-warmup, include, peers, order");
     }
 
     @Test
@@ -89,6 +89,22 @@ class RunCommandTest {
         assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr" + (root ? ", realtime=on, realtime-priority=30}" : "}")),
                 r.out());
         assertTrue(r.out().contains(root ? "host set-up: real-time scheduling (root)" : "host set-up left out: not root"), r.out());
+        assertFalse(Files.exists(tmp.resolve("campaign")));
+    }
+
+    @Test
+    void interleavedOrderIsShownInThePlanAndABadOrderIsOneSentence() throws Exception {
+        Path f = Files.writeString(tmp.resolve("s.yaml"), "name: t\nrepetitions: 2\nimplementations: [pacelab]\nsweep: {cc: [cubic, bbr]}\n");
+        CliRun r = CliRun.of("run", f.toString(), "--out", tmp.resolve("campaign").toString(), "--check", "--no-install",
+                "--order", "interleaved");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("2 configuration(s) x 2 repetition(s) = 4 runs, interleaved (repetition by repetition)"), r.out());
+        CliRun bad = CliRun.of("run", f.toString(), "--out", tmp.resolve("campaign").toString(), "--check", "--no-install",
+                "--order", "random");
+        assertEquals(2, bad.code(), bad.out() + bad.err());
+        assertEquals("pacelab run: --order: 'random' is not a run order; valid values: grouped (every repetition of one configuration, "
+                + "then the next; the default), interleaved (repetition 1 of every configuration, then repetition 2, ...)",
+                bad.err().strip());
         assertFalse(Files.exists(tmp.resolve("campaign")));
     }
 

@@ -11,6 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.pacelab.io.send.KernelSupport;
 import org.pacelab.io.send.TxTimeClock;
+import org.pacelab.quic.cc.CongestionAlgorithm;
+import org.pacelab.quic.cc.SlowStartConfig;
 
 /**
  * Send-strategy and transport options of {@code pacelab server}/{@code client}: a bad value is one sentence naming
@@ -43,7 +45,9 @@ class SendOptionsTest {
             "--slow-start=onset-bdp|--onset-delay=50us|--onset-delay: '50us' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=onset|--onset-delay=200ms|--onset-delay: '200ms' is not a valid delay; give a time from 0.1ms to 100ms, e.g. 1ms or 500us.",
             "--slow-start=search|--search-threshold=1.5|--search-threshold: '1.5' is not a valid threshold; give a number above 0 and below 1 (draft-chung-ccwg-search-09 uses 0.26).",
-            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue."})
+            "--slow-start=hystart++|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue, not of --slow-start hystart++; leave it out or select --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue.",
+            "--cc=newreno|--onset-delay=2ms|--onset-delay is a parameter of --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue, not of --slow-start hystart++ (--cc newreno's default); leave it out or select --slow-start onset or --slow-start onset-bdp or --slow-start onset-bdp-queue.",
+            "--cc=cubic|--hystart-l=8|--hystart-l is a parameter of --slow-start hystart++, not of --slow-start onset-bdp-queue (--cc cubic's default); leave it out or select --slow-start hystart++."})
     void slowStartErrorsAreOneSentenceAndExitTwo(String rule, String option, String message) {
         for (String command : new String[] {"server", "client", "sim"}) {
             CliRun r = switch (command) {
@@ -54,6 +58,22 @@ class SendOptionsTest {
             assertEquals(2, r.code(), r.err());
             assertEquals("pacelab " + command + ": " + message, r.firstErrorLine());
             assertTrue(!r.err().contains("Exception") && !r.err().contains("\tat "), r.err());
+        }
+    }
+
+    /** The help of every command with transport options names each controller's default rule, as the code has it. */
+    @Test
+    void helpNamesEachControllersDefaultSlowStart() {
+        String defaults = "(default per --cc: " + java.util.stream.Stream.of(CongestionAlgorithm.CUBIC,
+                        CongestionAlgorithm.NEWRENO, CongestionAlgorithm.BBR)
+                .map(a -> a.optionValue() + " " + SlowStartConfig.defaultRule(a).optionValue())
+                .collect(java.util.stream.Collectors.joining(", ")) + ").";
+        for (String command : new String[] {"server", "client", "sim"}) {
+            CliRun r = CliRun.of(command, "--help");
+            assertEquals(0, r.code(), r.err());
+            String help = r.out().replaceAll("\\s+", " ");
+            assertTrue(help.contains(defaults), command + ": " + help);
+            assertTrue(!help.contains("(default: hystart++)"), command);
         }
     }
 

@@ -3,6 +3,7 @@ package org.pacelab.lab.plan;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.pacelab.lab.scenario.RunOrder;
 import org.pacelab.lab.scenario.Scenario;
 
 /**
@@ -22,12 +23,23 @@ public record CampaignPlan(Scenario scenario, List<Configuration> configurations
         return new CampaignPlan(scenario, kept, seeds, skipped, hostSetup);
     }
 
-    /** Every run, configuration by configuration, repetition by repetition. */
+    /**
+     * Every run in the scenario's order: configuration by configuration, each with all its repetitions
+     * ({@link RunOrder#GROUPED}), or repetition by repetition, each over all configurations ({@link RunOrder#INTERLEAVED}).
+     */
     public List<RunSpec> runs() {
         List<RunSpec> out = new ArrayList<>();
-        for (Configuration c : configurations) {
+        if (scenario.order().value() == RunOrder.INTERLEAVED) {
             for (int r = 1; r <= seeds.size(); r++) {
-                out.add(new RunSpec(c, r, seeds.get(r - 1)));
+                for (Configuration c : configurations) {
+                    out.add(new RunSpec(c, r, seeds.get(r - 1)));
+                }
+            }
+        } else {
+            for (Configuration c : configurations) {
+                for (int r = 1; r <= seeds.size(); r++) {
+                    out.add(new RunSpec(c, r, seeds.get(r - 1)));
+                }
             }
         }
         return out;

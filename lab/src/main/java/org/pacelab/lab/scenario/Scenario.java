@@ -17,6 +17,7 @@ import java.util.Map;
  * @param hostSetup   whether the real-time host set-up is applied (auto: when root)
  * @param emulatorWarmUp packets the emulator of every relay and netns run warms up with before it reports ready
  *                    ({@code emulator-warmup:}; 0: off)
+ * @param order       the order of the campaign's runs ({@code order:}; grouped by configuration unless interleaved)
  */
 public record Scenario(String source, String text, String name, String description, String reproduces,
                        List<Located<Mode>> modes, Located<String> preset, Map<String, Located<String>> linkDown,
@@ -24,10 +25,10 @@ public record Scenario(String source, String text, String name, String descripti
                        Location streamsAt, int repetitions, List<Long> seeds, long timeoutNs,
                        List<Implementation> implementations, List<SweepAxis> sweep, Collect collect,
                        boolean skipUnavailable, DcScenario dc, List<PeerDeclaration> peers, Located<HostSetup> hostSetup,
-                       Located<Integer> emulatorWarmUp) {
+                       Located<Integer> emulatorWarmUp, Located<RunOrder> order) {
     public static final List<String> KEYS = List.of("name", "description", "reproduces", "mode", "link", "transfer",
             "repetitions", "seed", "seeds", "timeout", "implementations", "sweep", "collect", "unavailable", "flows", "quick",
-            "host-setup", "emulator-warmup", "include", "peers");
+            "host-setup", "emulator-warmup", "include", "peers", "order");
     public static final List<String> LINK_KEYS = List.of("preset", "down", "up", "dc");
     public static final List<String> TRANSFER_KEYS = List.of("size", "streams", "duration");
 }

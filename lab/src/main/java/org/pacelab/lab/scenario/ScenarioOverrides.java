@@ -19,7 +19,7 @@ public final class ScenarioOverrides {
         }
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), n, SeedList.from(first, n), s.timeoutNs(),
-                s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
+                s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp(), s.order());
     }
 
     /** The scenario with each stream transferring {@code bytes}. */
@@ -27,7 +27,7 @@ public final class ScenarioOverrides {
         Transfer t = new Transfer(bytes, s.transfer().value().streams());
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), new Located<>(t, s.transfer().at()), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(),
-                s.timeoutNs(), s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
+                s.timeoutNs(), s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp(), s.order());
     }
 
     /** The scenario with only the named implementations ({@code pacelab run --only a,b}). */
@@ -42,13 +42,21 @@ public final class ScenarioOverrides {
         List<Implementation> kept = s.implementations().stream().filter(i -> names.contains(i.name().value())).toList();
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(), kept, s.sweep(),
-                s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
+                s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp(), s.order());
+    }
+
+    /** The scenario with its runs in this order ({@code pacelab run --order}). */
+    public static Scenario withOrder(Scenario s, RunOrder order) {
+        return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
+                s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(),
+                s.implementations(), s.sweep(), s.collect(), s.skipUnavailable(), s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp(),
+                new Located<>(order, s.order().at()));
     }
 
     /** The scenario with configurations that cannot run on this host left out with their reason, whatever it says. */
     public static Scenario skippingUnavailable(Scenario s) {
         return new Scenario(s.source(), s.text(), s.name(), s.description(), s.reproduces(), s.modes(), s.preset(), s.linkDown(),
                 s.linkUp(), s.transfer(), s.sizeAt(), s.streamsAt(), s.repetitions(), s.seeds(), s.timeoutNs(),
-                s.implementations(), s.sweep(), s.collect(), true, s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp());
+                s.implementations(), s.sweep(), s.collect(), true, s.dc(), s.peers(), s.hostSetup(), s.emulatorWarmUp(), s.order());
     }
 }

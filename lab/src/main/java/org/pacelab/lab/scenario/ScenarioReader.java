@@ -198,6 +198,15 @@ public final class ScenarioReader {
                 problems.add(valueAt(top, "emulator-warmup"), e.getMessage());
             }
         }
+        RunOrder order = RunOrder.GROUPED;
+        String ord = string(top, "order", null);
+        if (ord != null) {
+            order = RunOrder.parse(ord);
+            if (order == null) {
+                problems.add(valueAt(top, "order"), RunOrder.invalid("order", ord));
+                order = RunOrder.GROUPED;
+            }
+        }
         Path dir = Path.of(source).toAbsolutePath().getParent();
         List<PeerDeclaration> peers = new PeerDeclarationReader(problems, dir).read(top);
         problems.throwIfAny();
@@ -205,7 +214,8 @@ public final class ScenarioReader {
                 new Located<>(new Transfer(size, streams), transferAt), sizeAt, streamsAt, repetitions, seeds, timeout,
                 implementations, sweep, collect, skip, dc, peers,
                 new Located<>(hostSetup, top.entries().containsKey("host-setup") ? valueAt(top, "host-setup") : top.at()),
-                new Located<>(warmUp, wu != null ? valueAt(top, "emulator-warmup") : top.at()));
+                new Located<>(warmUp, wu != null ? valueAt(top, "emulator-warmup") : top.at()),
+                new Located<>(order, ord != null ? valueAt(top, "order") : top.at()));
     }
 
     private String defaultName() {

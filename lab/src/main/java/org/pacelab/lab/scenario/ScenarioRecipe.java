@@ -14,11 +14,19 @@ import java.util.List;
  * @param repetitions the {@code --repetitions} override, or null
  * @param size        the {@code --size} override (bytes per stream), or null
  * @param only        the {@code --only} implementations, or null for all
+ * @param quick       whether the scenario's quick subset is read
+ * @param order       the {@code --order} override, or null for the file's
  */
 public record ScenarioRecipe(String source, String text, Path baseDir, Integer repetitions, Long size, List<String> only,
-                             boolean quick) {
+                             boolean quick, RunOrder order) {
     public ScenarioRecipe {
         only = only == null || only.isEmpty() ? null : List.copyOf(only);
+    }
+
+    /** A recipe in the file's run order. */
+    public ScenarioRecipe(String source, String text, Path baseDir, Integer repetitions, Long size, List<String> only,
+                          boolean quick) {
+        this(source, text, baseDir, repetitions, size, only, quick, null);
     }
 
     /** A recipe of the whole scenario (not its quick subset). */
@@ -44,6 +52,9 @@ public record ScenarioRecipe(String source, String text, Path baseDir, Integer r
                 throw new ScenarioException(List.of("--size: must be at least 1 byte"));
             }
             s = ScenarioOverrides.withSize(s, size);
+        }
+        if (order != null) {
+            s = ScenarioOverrides.withOrder(s, order);
         }
         return s;
     }

@@ -43,6 +43,26 @@ class CampaignPlannerTest {
     }
 
     @Test
+    void interleavedOrderRunsEachRepetitionOverEveryConfigurationBeforeTheNext() throws ScenarioException {
+        String file = """
+                link: {preset: quic-steps}
+                transfer: {size: 1MiB}
+                repetitions: 3
+                implementations: [pacelab, ngtcp2]
+                """;
+        CampaignPlan grouped = Plans.plan(file, ALL);
+        CampaignPlan interleaved = Plans.plan("order: interleaved\n" + file, ALL);
+        String a = grouped.configurations().get(0).id();
+        String b = grouped.configurations().get(1).id();
+        assertEquals(List.of(a + "/1", a + "/2", a + "/3", b + "/1", b + "/2", b + "/3"),
+                grouped.runs().stream().map(RunSpec::key).toList());
+        assertEquals(List.of(a + "/1", b + "/1", a + "/2", b + "/2", a + "/3", b + "/3"),
+                interleaved.runs().stream().map(RunSpec::key).toList());
+        assertEquals(List.of(1L, 1L, 2L, 2L, 3L, 3L), interleaved.runs().stream().map(RunSpec::seed).toList(),
+                "a repetition keeps its seed whatever the order");
+    }
+
+    @Test
     void aSweepWrittenAsAListIsTheUnionOfItsGridsAndEveryAxisNamesTheConfigurations() throws ScenarioException {
         CampaignPlan p = Plans.plan("""
                 mode: sim
@@ -68,12 +88,20 @@ class CampaignPlannerTest {
                 + "{cc: bbr, slow-start: search}}\n", ALL);
         assertTrue(m.startsWith("test.yaml:"), m);
         assertTrue(m.contains("--slow-start search applies only to --cc newreno and cubic"), m);
-        String r = Plans.refusal("implementations: [pacelab]\nsweep: {onset-delay: [1ms, 2ms]}\n", ALL);
-        assertTrue(r.contains("--onset-delay is a parameter of --slow-start onset"), r);
+        // a rule's parameter without its rule is refused, naming the controller's default rule
+        String r = Plans.refusal("implementations: [pacelab]\nsweep: {search-threshold: [0.2, 0.3]}\n", ALL);
+        assertTrue(r.contains("--search-threshold is a parameter of --slow-start search, not of --slow-start "
+                + "onset-bdp-queue (--cc cubic's default)"), r);
+        String reno = Plans.refusal("implementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
+                + "{cc: newreno}}\nsweep: {onset-delay: [1ms, 2ms]}\n", ALL);
+        assertTrue(reno.contains("--onset-delay is a parameter of --slow-start onset"), reno);
         // a rule's parameter beside its rule is accepted, in the options and in a sweep
         CampaignPlan p = Plans.plan("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
                 + "{slow-start: onset, onset-delay: 3ms}}\nsweep: {onset-delay: [2ms]}\n", ALL);
         assertEquals(1, p.configurations().size());
+        // CUBIC's default rule (onset-bdp-queue) takes --onset-delay without --slow-start
+        assertEquals(2, Plans.plan("implementations: [pacelab]\nsweep: {onset-delay: [1ms, 2ms]}\n", ALL)
+                .configurations().size());
         String s = Plans.refusal("mode: sim\nimplementations:\n  - {name: p, server: pacelab, client: pacelab, options: "
                 + "{slow-start: onset, onset-delay: 300ms}}\n", ALL);
         assertTrue(s.contains("give a time from 0.1ms to 100ms"), s);

@@ -227,4 +227,15 @@ class ScenarioReaderTest {
         assertEquals("s.yaml:1:13: host-setup: 'offf' is not valid (did you mean 'off'?); valid values: auto (real-time scheduling "
                 + "when root, the default), on, off", problem("host-setup: offf\n" + GOOD));
     }
+
+    @Test
+    void runOrderIsGroupedUnlessTheFileOrTheCommandLineSaysInterleaved() throws ScenarioException {
+        assertEquals(RunOrder.GROUPED, ScenarioReader.parse("s.yaml", GOOD).order().value());
+        Scenario file = ScenarioReader.parse("s.yaml", "order: interleaved\n" + GOOD);
+        assertEquals(RunOrder.INTERLEAVED, file.order().value());
+        assertEquals(RunOrder.GROUPED, ScenarioOverrides.withOrder(file, RunOrder.GROUPED).order().value());
+        assertEquals("s.yaml:1:8: order: 'interleave' is not a run order (did you mean 'interleaved'?); valid values: grouped "
+                + "(every repetition of one configuration, then the next; the default), interleaved (repetition 1 of every "
+                + "configuration, then repetition 2, ...)", problem("order: interleave\n" + GOOD));
+    }
 }

@@ -14,8 +14,9 @@ import java.util.Map;
  * {@code conn.CongestionConfig} bundles the two, so that the controllers and the pacers know nothing of each other.
  *
  * @param algorithm       {@code --cc}: newreno, cubic, bbr (default cubic)
- * @param slowStart       how newreno and cubic leave their initial slow start ({@link SlowStartConfig}: {@code
- *                        --slow-start} and its parameters, and the older {@code --hystart on|off})
+ * @param slowStart       how the controller leaves its initial slow start ({@link SlowStartConfig}: {@code
+ *                        --slow-start} and its parameters, and the older {@code --hystart on|off}); without them
+ *                        the controller's own default ({@link SlowStartConfig#defaultRule})
  * @param rollback        {@code --rollback}: off, rfc9438, quiche — CUBIC's undo of spurious reductions
  *                        (default off)
  * @param fastConvergence {@code --fast-convergence}: on, off — CUBIC fast convergence (default on, RFC 9438 §4.7)
@@ -37,8 +38,9 @@ public record ControllerConfig(CongestionAlgorithm algorithm, SlowStartConfig sl
         OPTION_NAMES = List.copyOf(names);
     }
 
+    /** CUBIC with its default slow start ({@link SlowStartConfig#defaultRule}). */
     public static final ControllerConfig DEFAULT = new ControllerConfig(CongestionAlgorithm.CUBIC,
-            SlowStartConfig.DEFAULT, CubicRollback.OFF, true);
+            SlowStartConfig.defaults(CongestionAlgorithm.CUBIC), CubicRollback.OFF, true);
 
     public ControllerConfig {
         if (algorithm == null || slowStart == null || rollback == null) {

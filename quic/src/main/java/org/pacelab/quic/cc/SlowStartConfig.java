@@ -44,7 +44,11 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
     /** The largest {@code --hystart-css-rounds} accepted. */
     public static final int MAX_CSS_ROUNDS = 100;
 
-    public static final SlowStartConfig DEFAULT = new SlowStartConfig(SlowStartRule.HYSTART_PLUS_PLUS, 0,
+    /**
+     * The rules' parameters when none is given (auto L, RFC 9406's CSS_ROUNDS, both HyStart signals, SEARCH's
+     * threshold, the onset's 1 ms floor); the rule here is a placeholder, {@link #defaults} sets the controller's.
+     */
+    private static final SlowStartConfig PARAMETERS = new SlowStartConfig(SlowStartRule.HYSTART_PLUS_PLUS, 0,
             HyStartPlusPlus.CSS_ROUNDS, HyStart.Detect.BOTH, Search.THRESH, QueueOnset.DEFAULT_MIN_DELAY);
 
     public SlowStartConfig {
@@ -99,9 +103,9 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
 
     /**
      * Reads the slow-start options (names with or without the leading {@code --}); options not given keep the
-     * controller's defaults ({@link #defaults}). An invalid value, a parameter of a rule not selected, or a rule the
-     * controller does not take (BBR takes standard and onset) throws {@link IllegalArgumentException} with one
-     * sentence naming the option and what is valid.
+     * controller's defaults ({@link #defaults}: its {@link #defaultRule} when no rule is given). An invalid value, a
+     * parameter of a rule not selected, or a rule the controller does not take (BBR takes standard and onset)
+     * throws {@link IllegalArgumentException} with one sentence naming the option and what is valid.
      */
     public static SlowStartConfig fromOptions(Map<String, String> options, CongestionAlgorithm algorithm) {
         SlowStartConfig d = defaults(algorithm);
@@ -128,18 +132,21 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
             }
             rule = mapped;
         }
+        // a rule's parameter given beside the controller's default rule names that default in its error
+        String selected = rule == null ? SLOW_START + " " + d.rule.optionValue() + " (" + ControllerConfig.CC + " "
+                + algorithm.optionValue() + "'s default)" : SLOW_START + " " + rule.optionValue();
         if (rule == null) {
             rule = d.rule;
         }
-        long l = (v = parameter(options, HYSTART_L, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.hystartL
+        long l = (v = parameter(options, HYSTART_L, rule, selected, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.hystartL
                 : parseHystartL(v);
-        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, rule, SlowStartRule.HYSTART_PLUS_PLUS)) == null ? d.cssRounds
-                : parseCssRounds(v);
-        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, rule, SlowStartRule.HYSTART)) == null
+        int css = (v = parameter(options, HYSTART_CSS_ROUNDS, rule, selected, SlowStartRule.HYSTART_PLUS_PLUS)) == null
+                ? d.cssRounds : parseCssRounds(v);
+        HyStart.Detect detect = (v = parameter(options, HYSTART_DETECT, rule, selected, SlowStartRule.HYSTART)) == null
                 ? d.hystartDetect : HyStart.Detect.parse(v);
-        double threshold = (v = parameter(options, SEARCH_THRESHOLD, rule, SlowStartRule.SEARCH)) == null
+        double threshold = (v = parameter(options, SEARCH_THRESHOLD, rule, selected, SlowStartRule.SEARCH)) == null
                 ? d.searchThreshold : parseSearchThreshold(v);
-        long onset = (v = parameter(options, ONSET_DELAY, rule, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP,
+        long onset = (v = parameter(options, ONSET_DELAY, rule, selected, SlowStartRule.QUEUE_ONSET, SlowStartRule.ONSET_BDP,
                 SlowStartRule.ONSET_BDP_QUEUE)) == null
                 ? d.onsetMinDelay : parseOnsetDelay(v);
         return new SlowStartConfig(rule, l, css, detect, threshold, onset);
@@ -153,22 +160,44 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
                 + " standard) or also at the queue's onset (" + SLOW_START + " onset).";
     }
 
-    /** The defaults for a controller: its default rule, the other parameters as {@link #DEFAULT}. */
-    public static SlowStartConfig defaults(CongestionAlgorithm algorithm) {
-        return algorithm == CongestionAlgorithm.BBR ? DEFAULT.withRule(BBR_DEFAULT_RULE) : DEFAULT;
+    /**
+     * The rule a controller leaves slow start by when no {@code --slow-start} (nor {@code --hystart}) is given: the
+     * one place that says so. Chosen per controller from the measurements in docs/benchmarks.md, "Slow-start exit
+     * rules (issue 15)", summed up in its "The default chosen and why":
+     * <ul>
+     *   <li>CUBIC: onset-bdp-queue — on quic-steps 4–5 drops per 100 MiB against HyStart++'s 204–223 at the same
+     *       goodput, never more than 1 % below HyStart++ at a fixed-rate grid point, within noise of it or above
+     *       on the LTE traces;</li>
+     *   <li>NewReno: HyStart++ (RFC 9406) — onset-bdp-queue costs NewReno up to a third of its goodput at
+     *       100 Mbit/s with small buffers (the grid's NewReno paragraph);</li>
+     *   <li>BBR: the draft's Startup (standard), draft-ietf-ccwg-bbr; onset is measured as an option.</li>
+     * </ul>
+     */
+    public static SlowStartRule defaultRule(CongestionAlgorithm algorithm) {
+        return switch (algorithm) {
+            case CUBIC -> SlowStartRule.ONSET_BDP_QUEUE;
+            case NEWRENO -> SlowStartRule.HYSTART_PLUS_PLUS;
+            case BBR -> SlowStartRule.STANDARD;
+        };
     }
 
-    /** BBR's default: the draft's Startup. */
-    public static final SlowStartRule BBR_DEFAULT_RULE = SlowStartRule.STANDARD;
+    /** The defaults for a controller: its {@link #defaultRule}, every rule's parameters at their defaults. */
+    public static SlowStartConfig defaults(CongestionAlgorithm algorithm) {
+        return PARAMETERS.withRule(defaultRule(algorithm));
+    }
 
-    /** The value of a parameter of the {@code owners}, or null; given with another rule it is an error. */
-    private static String parameter(Map<String, String> options, String option, SlowStartRule rule, SlowStartRule... owners) {
+    /**
+     * The value of a parameter of the {@code owners}, or null; given with another rule it is an error naming the
+     * rule as {@code selected} says it.
+     */
+    private static String parameter(Map<String, String> options, String option, SlowStartRule rule, String selected,
+                                    SlowStartRule... owners) {
         String v = get(options, option);
         if (v != null && !List.of(owners).contains(rule)) {
             String names = java.util.Arrays.stream(owners).map(o -> SLOW_START + " " + o.optionValue())
                     .collect(java.util.stream.Collectors.joining(" or "));
-            throw new IllegalArgumentException(option + " is a parameter of " + names + ", not of " + SLOW_START + " "
-                    + rule.optionValue() + "; leave it out or select " + names + ".");
+            throw new IllegalArgumentException(option + " is a parameter of " + names + ", not of " + selected
+                    + "; leave it out or select " + names + ".");
         }
         return v;
     }

@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * The rules {@code --slow-start} selects for leaving the initial slow start of {@link NewRenoController} and
- * {@link CubicController} before a loss does. BBR has its own Startup and takes none of them.
+ * {@link CubicController} before a loss does; BBR takes standard (its own Startup) and onset ({@link SlowStartConfig#BBR_RULES}).
  */
 public enum SlowStartRule {
     /** No early exit: slow start ends with the first congestion event (RFC 9002 §7.3.1, RFC 9438 §4.10). */

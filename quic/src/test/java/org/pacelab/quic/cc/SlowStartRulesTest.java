@@ -29,7 +29,7 @@ class SlowStartRulesTest {
     }
 
     private static SlowStartExit rule(SlowStartRule r, boolean paced) {
-        return SlowStartConfig.DEFAULT.withRule(r).create(paced);
+        return SlowStartConfig.defaults(CongestionAlgorithm.CUBIC).withRule(r).create(paced);
     }
 
     private static String describe(SlowStartPath p) {

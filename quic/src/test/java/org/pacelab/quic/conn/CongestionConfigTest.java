@@ -47,17 +47,21 @@ class CongestionConfigTest {
         CongestionConfig c = CongestionConfig.fromOptions(Map.of());
         assertEquals(CongestionConfig.DEFAULT, c);
         assertEquals(CongestionAlgorithm.CUBIC, c.controller().algorithm());
-        assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, c.controller().slowStart().rule());
+        // CUBIC's default rule (SlowStartConfig.defaultRule; SlowStartDefaultTest covers every controller)
+        assertEquals(SlowStartRule.ONSET_BDP_QUEUE, c.controller().slowStart().rule());
         assertEquals(CubicRollback.OFF, c.controller().rollback());
         assertEquals(PacerKind.INTERVAL, c.pacing().pacer());
         assertEquals(2.0, c.pacing().gainSlowStart());
         assertEquals(1.25, c.pacing().gainCongestionAvoidance());
         assertSame(Quantum.AUTO, c.pacing().quantum());
         assertEquals(10, c.pacing().initialBurst());
-        // as CongestionSetup builds it: the rule created with whether the pacer paces
+        assertEquals("onset-bdp-queue", setup(c, 1200).controller().qlogState().get("slow_start_rule"));
+        // HyStart++'s parameters keep their defaults for a rule chosen without them; as CongestionSetup builds it:
+        // the rule created with whether the pacer paces
+        CongestionConfig h = CongestionConfig.fromOptions(Map.of("--slow-start", "hystart++"));
         assertEquals(HyStartPlusPlus.INFINITE_L, assertInstanceOf(HyStartPlusPlus.class,
-                c.controller().slowStart().create(c.pacing().paced())).limitSegments(), "paced: L = infinity");
-        assertEquals(HyStartPlusPlus.CSS_ROUNDS, c.controller().slowStart().cssRounds());
+                h.controller().slowStart().create(h.pacing().paced())).limitSegments(), "paced: L = infinity");
+        assertEquals(HyStartPlusPlus.CSS_ROUNDS, h.controller().slowStart().cssRounds());
     }
 
     @Test
@@ -102,11 +106,11 @@ class CongestionConfigTest {
         assertEquals("--rollback quiche applies only to --cc cubic, not to newreno; use --rollback off.",
                 error(Map.of("--cc", "newreno", "--rollback", "quiche")));
         assertEquals("--hystart-l: '0' is not a valid L; valid values are auto, inf or a whole number of segments "
-                + "of at least 1.", error(Map.of("--hystart-l", "0")));
+                + "of at least 1.", error(Map.of("--slow-start", "hystart++", "--hystart-l", "0")));
         assertEquals("--hystart-css-rounds: '0' is not a number of rounds; valid values are whole numbers from 1 to 100 "
-                + "(RFC 9406 recommends 5).", error(Map.of("--hystart-css-rounds", "0")));
+                + "(RFC 9406 recommends 5).", error(Map.of("--cc", "newreno", "--hystart-css-rounds", "0")));
         assertEquals("--hystart-css-rounds: 'five' is not a number of rounds; valid values are whole numbers from 1 to "
-                + "100 (RFC 9406 recommends 5).", error(Map.of("hystart-css-rounds", "five")));
+                + "100 (RFC 9406 recommends 5).", error(Map.of("slow-start", "hystart++", "hystart-css-rounds", "five")));
         assertEquals("--pacing-gain-ca: 'fast' is not a number; give a gain above 0 and at most 100, e.g. 1.25.",
                 error(Map.of("--pacing-gain-ca", "fast")));
         assertEquals("--pacing-gain-ss: must be a number above 0 and at most 100, got -2.0.",
@@ -189,12 +193,18 @@ class CongestionConfigTest {
         assertEquals("--hystart-detect: 'ack' is not a HyStart signal; valid values are train, delay, both.",
                 error(Map.of("--slow-start", "hystart", "--hystart-detect", "ack")));
         assertEquals("--search-threshold is a parameter of --slow-start search, not of --slow-start hystart++; leave it "
-                + "out or select --slow-start search.", error(Map.of("--search-threshold", "0.3")));
+                + "out or select --slow-start search.", error(Map.of("--slow-start", "hystart++", "--search-threshold", "0.3")));
+        // beside no rule, the error names the controller's default as such
+        assertEquals("--search-threshold is a parameter of --slow-start search, not of --slow-start onset-bdp-queue "
+                + "(--cc cubic's default); leave it out or select --slow-start search.",
+                error(Map.of("--search-threshold", "0.3")));
+        assertEquals("--hystart-l is a parameter of --slow-start hystart++, not of --slow-start onset-bdp-queue (--cc "
+                + "cubic's default); leave it out or select --slow-start hystart++.", error(Map.of("--hystart-l", "16")));
         assertEquals("--hystart-css-rounds is a parameter of --slow-start hystart++, not of --slow-start standard; leave "
                 + "it out or select --slow-start hystart++.", error(Map.of("--hystart", "off", "--hystart-css-rounds", "3")));
         // BBR takes standard (the draft's Startup) and onset, and round-trips either
         CongestionConfig bbr = CongestionConfig.fromOptions(Map.of("--cc", "bbr"));
-        assertEquals(SlowStartConfig.BBR_DEFAULT_RULE, bbr.controller().slowStart().rule());
+        assertEquals(SlowStartConfig.defaultRule(CongestionAlgorithm.BBR), bbr.controller().slowStart().rule());
         assertEquals(bbr, CongestionConfig.fromOptions(bbr.toOptions()));
         CongestionConfig onset = CongestionConfig.fromOptions(Map.of("--cc", "bbr", "--slow-start", "onset", "--onset-delay", "2ms"));
         assertEquals(2_000_000, onset.controller().slowStart().onsetMinDelay());
