@@ -59,10 +59,7 @@ import java.util.Map;
  *       goodput against HyStart++ on the LTE traces: T-Mobile's first onset is the cell's 0.2 s gap;
  *       docs/benchmarks.md, issue 15.)</li>
  *   <li>the check is paced at {@value #CHECK_PACING_GAIN} × the larger of the measured rate and window / minimum
- *       RTT (on a path whose estimate held the two are equal), and its window is raised to the largest delivery rate
- *       × the minimum RTT whenever a sample takes that above it ({@link #windowRaise}): a busy ACK rate read low
- *       (100 Mbit/s × 40 ms: 8.6 MB/s on a 12.2 MB/s link) cut the window to 0.7 BDP for the check's two rounds,
- *       and a delivery-rate sample never exceeds what the bottleneck delivered, so a window at it builds no queue;</li>
+ *       RTT (on a path whose estimate held the two are equal);</li>
  *   <li>the exit raises the window to the pipe plus {@value #STANDING_QUEUE_SHARE} of the largest queue the
  *       rule saw (its largest queueing delay × the measured rate), a lower bound on the buffer: that queue stands
  *       after the exit ({@link #exitRaise}); the round that carries the raise is covered as the exit's. The pipe is
@@ -141,7 +138,6 @@ public final class OnsetBdp implements SlowStartExit {
     private long busyTime;
     private long busyRate = -1;
     private long maxBusyRate = -1;
-    private long pendingRaise = -1;
     private int rejectedOnsets;
     private int resumes;
     private long bdpEstimate = -1;
@@ -262,12 +258,6 @@ public final class OnsetBdp implements SlowStartExit {
         if (sample > 0 && onset.minRtt() != Long.MAX_VALUE) {
             maxQueueDelay = Math.max(maxQueueDelay, sample - onset.minRtt());
         }
-        if (standingQueue && phase == Phase.CHECK && onset.minRtt() != Long.MAX_VALUE) {
-            long pipe = (long) ((double) maxDeliveryRate * onset.minRtt() / 1e9);
-            if (pipe > congestionWindow) {
-                pendingRaise = pipe;
-            }
-        }
         if (phase == Phase.CHECK && !checkRound(ack)) {
             return false;
         }
@@ -359,17 +349,6 @@ public final class OnsetBdp implements SlowStartExit {
         busyAcks = 0;
         busyBytes = 0;
         busyTime = 0;
-    }
-
-    /**
-     * onset-bdp-queue, in the check: the largest delivery rate × the minimum RTT when an ACK took it above the window
-     * (see the class comment); -1 otherwise.
-     */
-    @Override
-    public long windowRaise() {
-        long w = phase == Phase.CHECK ? pendingRaise : -1;
-        pendingRaise = -1;
-        return w;
     }
 
     @Override

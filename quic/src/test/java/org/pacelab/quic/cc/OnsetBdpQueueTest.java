@@ -151,30 +151,6 @@ class OnsetBdpQueueTest {
         assertEquals(3_000_000, plain.rule.pacingRate(), "onset-bdp: 1.25 x the measured 2.4 MB/s");
     }
 
-    @Test
-    void inTheCheckTheWindowFollowsTheLargestDeliveryRateTimesTheMinimumRtt() {
-        // the first onset read 2.4 MB/s and cut a 190 kB window to its 96 kB estimate; in the check, delivery-rate
-        // samples of 2.2 MB/s (88 kB at 40 ms, below the window) and then 3 MB/s (120 kB, above it) come
-        for (boolean standingQueue : new boolean[] {false, true}) {
-            Script s = new Script(standingQueue);
-            s.ack(MS, 40 * MS, 190_000);
-            long cut = s.firstOnset(MS / 2, 190_000);
-            assertEquals(96_000, cut);
-            s.ack(MS / 2, 43 * MS, s.now - 40 * MS, cut, 2_200_000);
-            assertEquals(-1, s.slowStart.takeWindowCut(s.now, cut));
-            assertEquals(-1, s.slowStart.takeWindowRaise(cut), "88 kB is below the window");
-            s.ack(MS / 2, 43 * MS, s.now - 40 * MS, cut, 3_000_000);
-            assertEquals(-1, s.slowStart.takeWindowCut(s.now, cut));
-            assertEquals(standingQueue ? 120_000 : -1, s.slowStart.takeWindowRaise(cut),
-                    standingQueue ? "onset-bdp-queue: 3 MB/s x 40 ms" : "onset-bdp raises nothing");
-            assertEquals(-1, s.slowStart.takeWindowRaise(cut), "asked once per ACK");
-        }
-        // before the first onset (full slow start) nothing is raised
-        Script early = new Script(true);
-        early.ack(MS, 40 * MS, early.now, 100_000, 5_000_000);
-        assertEquals(-1, early.slowStart.takeWindowRaise(100_000));
-    }
-
     /** Drives a script through a 50 ms queue early in slow start, the first onset (cut to 96 kB) and the check's exit. */
     private static Script toExit(boolean standingQueue) {
         Script s = new Script(standingQueue);
