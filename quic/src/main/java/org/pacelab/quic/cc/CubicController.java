@@ -172,11 +172,15 @@ public final class CubicController implements CongestionController {
         }
     }
 
-    /** The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}). */
+    /** The rule may lower or raise the window while slow start goes on ({@link SlowStart#takeWindowCut}, {@link SlowStart#takeWindowRaise}). */
     private void cutInSlowStart(long now) {
         long w = slowStart.takeWindowCut(now, (long) cwnd);
         if (w >= 0) {
             cwnd = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
+        }
+        long r = slowStart.takeWindowRaise((long) cwnd);
+        if (r > 0) {
+            cwnd = r;
         }
     }
 

@@ -105,11 +105,15 @@ public final class NewRenoController implements CongestionController {
         }
     }
 
-    /** The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}). */
+    /** The rule may lower or raise the window while slow start goes on ({@link SlowStart#takeWindowCut}, {@link SlowStart#takeWindowRaise}). */
     private void cutInSlowStart(long now) {
         long w = slowStart.takeWindowCut(now, congestionWindow);
         if (w >= 0) {
             congestionWindow = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
+        }
+        long r = slowStart.takeWindowRaise(congestionWindow);
+        if (r > 0) {
+            congestionWindow = r;
         }
     }
 

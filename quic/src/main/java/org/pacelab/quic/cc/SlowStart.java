@@ -149,6 +149,12 @@ public final class SlowStart {
         return w;
     }
 
+    /** After {@link #takeWindowCut}: the window the rule raises to while slow start goes on ({@link SlowStartExit#windowRaise}), or -1. */
+    public long takeWindowRaise(long congestionWindow) {
+        long w = rule.windowRaise();
+        return w > congestionWindow ? w : -1;
+    }
+
     private void exited(long now) {
         if (rule.exitCoversInFlight()) {
             coveredUntil = now;

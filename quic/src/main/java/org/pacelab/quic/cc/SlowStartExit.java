@@ -48,6 +48,14 @@ public interface SlowStartExit {
     }
 
     /**
+     * A window to raise to while slow start goes on, asked after {@link #windowCut} (and after each ACK that did not end
+     * slow start); -1 for none (the default).
+     */
+    default long windowRaise() {
+        return -1;
+    }
+
+    /**
      * Whether the packets in flight when {@link #onAck} ended slow start are covered by that exit: their losses start
      * no congestion event (as if the exit had started RFC 9002 §7.3.2's recovery period, without its no-growth phase).
      */

@@ -61,10 +61,16 @@ class OnsetBdpQueueTest {
 
         /** An ACK of one packet sent at {@code sent}, {@code gap} after the previous ACK; true when slow start ends. */
         boolean ack(long gap, long sample, long sent, long cwnd) {
+            return ack(gap, sample, sent, cwnd, 0);
+        }
+
+        /** As above, the ACK carrying a delivery-rate sample of {@code deliveryRate} bytes per second (0: none). */
+        boolean ack(long gap, long sample, long sent, long cwnd, long deliveryRate) {
             now += gap;
             rtt.onSample(now, sample, 0, 0, true);
             slowStart.beginAck(true, MDS);
-            boolean exit = slowStart.endAck(new AckEvent(now, List.of(packet(pn++, sent, MDS)), rtt.estimates(), 0, 0, null,
+            RateSample rs = deliveryRate > 0 ? new RateSample(deliveryRate, sample, 0, 0, 0, false, sample, MDS, 0, 0, 0) : null;
+            boolean exit = slowStart.endAck(new AckEvent(now, List.of(packet(pn++, sent, MDS)), rtt.estimates(), 0, 0, rs,
                     false, 0), cwnd, MDS);
             slowStart.onAcked(sent, now);
             return exit;
@@ -145,6 +151,30 @@ class OnsetBdpQueueTest {
         assertEquals(3_000_000, plain.rule.pacingRate(), "onset-bdp: 1.25 x the measured 2.4 MB/s");
     }
 
+    @Test
+    void inTheCheckTheWindowFollowsTheLargestDeliveryRateTimesTheMinimumRtt() {
+        // the first onset read 2.4 MB/s and cut a 190 kB window to its 96 kB estimate; in the check, delivery-rate
+        // samples of 2.2 MB/s (88 kB at 40 ms, below the window) and then 3 MB/s (120 kB, above it) come
+        for (boolean standingQueue : new boolean[] {false, true}) {
+            Script s = new Script(standingQueue);
+            s.ack(MS, 40 * MS, 190_000);
+            long cut = s.firstOnset(MS / 2, 190_000);
+            assertEquals(96_000, cut);
+            s.ack(MS / 2, 43 * MS, s.now - 40 * MS, cut, 2_200_000);
+            assertEquals(-1, s.slowStart.takeWindowCut(s.now, cut));
+            assertEquals(-1, s.slowStart.takeWindowRaise(cut), "88 kB is below the window");
+            s.ack(MS / 2, 43 * MS, s.now - 40 * MS, cut, 3_000_000);
+            assertEquals(-1, s.slowStart.takeWindowCut(s.now, cut));
+            assertEquals(standingQueue ? 120_000 : -1, s.slowStart.takeWindowRaise(cut),
+                    standingQueue ? "onset-bdp-queue: 3 MB/s x 40 ms" : "onset-bdp raises nothing");
+            assertEquals(-1, s.slowStart.takeWindowRaise(cut), "asked once per ACK");
+        }
+        // before the first onset (full slow start) nothing is raised
+        Script early = new Script(true);
+        early.ack(MS, 40 * MS, early.now, 100_000, 5_000_000);
+        assertEquals(-1, early.slowStart.takeWindowRaise(100_000));
+    }
+
     /** Drives a script through a 50 ms queue early in slow start, the first onset (cut to 96 kB) and the check's exit. */
     private static Script toExit(boolean standingQueue) {
         Script s = new Script(standingQueue);
@@ -180,6 +210,50 @@ class OnsetBdpQueueTest {
         assertEquals(-1, plain.rule.exitRaise());
         assertEquals(100_000, plain.slowStart.exitWindow(100_000), "onset-bdp leaves with the cut's window");
         assertFalse(plain.slowStart.exitCovers(plain.now + 10 * MS), "only what was in flight at the exit");
+    }
+
+    /**
+     * As {@link #toExit}, but the check's ACKs come every 0.75 ms (1.6 MB/s: its run reads the rate low) and one ACK in
+     * the check carries a delivery-rate sample of {@code deliveryRate}.
+     */
+    private static Script toExitReadLow(long deliveryRate) {
+        Script s = new Script(true);
+        s.ack(MS, 40 * MS, 200_000);
+        s.ack(MS, 90 * MS, 200_000);
+        s.firstOnset(MS / 2, 200_000);
+        long cutAt = s.now;
+        for (int i = 0; i < 100; i++) {
+            if (s.ack(3 * MS / 4, 43 * MS, cutAt + MS, 100_000, i == 0 ? deliveryRate : 0)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no exit: " + s.rule.phase());
+    }
+
+    @Test
+    void theRaiseTakesTheLargestBusyRateOfBothOnsetsUpToATenthAboveTheDeliveryRate() {
+        // the first onset's run read 2.4 MB/s (ACKs every 0.5 ms), the check's 1.6 MB/s; 50 ms was the largest queue
+        Script none = toExitReadLow(0);
+        assertEquals(2_400_000, none.rule.maxBusyAckRate());
+        assertEquals(64_000, none.rule.bdpEstimate(), "1.6 MB/s x 40 ms");
+        // no delivery-rate sample bounds the first onset's rate: the raise stands on the estimate (as before)
+        assertEquals(64_000 + 40_000, none.rule.exitRaise(), 1, "64 kB + 0.5 x 1.6 MB/s x 50 ms");
+
+        // delivery rate 2.3 MB/s: the first onset's 2.4 MB/s is within 1.1 x of it, so the pipe is 2.4 MB/s x 40 ms
+        Script within = toExitReadLow(2_300_000);
+        assertEquals(92_000, within.rule.bdpEstimate(), "the estimate: 2.3 MB/s x 40 ms");
+        assertEquals(96_000 + 57_500, within.rule.exitRaise(), 1, "96 kB + 0.5 x 2.3 MB/s x 50 ms");
+        assertEquals(153_500, within.slowStart.exitWindow(100_000), 1);
+
+        // delivery rate 1.8 MB/s: 2.4 MB/s is a third above it and is taken as 1.1 x 1.8 = 1.98 MB/s
+        Script above = toExitReadLow(1_800_000);
+        assertEquals(72_000, above.rule.bdpEstimate(), "1.8 MB/s x 40 ms");
+        assertEquals(79_200 + 45_000, above.rule.exitRaise(), 1, "1.98 MB/s x 40 ms + 0.5 x 1.8 MB/s x 50 ms");
+
+        // the busy rate below the delivery rate: the delivery rate (the estimate's own), nothing added
+        Script below = toExitReadLow(3_000_000);
+        assertEquals(120_000, below.rule.bdpEstimate());
+        assertEquals(120_000 + 75_000, below.rule.exitRaise(), 1);
     }
 
     @Test
