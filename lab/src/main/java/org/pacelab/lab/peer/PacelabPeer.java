@@ -14,6 +14,9 @@ import org.pacelab.io.send.SendConfig;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.net.spec.SpecException;
+import org.pacelab.quic.cc.CongestionAlgorithm;
+import org.pacelab.quic.cc.ControllerConfig;
+import org.pacelab.quic.cc.SlowStartConfig;
 import org.pacelab.quic.conn.CongestionConfig;
 import org.pacelab.sim.SimOptions;
 
@@ -108,6 +111,29 @@ public final class PacelabPeer implements Peer {
     @Override
     public List<PeerOption> options(Role role) {
         return OPTIONS;
+    }
+
+    /**
+     * A server without {@code slow-start} (nor the older {@code hystart}) gets its controller's default rule named
+     * ({@link SlowStartConfig#defaultRule}): CUBIC's default changed from hystart++ to onset-bdp-queue (issue 15), and
+     * a campaign stored before must not take the new runs for its old configuration.
+     */
+    @Override
+    public Map<String, String> withDefaultsNamed(Role role, Map<String, String> options) {
+        String rule = SlowStartConfig.SLOW_START.substring(2);
+        if (role != Role.SERVER || options.containsKey(rule) || options.containsKey(SlowStartConfig.HYSTART.substring(2))) {
+            return options;
+        }
+        String cc = options.get(ControllerConfig.CC.substring(2));
+        CongestionAlgorithm algorithm;
+        try {
+            algorithm = cc == null ? ControllerConfig.DEFAULT.algorithm() : CongestionAlgorithm.parse(cc);
+        } catch (IllegalArgumentException e) {
+            return options; // the option check has said so
+        }
+        Map<String, String> named = new LinkedHashMap<>(options);
+        named.put(rule, SlowStartConfig.defaultRule(algorithm).optionValue());
+        return named;
     }
 
     @Override

@@ -47,6 +47,16 @@ public interface Peer {
     }
 
     /**
+     * The options (valid ones: checked before) with the defaults that decide the peer's behaviour and have changed
+     * between builds named, so that a configuration's identity, its plan line and the store say what ran: runs of
+     * a stored campaign made under an older default are then never mixed with runs under the new one. Most peers
+     * name nothing.
+     */
+    default Map<String, String> withDefaultsNamed(Role role, Map<String, String> options) {
+        return options;
+    }
+
+    /**
      * One sentence when the options cannot work in this mode on any host (e.g. per-packet send times over the relay's
      * loopback), else null. {@code qdisc} is the server host's qdisc of the configuration.
      */

@@ -562,8 +562,8 @@ public final class CampaignPlanner {
             }
         }
         Transfer transfer = new Transfer(size.value(), streams);
-        Map<String, String> serverOptions = values(so);
-        Map<String, String> clientOptions = values(co);
+        Map<String, String> serverOptions = new LinkedHashMap<>(server.withDefaultsNamed(Role.SERVER, values(so)));
+        Map<String, String> clientOptions = new LinkedHashMap<>(client.withDefaultsNamed(Role.CLIENT, values(co)));
         boolean realtimeEmulator = hostSetup.realtime() && (mode.value() == Mode.RELAY || mode.value() == Mode.NETNS);
         int emulatorWarmUp = mode.value() == Mode.RELAY || mode.value() == Mode.NETNS ? scenario.emulatorWarmUp().value() : 0;
         if (realtimeEmulator && accepts(server, Role.SERVER, REALTIME) && !serverOptions.containsKey(REALTIME)) {

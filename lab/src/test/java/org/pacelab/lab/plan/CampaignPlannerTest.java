@@ -32,14 +32,39 @@ class CampaignPlannerTest {
         assertEquals(24, p.runs().size());
         Configuration first = p.configurations().getFirst();
         assertEquals("pacelab cc=cubic down.queue=50p", first.name());
-        assertEquals(Map.of("cc", "cubic", "realtime", "on", "realtime-priority", "30"), first.serverOptions(),
-                "as root the host set-up makes pacelab's sender SCHED_FIFO");
+        assertEquals(Map.of("cc", "cubic", "slow-start", "onset-bdp-queue", "realtime", "on", "realtime-priority", "30"),
+                first.serverOptions(), "as root the host set-up makes pacelab's sender SCHED_FIFO; CUBIC's default rule is named");
         assertEquals("queue=50p", first.linkDown());
         assertEquals(50, first.link().down().queue().value(), 0);
         assertEquals(40_000_000L, first.link().down().rateBps());
         assertEquals(List.of(1L, 2L, 3L), p.seeds());
         assertEquals(first.id() + "/2", p.runs().get(1).key());
         assertTrue(p.configurations().stream().anyMatch(c -> c.name().equals("ngtcp2 cc=newreno down.queue=143p")));
+    }
+
+    @Test
+    void pacelabsDefaultSlowStartIsNamedSoRunsUnderAnOlderDefaultAreNotMixedIn() throws ScenarioException {
+        CampaignPlan p = Plans.plan("""
+                mode: sim
+                implementations:
+                  - {name: default, server: pacelab, client: pacelab}
+                  - {name: hystart, server: pacelab, client: pacelab, options: {slow-start: hystart++}}
+                  - {name: explicit, server: pacelab, client: pacelab, server-options: {slow-start: onset-bdp-queue}}
+                  - {name: switch, server: pacelab, client: pacelab, options: {hystart: on}}
+                  - {name: reno, server: pacelab, client: pacelab, options: {cc: newreno}}
+                  - {name: bbr, server: pacelab, client: pacelab, options: {cc: bbr}}
+                """, ALL, null);
+        Map<String, Configuration> byName = new java.util.HashMap<>();
+        p.configurations().forEach(c -> byName.put(c.implementation(), c));
+        assertEquals("onset-bdp-queue", byName.get("default").serverOptions().get("slow-start"));
+        assertEquals("hystart++", byName.get("hystart").serverOptions().get("slow-start"), "a rule given stays as given");
+        assertFalse(byName.get("switch").serverOptions().containsKey("slow-start"), "the older switch names the rule itself");
+        assertEquals("hystart++", byName.get("reno").serverOptions().get("slow-start"));
+        assertEquals("standard", byName.get("bbr").serverOptions().get("slow-start"));
+        assertFalse(byName.get("default").clientOptions().containsKey("slow-start"), "the client's rule shapes no measured flow");
+        assertEquals(byName.get("default").id().replaceFirst("^default-", ""),
+                byName.get("explicit").id().replaceFirst("^explicit-", ""),
+                "the default and the same rule given are one configuration (the id's hash), whatever the row's name");
     }
 
     @Test
@@ -219,7 +244,7 @@ class CampaignPlannerTest {
                 + "{gso: 16, txtime: on, paced-gso: on, qdisc: fq}}\n", ALL, null);
         Configuration c = p.configurations().getFirst();
         assertEquals("fq", c.qdisc());
-        assertEquals(Map.of("gso", "16", "txtime", "on", "paced-gso", "on"), c.serverOptions());
+        assertEquals(Map.of("gso", "16", "txtime", "on", "paced-gso", "on", "slow-start", "onset-bdp-queue"), c.serverOptions());
     }
 
     @Test
