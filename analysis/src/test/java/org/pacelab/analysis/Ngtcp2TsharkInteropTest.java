@@ -36,6 +36,10 @@ class Ngtcp2TsharkInteropTest {
     private static final String[] TOOLS = {"gtlsserver", "gtlsclient", "tshark", "dumpcap", "tcpdump", "openssl"};
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
     private static final int BODY_BYTES = 2_000_000;
+    private static final int MAX_ATTEMPTS = 3;
+    private static final java.util.regex.Pattern TCPDUMP_DROPS = java.util.regex.Pattern.compile("(\\d+) packets dropped by kernel");
+    private static final java.util.regex.Pattern DUMPCAP_DROPS =
+            java.util.regex.Pattern.compile("Packets received/dropped on interface '[^']*': \\d+/(\\d+)");
 
     @TempDir
     Path dir;
@@ -48,9 +52,23 @@ class Ngtcp2TsharkInteropTest {
     void packetNumbersAndTimesEqualTshark(String gnutlsCipher, String suite) throws Exception {
         requireTools();
         try {
-            Path pcap = dir.resolve("tcpdump.pcap");
-            Path pcapng = dir.resolve("dumpcap.pcapng");
-            Path keys = transfer(gnutlsCipher, pcap, pcapng);
+            Path pcap = null;
+            Path pcapng = null;
+            Path keys = null;
+            // A capture tool that reports packets dropped by the kernel (its buffer overran on a loaded machine) left
+            // an incomplete file, which says nothing about pacelab: the transfer runs again, at most MAX_ATTEMPTS times.
+            for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                pcap = dir.resolve("tcpdump-" + attempt + ".pcap");
+                pcapng = dir.resolve("dumpcap-" + attempt + ".pcapng");
+                keys = transfer(gnutlsCipher, pcap, pcapng, attempt);
+                String dropped = captureDrops(attempt);
+                if (dropped == null) {
+                    break;
+                }
+                if (attempt == MAX_ATTEMPTS) {
+                    fail("the captures were incomplete in all " + MAX_ATTEMPTS + " attempts: " + dropped);
+                }
+            }
             for (Path capture : List.of(pcap, pcapng)) {
                 List<String> tshark = tsharkFields(capture, keys);
                 Path csv = dir.resolve(capture.getFileName() + ".csv");
@@ -105,8 +123,27 @@ class Ngtcp2TsharkInteropTest {
         return false;
     }
 
+    /**
+     * What the capture tools of this attempt said they dropped (tcpdump's "N packets dropped by kernel", dumpcap's
+     * "Packets received/dropped"), or null when both report none.
+     */
+    private String captureDrops(int attempt) throws IOException {
+        List<String> said = new ArrayList<>();
+        String tcpdump = Files.readString(dir.resolve("tcpdump-" + attempt + ".err"), StandardCharsets.ISO_8859_1);
+        var t = TCPDUMP_DROPS.matcher(tcpdump);
+        if (t.find() && Long.parseLong(t.group(1)) > 0) {
+            said.add("tcpdump: " + t.group());
+        }
+        String dumpcap = Files.readString(dir.resolve("dumpcap-" + attempt + ".err"), StandardCharsets.ISO_8859_1);
+        var d = DUMPCAP_DROPS.matcher(dumpcap);
+        if (d.find() && Long.parseLong(d.group(1)) > 0) {
+            said.add("dumpcap: " + d.group());
+        }
+        return said.isEmpty() ? null : String.join("; ", said);
+    }
+
     /** Runs one download of 2 MB over loopback and returns the key log. */
-    private Path transfer(String cipher, Path pcap, Path pcapng) throws Exception {
+    private Path transfer(String cipher, Path pcap, Path pcapng, int attempt) throws Exception {
         Path www = Files.createDirectories(dir.resolve("www"));
         byte[] body = new byte[BODY_BYTES];
         new Random(1).nextBytes(body);
@@ -114,9 +151,9 @@ class Ngtcp2TsharkInteropTest {
         run(List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem",
                 "-days", "1", "-subj", "/CN=localhost"));
         int port = freeUdpPort();
-        Path keys = dir.resolve("keys.log");
-        Path tcpdumpErr = dir.resolve("tcpdump.err");
-        Path dumpcapErr = dir.resolve("dumpcap.err");
+        Path keys = dir.resolve("keys-" + attempt + ".log");
+        Path tcpdumpErr = dir.resolve("tcpdump-" + attempt + ".err");
+        Path dumpcapErr = dir.resolve("dumpcap-" + attempt + ".err");
         start(List.of(tool("tcpdump"), "-i", "lo", "-U", "--immediate-mode", "-B", "131072", "--time-stamp-precision", "nano", "-w", pcap.toString(),
                 "udp port " + port), tcpdumpErr, null);
         start(List.of(tool("dumpcap"), "-q", "-i", "lo", "-B", "128", "-w", pcapng.toString(), "-f", "udp port " + port), dumpcapErr, null);
@@ -131,13 +168,13 @@ class Ngtcp2TsharkInteropTest {
                 "key.pem", "cert.pem"), dir.resolve("server.log"), keys);
         awaitUdpBound(port, server);
         Process client = start(List.of(tool("gtlsclient"), "-q", "--exit-on-all-streams-close", "--download",
-                Files.createDirectories(dir.resolve("dl")).toString(), "127.0.0.1", Integer.toString(port),
+                Files.createDirectories(dir.resolve("dl-" + attempt)).toString(), "127.0.0.1", Integer.toString(port),
                 "https://127.0.0.1:" + port + "/file.bin"), dir.resolve("client.log"), keys);
         if (!client.waitFor(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
             fail("gtlsclient did not finish within " + STEP_TIMEOUT.toSeconds() + " s");
         }
         assertEquals(0, client.exitValue(), "gtlsclient exit code; log: " + Files.readString(dir.resolve("client.log")));
-        assertEquals(body.length, Files.size(dir.resolve("dl/file.bin")));
+        assertEquals(body.length, Files.size(dir.resolve("dl-" + attempt).resolve("file.bin")));
         awaitQuiet(List.of(pcap, pcapng)); // the captures lag behind the kernel's buffer on a loaded machine
         stopAll();
         return keys;
