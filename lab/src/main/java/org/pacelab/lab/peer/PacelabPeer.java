@@ -14,7 +14,6 @@ import org.pacelab.io.send.SendConfig;
 import org.pacelab.lab.host.Host;
 import org.pacelab.lab.scenario.Mode;
 import org.pacelab.net.spec.SpecException;
-import org.pacelab.quic.cc.CongestionAlgorithm;
 import org.pacelab.quic.cc.ControllerConfig;
 import org.pacelab.quic.cc.SlowStartConfig;
 import org.pacelab.quic.conn.CongestionConfig;
@@ -124,15 +123,14 @@ public final class PacelabPeer implements Peer {
         if (role != Role.SERVER || options.containsKey(rule) || options.containsKey(SlowStartConfig.HYSTART.substring(2))) {
             return options;
         }
-        String cc = options.get(ControllerConfig.CC.substring(2));
-        CongestionAlgorithm algorithm;
+        String used;
         try {
-            algorithm = cc == null ? ControllerConfig.DEFAULT.algorithm() : CongestionAlgorithm.parse(cc);
+            used = ControllerConfig.fromOptions(options).slowStart().rule().optionValue();
         } catch (IllegalArgumentException e) {
             return options; // the option check has said so
         }
         Map<String, String> named = new LinkedHashMap<>(options);
-        named.put(rule, SlowStartConfig.defaultRule(algorithm).optionValue());
+        named.put(rule, used);
         return named;
     }
 

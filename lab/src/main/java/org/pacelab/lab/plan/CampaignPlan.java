@@ -1,6 +1,7 @@
 package org.pacelab.lab.plan;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import org.pacelab.lab.scenario.RunOrder;
@@ -29,18 +30,13 @@ public record CampaignPlan(Scenario scenario, List<Configuration> configurations
      */
     public List<RunSpec> runs() {
         List<RunSpec> out = new ArrayList<>();
-        if (scenario.order().value() == RunOrder.INTERLEAVED) {
+        for (Configuration c : configurations) {
             for (int r = 1; r <= seeds.size(); r++) {
-                for (Configuration c : configurations) {
-                    out.add(new RunSpec(c, r, seeds.get(r - 1)));
-                }
+                out.add(new RunSpec(c, r, seeds.get(r - 1)));
             }
-        } else {
-            for (Configuration c : configurations) {
-                for (int r = 1; r <= seeds.size(); r++) {
-                    out.add(new RunSpec(c, r, seeds.get(r - 1)));
-                }
-            }
+        }
+        if (scenario.order().value() == RunOrder.INTERLEAVED) {
+            out.sort(Comparator.comparingInt(RunSpec::repetition)); // stable: configurations keep their order
         }
         return out;
     }
