@@ -160,6 +160,11 @@ public final class BbrV3Controller implements CongestionController {
     private boolean onsetArmedForUp;
     /** The queue's onset ended Startup and the first ProbeBW_REFILL has not started yet. */
     private boolean probeAfterOnsetExit;
+    /**
+     * inflight_longterm is the queue's onset's bound (set when the onset ended Startup) and no loss has set it since:
+     * an onset that ends a ProbeBW_UP raises it by {@link #ONSET_BOUND_GROWTH}.
+     */
+    private boolean inflightLongtermFromOnset;
     /** BBR.max_bw when the current ProbeBW_UP started. */
     private long upStartMaxBw;
     /** The highest delivery rate of the current ProbeBW_UP's own samples (ack phase PROBE_FEEDBACK), bytes/s. */
@@ -170,6 +175,15 @@ public final class BbrV3Controller implements CongestionController {
      * about 1.0, a path with room about 1.24); above it BBR returns to Startup.
      */
     public static final double ONSET_PROBE_GROWTH = 1.125;
+    /**
+     * {@code --slow-start onset}: while inflight_longterm is the onset's bound (no loss has set it), each ProbeBW_UP
+     * that the onset ends multiplies it by this factor. The onset bound is about one BDP plus the onset's few packets
+     * of queue, and the onset ends UP before the draft's upward probing (ProbeInflightLongtermUpward) raises it, so
+     * without this it stays for the whole transfer: CRUISE then runs at 0.85 of it, near or below one BDP, which
+     * costs goodput where ACKs come in bursts or the capacity varies. The draft's loss rules end the growth: a
+     * loss that takes the loss rate above 2 % sets the bound as the draft has it (HandleInflightTooHigh).
+     */
+    public static final double ONSET_BOUND_GROWTH = 1.5;
 
     /** As {@link #BbrV3Controller(int, LongConsumer, RandomGenerator, QueueOnset)} with the draft's probing. */
     public BbrV3Controller(int maxDatagramSize, LongConsumer markConnectionAppLimited, RandomGenerator random) {
@@ -562,11 +576,13 @@ public final class BbrV3Controller implements CongestionController {
      *   <li>Startup: the queue's onset means the pipe is full (Drain follows), and bounds the long-term model as the
      *       draft's loss exit does (§"Exiting Startup Based on Packet Loss": max(bdp, inflight_latest)) and Linux
      *       BBRv3's ECN exit, taking also C.inflight (the packets the onset's run of samples let out). The first
-     *       ProbeBW cycle after it probes at once, without §"Time Scale for Bandwidth Probing"'s wait.</li>
+     *       ProbeBW cycle after it probes at once, without §"Time Scale for Bandwidth Probing"'s wait, once the
+     *       recovery period of any loss Startup left is over.</li>
      *   <li>ProbeBW_UP, re-armed for each probe: before the probe's own packets are acknowledged (ack phase
      *       PROBE_STARTING) an onset counts only when its delay exceeds the threshold by one send quantum at bw (the
      *       queue a quantum's burst leaves at a bottleneck as fast as the pacing); a counted onset ends the probe
-     *       (ProbeBW_DOWN, as on a bandwidth plateau; inflight_longterm left as it is) unless the probe's own delivery
+     *       (ProbeBW_DOWN, as on a bandwidth plateau; inflight_longterm raised by {@link #ONSET_BOUND_GROWTH} while it
+     *       is the onset's bound, left as it is once a loss set it) unless the probe's own delivery
      *       rate samples reached {@link #ONSET_PROBE_GROWTH} × max_bw at its start: the probe found bandwidth that
      *       the onset in Startup missed, and BBR returns to Startup (as the draft's spurious-loss undo does), its
      *       long-term and short-term bounds reset.</li>
@@ -584,6 +600,7 @@ public final class BbrV3Controller implements CongestionController {
                 fullBwReached = true;
                 fullBwNow = true;
                 inflightLongterm = Math.max(Math.max(bdp(), inflightLatest), inflight);
+                inflightLongtermFromOnset = true;
                 probeAfterOnsetExit = true;
             }
         } else if (state == BbrState.PROBE_BW_UP) {
@@ -606,10 +623,14 @@ public final class BbrV3Controller implements CongestionController {
                 resetFullBw();
                 resetShortTermModel();
                 inflightLongterm = INFINITY;
+                inflightLongtermFromOnset = false;
                 enterStartup();
                 return;
             }
             queueOnsetProbeEnds++;
+            if (inflightLongtermFromOnset) {
+                inflightLongterm = (long) (inflightLongterm * ONSET_BOUND_GROWTH);
+            }
             prevProbeTooHigh = false;
             startProbeBwDown(ack.now());
         } else {
@@ -639,6 +660,7 @@ public final class BbrV3Controller implements CongestionController {
                 fullBwReached = true;
                 fullBwNow = true;
                 inflightLongterm = Math.max(bdp(), inflightLatest);
+                inflightLongtermFromOnset = false;
             }
             lossRangesInRound = 0;
         }
@@ -770,6 +792,12 @@ public final class BbrV3Controller implements CongestionController {
     }
 
     private boolean isTimeToProbeBw(long now) {
+        if (probeAfterOnsetExit && recovery.inRecovery()) {
+            // the early probe waits for the end of the recovery period Startup's losses began: a loss declared in the
+            // probe counts every loss since the lost packet was sent (C.lost - P.lost), Startup's too, and would set
+            // inflight_longterm below the BDP plus the buffer
+            return false;
+        }
         if (probeAfterOnsetExit || hasElapsedInPhase(now, bwProbeWait) || isRenoCoexistenceProbeTime()) {
             probeAfterOnsetExit = false;
             startProbeBwRefill();
@@ -890,6 +918,7 @@ public final class BbrV3Controller implements CongestionController {
         isBwProbeSample = false;
         if (!appLimited) {
             inflightLongterm = Math.max(txInFlight, (long) (targetInflight() * BETA));
+            inflightLongtermFromOnset = false;
         }
         if (state == BbrState.PROBE_BW_UP) {
             undoState = BbrState.PROBE_BW_UP;

@@ -51,6 +51,8 @@ final class BbrPath {
     private long pn;
     long inflight;
     long drops;
+    /** Packet numbers the bottleneck drops whatever its queue (a loss the test places). */
+    final java.util.Set<Long> forcedDrops = new java.util.HashSet<>();
 
     BbrPath(LongUnaryOperator bottleneckRate, long propagationRtt, int bufferPackets) {
         this(bottleneckRate, propagationRtt, bufferPackets, null);
@@ -108,7 +110,7 @@ final class BbrPath {
         while (!queueDepartures.isEmpty() && queueDepartures.peekFirst() <= now) {
             queueDepartures.pollFirst();
         }
-        if (queueDepartures.size() >= bufferPackets) {
+        if (queueDepartures.size() >= bufferPackets || forcedDrops.contains(p.packetNumber)) {
             dropped.add(p);
             drops++;
             return;

@@ -256,6 +256,60 @@ class BbrV3ControllerTest {
     }
 
     /**
+     * {@code --slow-start onset} on a fixed rate and a 4 BDP buffer: the onset's bound (the BDP and the queue of the
+     * onset's run of samples) is not where the path loses, and the onset ends each ProbeBW_UP before the draft's upward probing raises it, so each probe
+     * the onset ends multiplies it by {@link BbrV3Controller#ONSET_BOUND_GROWTH} while no loss has set it; without
+     * that, CRUISE runs at 0.85 of the onset's bound for the whole transfer.
+     */
+    @Test
+    void onsetBoundGrowsWithEachProbeTheOnsetEnds() {
+        int buffer = 160;
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, buffer, onset());
+        path.runUntil(3000 * MS, BbrState.PROBE_BW_CRUISE);
+        long bound = path.bbr.inflightLongterm();
+        long bdp = RATE * MIN_RTT / 1_000_000_000L;
+        assertTrue(bound < bdp + (long) buffer * MDS / 2, "the onset's bound " + bound + " for BDP " + bdp);
+        int ends = path.bbr.queueOnsetProbeEnds();
+        path.run(15_000 * MS);
+        int probes = path.bbr.queueOnsetProbeEnds() - ends;
+        assertTrue(probes >= 3, probes + " probes ended by the onset");
+        assertEquals(0, path.drops);
+        double grown = bound * Math.pow(BbrV3Controller.ONSET_BOUND_GROWTH, probes) - probes;
+        assertTrue(path.bbr.inflightLongterm() >= grown,
+                "inflight_longterm " + path.bbr.inflightLongterm() + " after " + probes + " probes from " + bound);
+        assertTrue(path.bbr.inflightLongterm() >= 3 * bound, "inflight_longterm " + path.bbr.inflightLongterm());
+    }
+
+    /**
+     * {@code --slow-start onset} with a loss in Startup's last round (one packet dropped, sent just before the onset
+     * ends Startup): the early probe waits until that loss's recovery period is over, so no loss of Startup's counts in
+     * the probe's loss rate (C.lost - P.lost, which counts every loss since P was sent) and sets inflight_longterm
+     * below the BDP plus the buffer, where CRUISE would leave the link idle.
+     */
+    @Test
+    void onsetProbeWaitsForTheEndOfStartupsRecovery() {
+        // on this path the onset's first exit comes early, the first probe finds bandwidth and BBR returns to Startup
+        // at 622 ms; the onset ends that Startup at 630 ms: drop the packet sent at 600 ms, declared lost in Drain
+        BbrPath clean = new BbrPath(t -> RATE, 40 * MS, 40, onset());
+        clean.run(600 * MS);
+        long pn = clean.estimator.delivered() / MDS + clean.inflight / MDS;
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 40, onset());
+        path.forcedDrops.add(pn);
+        path.run(1500 * MS);
+        assertEquals("queue_onset", path.bbr.startupExit());
+        assertEquals(1, path.losses.size(), "the placed loss only");
+        long declared = path.losses.get(0).time();
+        long drain = path.transitions.stream().filter(t -> t.state() == BbrState.DRAIN && t.time() < declared)
+                .mapToLong(BbrPath.Transition::time).max().orElseThrow();
+        long down = path.firstEntry(BbrState.PROBE_BW_DOWN, drain);
+        assertTrue(down < 0 || declared < down, "the loss declared at " + declared / MS + " ms, after Drain ended");
+        long refill = path.firstEntry(BbrState.PROBE_BW_REFILL, drain);
+        assertTrue(refill > 0, path.transitions.toString());
+        assertTrue(refill >= declared + MIN_RTT, "REFILL at " + refill / MS + " ms, the loss declared at "
+                + declared / MS + " ms");
+    }
+
+    /**
      * {@code --slow-start onset} when the bottleneck's rate doubles: the next ProbeBW_UP's own delivery rate samples
      * pass 9/8 of max_bw before the queue's onset, so BBR returns to Startup, leaves it again at the new rate's onset
      * and runs at the new rate.
