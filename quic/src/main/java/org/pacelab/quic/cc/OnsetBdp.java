@@ -83,20 +83,26 @@ import java.util.Map;
  *       busy ACK rate overestimated the path (40 Mbit/s × 200 ms × 0.25 BDP, 67 Mbit/s), lowering to that estimate
  *       extended the cover by a round of a window still above what the path holds (7,817 drops instead of 1,431).</li>
  *   <li>once the rule has ended after its first onset (the check's exit or a congestion event), the connection is paced at
- *       {@value #CHECK_PACING_GAIN} × cwnd / min_rtt instead of the pacer's 1.25 × cwnd / smoothed_rtt
- *       ({@link #pacingRateAfterEnd}; RFC 9002 §7.7 leaves the rate to the sender and gives N × cwnd / smoothed_rtt
- *       as an example, "N ... at least 1 ... ensures that variations in RTT do not result in underutilization of the
- *       congestion window"). The rule keeps a standing queue, so smoothed_rtt carries it, and after each reduction
- *       of the window (the exit's, a congestion event's) it still carries the larger queue of the window before:
- *       cwnd / smoothed_rtt then lies below the bottleneck's rate and the pacer, not the window, limits what is in
- *       flight until the queue has drained and the link idles (ATT driving trace, NewReno: 44 packets in flight
- *       of a 78-packet window at a 250 ms smoothed RTT, 40 ms minimum; CUBIC: the cell's rate rose 1.8-fold in the
- *       round after the exit and a pacer at 1.25 × the old rate let the queue run empty). At min_rtt the pacing
- *       rate is at least 1.25 × the rate a window at or above the BDP gets, so the window and the ACK clock set
- *       what is in flight, while the pacer still spreads what the window allows. Not after a slow start that a loss
- *       ended before any onset (the rule never ran; a path whose buffer is too small for the onset, 10 and 40
- *       Mbit/s × 10 ms × 0.25 BDP): there the window stands at what the tiny buffer holds, and bursts at 1.25 ×
- *       cwnd / min_rtt cost 1–7 % of goodput in the simulator.</li>
+ *       {@value #CHECK_PACING_GAIN} × cwnd / the least RTT sample of the current and the previous round
+ *       ({@link RoundMinRtt}; min_rtt until the first ACK after the end) instead of the pacer's 1.25 × cwnd /
+ *       smoothed_rtt ({@link #pacingRateAfterEnd}; RFC 9002 §7.7 leaves the rate to the sender and gives N × cwnd /
+ *       smoothed_rtt as an example, "N ... at least 1 ... ensures that variations in RTT do not result in
+ *       underutilization of the congestion window"). The rule keeps a standing queue, so smoothed_rtt carries it, and
+ *       after each reduction of the window (the exit's, a congestion event's) it still carries the larger queue of
+ *       the window before: cwnd / smoothed_rtt then lies below the bottleneck's rate and the pacer, not the window,
+ *       limits what is in flight until the queue has drained and the link idles (ATT driving trace, NewReno: 44
+ *       packets in flight of a 78-packet window at a 250 ms smoothed RTT, 40 ms minimum; CUBIC: the cell's rate
+ *       rose 1.8-fold in the round after the exit and a pacer at 1.25 × the old rate let the queue run empty). The
+ *       round's least sample drops with the queue within a round. Not min_rtt either: where a queue stands
+ *       after a reduction, 1.25 × cwnd / min_rtt is well above the bottleneck's rate (100 Mbit/s × 10 ms × 0.5 BDP:
+ *       146 Mbit/s, median), its bursts fill a small buffer early, and the congestion events came at 158–161 kB
+ *       instead of 171–186 kB (2.5 % of goodput below HyStart++; docs/benchmarks.md, issue 15). With the round's
+ *       least sample the rate is 1.25 × what the window drains at while a queue stands (BBR's probing gain), and
+ *       1.25 × cwnd / min_rtt when none does, so the window and the ACK clock set what is in flight, while the pacer
+ *       still spreads what the window allows. Not after a slow start that a loss ended before any onset (the rule
+ *       never ran; a path whose buffer is too small for the onset, 10 and 40 Mbit/s × 10 ms × 0.25 BDP): there the
+ *       window stands at what the tiny buffer holds, and bursts at 1.25 × cwnd / min_rtt cost 1–7 % of goodput in
+ *       the simulator.</li>
  * </ul>
  */
 public final class OnsetBdp implements SlowStartExit {
@@ -148,6 +154,7 @@ public final class OnsetBdp implements SlowStartExit {
     private boolean held;
     private boolean checked;
     private long minRtt = Long.MAX_VALUE;
+    private final RoundMinRtt roundMinRtt = new RoundMinRtt();
 
     /** onset-bdp. @see QueueOnset#QueueOnset(long, boolean) */
     public OnsetBdp(long minDelay, boolean paced) {
@@ -399,20 +406,24 @@ public final class OnsetBdp implements SlowStartExit {
 
     /**
      * onset-bdp-queue, once the rule has ended after its first onset (by the check's exit or a congestion event):
-     * {@value #CHECK_PACING_GAIN} × cwnd / min_rtt (see the class comment); 0 for onset-bdp, before an RTT sample, and
-     * when slow start ended by a loss before any onset (the rule then kept no queue).
+     * {@value #CHECK_PACING_GAIN} × cwnd / the least RTT sample of this round and the last since the end (min_rtt
+     * before the first; see the class comment); 0 for onset-bdp, before an RTT sample, and when slow start ended by a
+     * loss before any onset (the rule then kept no queue).
      */
     @Override
     public long pacingRateAfterEnd(long congestionWindow) {
         if (!standingQueue || !checked || phase != Phase.DONE || minRtt == Long.MAX_VALUE || minRtt <= 0) {
             return 0;
         }
-        return (long) (CHECK_PACING_GAIN * congestionWindow * 1e9 / minRtt);
+        long recent = roundMinRtt.value();
+        long rtt = recent == Long.MAX_VALUE ? minRtt : Math.max(minRtt, recent);
+        return (long) (CHECK_PACING_GAIN * congestionWindow * 1e9 / rtt);
     }
 
     @Override
     public void onAckAfterEnd(AckEvent ack) {
         noteMinRtt(ack);
+        roundMinRtt.onAck(ack);
     }
 
     /** The connection's min_rtt (RFC 9002 §5.2) as of this ACK. */

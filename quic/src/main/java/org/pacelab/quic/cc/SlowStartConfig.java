@@ -167,8 +167,8 @@ public record SlowStartConfig(SlowStartRule rule, long hystartL, int cssRounds, 
      * <ul>
      *   <li>CUBIC: onset-bdp-queue — on quic-steps 4–5 drops per 100 MiB against HyStart++'s 204–223 at the same
      *       goodput; on the 64-point fixed-rate grid the median point equal to HyStart++, six points more than 1 %
-     *       above and one (100 Mbit/s x 10 ms x 0.5 BDP) 2.5 % below, with a median of 0 drops per run against 320;
-     *       within noise of it or above on the LTE traces;</li>
+     *       above, none more than 0.5 % below (1 Gbit/s x 10 ms x 0.5 BDP: 0.9952), with a median of 1 drop per run
+     *       against 202; within noise of it or above on the LTE traces;</li>
      *   <li>NewReno: HyStart++ (RFC 9406) — onset-bdp-queue costs NewReno up to a third of its goodput at
      *       100 Mbit/s with small buffers (the grid's NewReno paragraph);</li>
      *   <li>BBR: the draft's Startup (standard), draft-ietf-ccwg-bbr; onset is measured as an option.</li>

@@ -16,7 +16,7 @@ import org.pacelab.quic.recovery.RttEstimator;
  * onset-bdp-queue ({@link OnsetBdp} with a standing queue): a first onset whose estimate is below half the window
  * holds the window instead of cutting it, the check paced by the window too, the exit raised by half the largest
  * queue seen (its round covered), the estimate as the floor of the first congestion event after the exit, and the
- * pacing at cwnd / min_rtt once the rule has ended; scripted samples, then {@link SlowStartPath}.
+ * pacing at cwnd / the round's least RTT once the rule has ended; scripted samples, then {@link SlowStartPath}.
  */
 class OnsetBdpQueueTest {
     private static final int MDS = 1200;
@@ -213,10 +213,12 @@ class OnsetBdpQueueTest {
     }
 
     @Test
-    void onceTheRuleHasEndedCongestionAvoidanceIsPacedAtAQuarterAboveTheWindowPerMinimumRtt() {
-        // after the exit and a loss, the queue the window stood in drains: smoothed_rtt still carries it (ACKs with
-        // 120 ms samples), min_rtt is 40 ms. onset-bdp-queue paces at 1.25 x cwnd / min_rtt; onset-bdp leaves the
-        // pacer's own 1.25 x cwnd / smoothed_rtt (0 here); neither gives a rate while the controller is in slow start
+    void onceTheRuleHasEndedCongestionAvoidanceIsPacedAtAQuarterAboveTheWindowPerRoundMinimumRtt() {
+        // after the exit and a loss a queue stands (ACKs with 120 ms samples, min_rtt 40 ms): onset-bdp-queue paces at
+        // 1.25 x cwnd / 120 ms, what the window drains at, not / min_rtt (bursts into a small buffer); then the queue
+        // drains (a 41 ms sample of the next round) while smoothed_rtt still carries it: 1.25 x cwnd / 41 ms at once.
+        // onset-bdp leaves the pacer's own 1.25 x cwnd / smoothed_rtt (0 here); neither gives a rate while the
+        // controller is in slow start
         for (boolean standingQueue : new boolean[] {false, true}) {
             for (boolean cubic : new boolean[] {true, false}) {
                 Script s = toExit(standingQueue);
@@ -228,13 +230,20 @@ class OnsetBdpQueueTest {
                 assertTrue(cc.inSlowStart(), d);
                 assertEquals(0, cc.pacingRate(), d + ": slow start is paced by the pacer");
                 acks.loss(cc, MS, 0);
-                for (int i = 0; i < 20; i++) {
-                    acks.ack(cc, MS, 120 * MS);
+                for (int round = 0; round < 2; round++) {
+                    // a round of packets sent after the last began: the rounds before (40 ms samples) are forgotten
+                    acks.ack(cc, 200 * MS, 120 * MS);
+                    for (int i = 0; i < 19; i++) {
+                        acks.ack(cc, MS, 120 * MS);
+                    }
                 }
                 assertFalse(cc.inSlowStart(), d);
+                long expected = standingQueue ? (long) (1.25 * cc.congestionWindow() * 1e9 / (120 * MS)) : 0;
+                assertEquals(expected, cc.pacingRate(), 1, d + " with the queue standing, window " + cc.congestionWindow());
+                acks.ack(cc, 100 * MS, 41 * MS);
                 assertTrue(acks.rtt.smoothedRtt() > 80 * MS, d + ": smoothed RTT " + acks.rtt.smoothedRtt());
-                long expected = standingQueue ? (long) (1.25 * cc.congestionWindow() * 1e9 / (40 * MS)) : 0;
-                assertEquals(expected, cc.pacingRate(), 1, d + ", window " + cc.congestionWindow());
+                expected = standingQueue ? (long) (1.25 * cc.congestionWindow() * 1e9 / (41 * MS)) : 0;
+                assertEquals(expected, cc.pacingRate(), 1, d + " with the queue drained, window " + cc.congestionWindow());
             }
         }
     }
