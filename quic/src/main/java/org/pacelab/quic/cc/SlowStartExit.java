@@ -111,7 +111,7 @@ public interface SlowStartExit {
     /**
      * The pacing rate once the rule has ended (its exit or a congestion event) and the controller is in congestion
      * avoidance, for the rest of the connection, bytes per second; 0 (the default): the pacer's gain × cwnd /
-     * smoothed RTT ({@link OnsetBdp} as onset-bdp-queue: cwnd / min_rtt).
+     * smoothed RTT ({@link OnsetBdp} as onset-bdp-queue: cwnd / the least RTT sample of this round and the last).
      */
     default long pacingRateAfterEnd(long congestionWindow) {
         return 0;

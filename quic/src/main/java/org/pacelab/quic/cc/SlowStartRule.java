@@ -23,7 +23,7 @@ public enum SlowStartRule {
     ONSET_BDP("onset-bdp"),
     /**
      * {@link OnsetBdp} keeping a standing queue: holds the window at a first onset below half of it, leaves with the
-     * estimate plus half the largest queue seen, and paces at cwnd / min_rtt after slow start.
+     * estimate plus half the largest queue seen, and paces at cwnd / the round's least RTT after slow start.
      */
     ONSET_BDP_QUEUE("onset-bdp-queue");
 
