@@ -141,7 +141,7 @@ public final class OnsetBdp implements SlowStartExit {
     private long bdpEstimate = -1;
     private long pendingCut = -1;
     private long cutWindow = -1;
-    private long roundStart;
+    private final SendTimeRound checkRound = new SendTimeRound(0);
     private int checkRounds;
     private long cssCarry;
     private boolean coveredLossSeen;
@@ -277,7 +277,7 @@ public final class OnsetBdp implements SlowStartExit {
         cutWindow = held ? congestionWindow : pendingCut;
         checked = true;
         phase = Phase.CHECK;
-        roundStart = ack.now();
+        checkRound.restart(ack.now());
         checkRounds = 0;
         cssCarry = 0;
         restartDetector();
@@ -290,9 +290,7 @@ public final class OnsetBdp implements SlowStartExit {
      * ACK goes to the detector.
      */
     private boolean checkRound(AckEvent ack) {
-        PacketInfo largest = ack.largestAcked();
-        if (largest != null && largest.timeSent() > roundStart) {
-            roundStart = ack.now();
+        if (checkRound.ends(ack)) {
             if (++checkRounds > CSS_ROUNDS) {
                 phase = Phase.SLOW_START;
                 resumes++;
