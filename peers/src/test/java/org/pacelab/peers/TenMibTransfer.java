@@ -45,7 +45,7 @@ final class TenMibTransfer {
         }
     }
 
-    private static void assertReceived(QuicClient.Outcome o, DigestSink sink) {
+    static void assertReceived(QuicClient.Outcome o, DigestSink sink) {
         assertTrue(o.allSucceeded(), "download failed: " + o);
         assertEquals(Interop.TEN_MIB, sink.lengths.get(TARGET));
         assertEquals(Interop.patternSha256(Interop.TEN_MIB), sink.sha256.get(TARGET));

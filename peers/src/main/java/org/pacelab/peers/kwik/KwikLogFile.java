@@ -11,7 +11,7 @@ import tech.kwik.core.log.BaseLogger;
 import tech.kwik.core.log.Logger;
 
 /**
- * Kwik's own log of a client connection, appended to a file, for diagnosis where Kwik writes no qlog: every packet
+ * Kwik's own log of a client connection (or of a server), appended to a file, for diagnosis where Kwik writes no qlog: every packet
  * sent and received with its frames, loss recovery, congestion control, info, warnings and debug (where Kwik says why
  * it dropped a packet, e.g. one it could not decrypt), with wall-clock times to the millisecond (Kwik's long format,
  * {@code yy-MM-dd'T'HH:mm:ss.SSS} in the JVM's time zone) to set beside a tap. Kwik's {@code FileLogger} truncates its
@@ -28,17 +28,26 @@ final class KwikLogFile extends BaseLogger implements AutoCloseable {
         this.flushAtExit = new Thread(this::flush, "kwik-log flush");
     }
 
-    /** Opens {@code file} for appending and writes {@code header} as the block's first line. */
+    /** Opens {@code file} for appending and writes {@code header} as the block's first line; everything is logged. */
     static KwikLogFile open(Path file, String header) throws IOException {
+        return open(file, header, true);
+    }
+
+    /**
+     * Opens {@code file} for appending and writes {@code header} as the block's first line. Info, warnings, errors and
+     * statistics are always logged; packets, recovery, congestion control and debug only with {@code perPacket} (a
+     * server answering 10 MiB writes some 20,000 such lines, which also slows its threads).
+     */
+    static KwikLogFile open(Path file, String header, boolean perPacket) throws IOException {
         KwikLogFile log = new KwikLogFile(new PrintStream(new BufferedOutputStream(new FileOutputStream(file.toFile(), true),
                 1 << 16), false, java.nio.charset.StandardCharsets.UTF_8));
         log.timeFormat(Logger.TimeFormat.Long);
-        log.logPackets(true);
-        log.logRecovery(true);
-        log.logCongestionControl(true);
+        log.logPackets(perPacket);
+        log.logRecovery(perPacket);
+        log.logCongestionControl(perPacket);
+        log.logDebug(perPacket);
         log.logInfo(true);
         log.logWarning(true);
-        log.logDebug(true);
         log.logStats(true);
         log.log(header);
         Runtime.getRuntime().addShutdownHook(log.flushAtExit);

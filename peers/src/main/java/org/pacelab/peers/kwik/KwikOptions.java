@@ -11,8 +11,11 @@ import java.nio.file.Path;
  * @param connectionWindow connection flow-control window (bytes)
  * @param streamWindow     per-stream flow-control window (bytes)
  * @param idleTimeoutMs    idle timeout in milliseconds
- * @param logPackets       print Kwik's own packet log on stdout
- * @param log              client only: append Kwik's log of each connection to this file ({@link KwikLogFile}), or null
+ * @param logPackets       print Kwik's own packet log on stdout; with {@code log} on a server: put packets, recovery,
+ *                         congestion control and debug lines in that file instead
+ * @param log              a client appends Kwik's log of each connection to this file ({@link KwikLogFile}); a server
+ *                         its info, warnings and errors (and, with {@code logPackets}, its packets), written out when
+ *                         it closes; or null
  */
 public record KwikOptions(Path keyLog, long connectionWindow, long streamWindow, long idleTimeoutMs, boolean logPackets,
                           Path log) {
@@ -29,6 +32,10 @@ public record KwikOptions(Path keyLog, long connectionWindow, long streamWindow,
 
     public KwikOptions withKeyLog(Path file) {
         return new KwikOptions(file, connectionWindow, streamWindow, idleTimeoutMs, logPackets, log);
+    }
+
+    public KwikOptions withLogPackets(boolean packets) {
+        return new KwikOptions(keyLog, connectionWindow, streamWindow, idleTimeoutMs, packets, log);
     }
 
     public KwikOptions withLog(Path file) {

@@ -37,12 +37,16 @@ public final class KwikServer implements AutoCloseable {
 
     private final SendRequestWatchdog watchdog;
     private final WatchedHttp3Protocol h3;
+    /** The log file when {@link KwikOptions#log()} is set, else null. */
+    private final KwikLogFile logFile;
 
-    private KwikServer(ServerConnector connector, DatagramSocket socket, SendRequestWatchdog watchdog, WatchedHttp3Protocol h3) {
+    private KwikServer(ServerConnector connector, DatagramSocket socket, SendRequestWatchdog watchdog, WatchedHttp3Protocol h3,
+                       KwikLogFile logFile) {
         this.connector = connector;
         this.socket = socket;
         this.watchdog = watchdog;
         this.h3 = h3;
+        this.logFile = logFile;
     }
 
     public static KwikServer start(InetSocketAddress listen, KwikOptions options, Certificates.Identity identity,
@@ -55,6 +59,7 @@ public final class KwikServer implements AutoCloseable {
                                    Certificates.Identity identity, ContentSource content, Consumer<ServedRequest> requests)
             throws IOException {
         DatagramSocket socket = new DatagramSocket(listen);
+        KwikLogFile logFile = null;
         try {
             socket.setReceiveBufferSize(16 << 20);
             socket.setSendBufferSize(16 << 20);
@@ -68,7 +73,11 @@ public final class KwikServer implements AutoCloseable {
                     .maxOpenPeerInitiatedBidirectionalStreams(100)
                     .retryRequired(features.retry())
                     .build();
-            Logger log = logger(options);
+            if (options.log() != null) {
+                logFile = KwikLogFile.open(options.log(), "pacelab kwik-server: listening on "
+                        + socket.getLocalSocketAddress(), options.logPackets());
+            }
+            Logger log = logFile != null ? logFile : logger(options);
             ServerConnector.Builder b = ServerConnector.builder()
                     .withSocket(socket)
                     .withConfiguration(config)
@@ -89,9 +98,12 @@ public final class KwikServer implements AutoCloseable {
             connector.registerApplicationProtocol("h3", h3);
             connector.registerApplicationProtocol(HqInteropProtocol.ALPN, new HqInteropProtocol(content, requests, watchdog));
             connector.start();
-            return new KwikServer(connector, socket, watchdog, h3);
-        } catch (GeneralSecurityException | RuntimeException e) {
+            return new KwikServer(connector, socket, watchdog, h3, logFile);
+        } catch (GeneralSecurityException | IOException | RuntimeException e) {
             socket.close();
+            if (logFile != null) {
+                logFile.close();
+            }
             throw new IOException("cannot start the Kwik server: " + e.getMessage(), e);
         }
     }
@@ -128,6 +140,9 @@ public final class KwikServer implements AutoCloseable {
         socket.close();
         watchdog.close();
         h3.close();
+        if (logFile != null) {
+            logFile.close();
+        }
         closed.countDown();
     }
 }
