@@ -1,8 +1,6 @@
 package org.pacelab.net.driver;
 
 import java.io.IOException;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -17,6 +15,7 @@ import java.util.stream.Stream;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.Link;
 import org.pacelab.net.spec.SpecException;
+import org.pacelab.net.sys.JitCompilers;
 
 /**
  * The emulator's warm-up: before a front-end reports ready, synthetic traffic runs through a copy of it — the same
@@ -68,8 +67,6 @@ public final class WarmUp {
     static final byte REQUEST = 1, DATA = 2, ACK = 3;
     /** Bytes of the warm-up's own header in each payload: kind, flow, two ints. */
     static final int HEADER = 10;
-    private static final long SETTLE_POLL_MILLIS = 50;
-    private static final int SETTLE_QUIET_POLLS = 3;
     private static final long SETTLE_LIMIT_NANOS = 5_000_000_000L;
 
     private WarmUp() {}
@@ -249,32 +246,17 @@ public final class WarmUp {
     }
 
     /**
-     * Waits until the JIT compilers have been idle for {@value #SETTLE_QUIET_POLLS} polls {@value #SETTLE_POLL_MILLIS}
-     * ms apart (at most 5 s, and not past {@code deadline}), so what the warm-up queued for compilation is installed
-     * before the measured transfer, then collects the copies' garbage.
+     * Waits until the JIT compilers are quiet ({@link JitCompilers#awaitQuiet}: at most 5 s, and not past
+     * {@code deadline}), so what the warm-up queued for compilation is installed before the measured transfer, then
+     * collects the copies' garbage.
      */
     static Result settle(Result r, long deadline) {
         long t0 = System.nanoTime();
-        long until = deadline - t0 < SETTLE_LIMIT_NANOS ? deadline : t0 + SETTLE_LIMIT_NANOS;
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
-            long last = jit.getTotalCompilationTime();
-            int quiet = 0;
-            while (quiet < SETTLE_QUIET_POLLS && System.nanoTime() - until < 0) {
-                try {
-                    Thread.sleep(SETTLE_POLL_MILLIS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                long now = jit.getTotalCompilationTime();
-                quiet = now == last ? quiet + 1 : 0;
-                last = now;
-            }
-        }
+        JitCompilers.awaitQuiet(deadline - t0 < SETTLE_LIMIT_NANOS ? deadline : t0 + SETTLE_LIMIT_NANOS);
         System.gc();
         return r.settled(System.nanoTime() - t0);
     }
+
     /** The synthetic transfers: per flow a window that doubles per round trip until a loss, then halves. */
     private static final class Traffic {
         private final RealTimeDriver driver;
