@@ -23,7 +23,15 @@ import java.util.Map;
  * in the queue ({@code sample − minRTT}) at least as long as the time since the previous ACK arrived behind the
  * previous ACK's packet, so the bottleneck sent without pause in between and the ACKs' spacing is its rate (a pair
  * further apart says how fast the sender sent, not what the path carries, and the bottleneck idled: the count starts
- * again). A run that does not end in {@value #MIN_BUSY_ACKS} such ACKs in a row is no standing queue but the sender's
+ * again). The run's rate is its bytes over the longer of its ACKs' span and the span in which the packets they
+ * acknowledged were sent (from the first packet of the run's first ACK, so one packet's sending time short), the
+ * delivery-rate estimator's guard against ACK compression (draft-cheng-iccrg-delivery-rate-estimation:
+ * {@code send_elapsed} beside {@code ack_elapsed}): a receiver that fell behind sends its ACKs bunched, each with a
+ * queue-sized sample, and their spacing alone read as the path's rate (relay, quic-steps, 2026-12-05, replayed from
+ * the server's qlog: after RTT samples of up to 67 ms at a window below the BDP, the check's confirming run was seven
+ * ACKs, some 60 µs apart, 27.6 kB in 2.5 ms: 11.0 MB/s on a 5 MB/s path; the exit's window was 595 kB, 11.0 MB/s ×
+ * (40.3 ms + ½ × 27.2 ms), three BDPs, and 517 packets were lost. Those packets had been sent over 3.9 ms: 7.0 MB/s
+ * with this guard, an exit near 380 kB, still above the 315 kB the path holds). A run that does not end in {@value #MIN_BUSY_ACKS} such ACKs in a row is no standing queue but the sender's
  * own bursts (a pacing quantum of two packets waits one packet's time at a slow bottleneck, above the threshold at
  * 10 Mbit/s; the initial window's burst, whose queue drains before the next round): slow start goes on and the onset
  * detector starts a new run.
@@ -135,6 +143,10 @@ public final class OnsetBdp implements SlowStartExit {
     private int busyAcks;
     private long busyBytes;
     private long busyTime;
+    /** When the first packet the busy run's first ACK acknowledged was sent; {@link Long#MIN_VALUE} outside a run. */
+    private long busySendStart = Long.MIN_VALUE;
+    /** From {@link #busySendStart} to the sending of the last packet the run acknowledged. */
+    private long busySendTime;
     private long busyRate = -1;
     private int rejectedOnsets;
     private int resumes;
@@ -261,7 +273,7 @@ public final class OnsetBdp implements SlowStartExit {
             return false;
         }
         minWindow = (long) HyStart.LOW_WINDOW * maxDatagramSize;
-        busyRate = (long) (busyBytes * 1e9 / busyTime);
+        busyRate = (long) (busyBytes * 1e9 / Math.max(busyTime, busySendTime));
         bdpEstimate = (long) ((double) Math.max(maxDeliveryRate, busyRate) * onset.minRtt() / 1e9);
         if (phase == Phase.CHECK) {
             phase = Phase.DONE;
@@ -315,6 +327,7 @@ public final class OnsetBdp implements SlowStartExit {
         } else if (previousAck >= 0) {
             long gap = ack.now() - previousAck;
             if (sample - onset.minRtt() >= gap) {
+                noteBusySending(ack);
                 busyAcks++;
                 busyBytes += ack.ackedBytes();
                 busyTime += gap;
@@ -333,6 +346,27 @@ public final class OnsetBdp implements SlowStartExit {
         return true;
     }
 
+    /**
+     * Extends the busy run's sending span to the last packet {@code ack} acknowledged: from the first packet of the
+     * run's first ACK, so the span lacks one packet's sending time and reads no longer than the ACKs' own span where
+     * the sender kept pace with the bottleneck (its ACKs then set the rate, as before).
+     */
+    private void noteBusySending(AckEvent ack) {
+        if (ack.acked().isEmpty()) {
+            return;
+        }
+        if (busyAcks == 0) {
+            long first = Long.MAX_VALUE;
+            for (PacketInfo p : ack.acked()) {
+                first = Math.min(first, p.timeSent());
+            }
+            busySendStart = first;
+        }
+        if (busySendStart != Long.MIN_VALUE) {
+            busySendTime = Math.max(busySendTime, ack.largestAcked().timeSent() - busySendStart);
+        }
+    }
+
     private void restartDetector() {
         onset.rearm();
         resetBusy();
@@ -342,6 +376,8 @@ public final class OnsetBdp implements SlowStartExit {
         busyAcks = 0;
         busyBytes = 0;
         busyTime = 0;
+        busySendStart = Long.MIN_VALUE;
+        busySendTime = 0;
     }
 
     @Override

@@ -145,6 +145,30 @@ class OnsetBdpQueueTest {
         assertEquals(3_000_000, plain.rule.pacingRate(), "onset-bdp: 1.25 x the measured 2.4 MB/s");
     }
 
+    /**
+     * ACKs bunched by a receiver that fell behind (relay, quic-steps, 2026-12-05: ACKs 60 µs apart after a stall; the
+     * exit's window was 595 kB, three BDPs): 0.1 ms apart, a queue-sized sample each, for packets sent 0.5 ms apart.
+     * The busy run's rate is its bytes over the longer of the ACKs' span and the packets' sending span, so it reads
+     * about the 2.4 MB/s the sending allowed (a little above: the span lacks one packet's time), not the ACKs' 12 MB/s.
+     */
+    @Test
+    void compressedAcksReadNoFasterThanThePacketsTheyAcknowledgeWereSent() {
+        for (boolean standingQueue : new boolean[] {false, true}) {
+            Script s = new Script(standingQueue);
+            s.ack(MS, 40 * MS, 190_000);
+            long sent = s.now - 200 * MS;
+            for (int i = 0; i < 1000 && s.rule.phase() != OnsetBdp.Phase.CHECK; i++) {
+                sent += MS / 2;
+                assertFalse(s.ack(MS / 10, 43 * MS, sent, 190_000));
+                s.slowStart.takeWindowCut(s.now, 190_000);
+            }
+            assertEquals(OnsetBdp.Phase.CHECK, s.rule.phase(), "standing queue " + standingQueue);
+            long rate = s.rule.busyAckRate();
+            assertTrue(rate >= 2_400_000 && rate < 4_000_000, "busy rate " + rate + " B/s, the ACKs alone 12 MB/s");
+            assertTrue(s.rule.bdpEstimate() < 160_000, "estimate " + s.rule.bdpEstimate());
+        }
+    }
+
     /** Drives a script through a 50 ms queue early in slow start, the first onset (cut to 96 kB) and the check's exit. */
     private static Script toExit(boolean standingQueue) {
         Script s = new Script(standingQueue);
