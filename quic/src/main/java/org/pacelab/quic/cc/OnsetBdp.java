@@ -31,7 +31,8 @@ import java.util.Map;
  * the server's qlog: after RTT samples of up to 67 ms at a window below the BDP, the check's confirming run was seven
  * ACKs, some 60 µs apart, 27.6 kB in 2.5 ms: 11.0 MB/s on a 5 MB/s path; the exit's window was 595 kB, 11.0 MB/s ×
  * (40.3 ms + ½ × 27.2 ms), three BDPs, and 517 packets were lost. Those packets had been sent over 3.9 ms: 7.0 MB/s
- * with this guard, an exit near 380 kB, still above the 315 kB the path holds). A run that does not end in {@value #MIN_BUSY_ACKS} such ACKs in a row is no standing queue but the sender's
+ * with this guard, an exit near 380 kB, still above the 315 kB the path holds). A run that does not end in
+ * {@value #MIN_BUSY_ACKS} such ACKs in a row is no standing queue but the sender's
  * own bursts (a pacing quantum of two packets waits one packet's time at a slow bottleneck, above the threshold at
  * 10 Mbit/s; the initial window's burst, whose queue drains before the next round): slow start goes on and the onset
  * detector starts a new run.
