@@ -51,8 +51,6 @@ final class TransportOptions {
 
     /** The warm-up stops after this long even if SIZE has not arrived (a low --max-pacing-rate). */
     static final long WARMUP_LIMIT_NANOS = 30_000_000_000L;
-    /** The longest wait after the warm-up for the JIT compilers to go quiet ({@link JitCompilers#awaitQuiet}). */
-    static final long SETTLE_LIMIT_NANOS = 5_000_000_000L;
 
     @Option(names = "--warmup", paramLabel = "SIZE", converter = UnitConverters.Size.class,
             description = {"Before the real work, transfer this much over loopback between a server and a client in "
@@ -268,7 +266,7 @@ final class TransportOptions {
     private void warmUp(String command, ConnectionConfig serverSide, boolean qlog) throws IOException {
         JitWarmup.Result w = JitWarmup.run(serverSide, qlog, sendConfig(), udpBufferBytes(), warmup, WARMUP_LIMIT_NANOS);
         // what the warm-up queued for C2 is compiled before the measured transfer, not during its slow start
-        long settle = JitCompilers.awaitQuiet(System.nanoTime() + SETTLE_LIMIT_NANOS);
+        long settle = JitCompilers.awaitQuiet(System.nanoTime() + JitCompilers.LIMIT_NANOS);
         System.err.println(command + ": " + w.describe() + String.format(Locale.ROOT,
                 ", then %d ms until the JIT compilers were quiet", settle / 1_000_000));
     }

@@ -67,7 +67,6 @@ public final class WarmUp {
     static final byte REQUEST = 1, DATA = 2, ACK = 3;
     /** Bytes of the warm-up's own header in each payload: kind, flow, two ints. */
     static final int HEADER = 10;
-    private static final long SETTLE_LIMIT_NANOS = 5_000_000_000L;
 
     private WarmUp() {}
 
@@ -252,7 +251,7 @@ public final class WarmUp {
      */
     static Result settle(Result r, long deadline) {
         long t0 = System.nanoTime();
-        JitCompilers.awaitQuiet(deadline - t0 < SETTLE_LIMIT_NANOS ? deadline : t0 + SETTLE_LIMIT_NANOS);
+        JitCompilers.awaitQuiet(deadline);
         System.gc();
         return r.settled(System.nanoTime() - t0);
     }

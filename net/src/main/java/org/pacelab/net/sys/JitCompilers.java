@@ -25,12 +25,15 @@ public final class JitCompilers {
     public static final long POLL_MILLIS = 50;
     /** Polls in a row without new compiler activity that count as quiet. */
     public static final int QUIET_POLLS = 3;
+    /** The longest wait, whatever the deadline. */
+    public static final long LIMIT_NANOS = 5_000_000_000L;
 
     private JitCompilers() {}
 
     /**
      * Waits until the JIT compilers have shown no new activity for {@value #QUIET_POLLS} polls {@value #POLL_MILLIS} ms
-     * apart, or until {@code deadline} ({@link System#nanoTime}). An interrupt ends the wait (the flag stays set).
+     * apart, or until {@code deadline} ({@link System#nanoTime}) or {@value #LIMIT_NANOS} ns have passed, whichever
+     * comes first. An interrupt ends the wait (the flag stays set).
      *
      * @return the nanoseconds waited
      */
@@ -40,6 +43,9 @@ public final class JitCompilers {
 
     static long awaitQuiet(long deadline, LongSupplier activity) {
         long t0 = System.nanoTime();
+        if (deadline - t0 > LIMIT_NANOS) {
+            deadline = t0 + LIMIT_NANOS;
+        }
         long last = activity.getAsLong();
         int quiet = 0;
         while (quiet < QUIET_POLLS && System.nanoTime() - deadline < 0) {

@@ -11,8 +11,8 @@ import tech.kwik.core.log.BaseLogger;
 import tech.kwik.core.log.Logger;
 
 /**
- * Kwik's own log of a client connection (or of a server), appended to a file, for diagnosis where Kwik writes no qlog: every packet
- * sent and received with its frames, loss recovery, congestion control, info, warnings and debug (where Kwik says why
+ * Kwik's own log of a client connection (or of a server), appended to a file, for diagnosis where Kwik writes no
+ * qlog: every packet sent and received with its frames, loss recovery, congestion control, info, warnings and debug (where Kwik says why
  * it dropped a packet, e.g. one it could not decrypt), with wall-clock times to the millisecond (Kwik's long format,
  * {@code yy-MM-dd'T'HH:mm:ss.SSS} in the JVM's time zone) to set beside a tap. Kwik's {@code FileLogger} truncates its
  * file and flushes every line; this one appends (one block per connection, each after a header line) and is buffered:
