@@ -969,6 +969,9 @@ public final class BbrV3Controller implements CongestionController {
     // ---------------------------------------------------------------- min_rtt and ProbeRTT
 
     private void updateMinRtt(RateSample rs, long now) {
+        if (onsetConfirmsMinRtt(rs)) {
+            probeRttMinStamp = now;
+        }
         probeRttExpired = now > probeRttMinStamp + PROBE_RTT_INTERVAL;
         if (rs.rtt() >= 0 && (rs.rtt() < probeRttMinDelay || probeRttExpired)) {
             probeRttMinDelay = rs.rtt();
@@ -979,6 +982,21 @@ public final class BbrV3Controller implements CongestionController {
             minRtt = probeRttMinDelay;
             minRttStamp = probeRttMinStamp;
         }
+    }
+
+    /**
+     * {@code --slow-start onset}: an RTT sample at most the onset's threshold ({@link QueueOnset#threshold()}) above
+     * probe_rtt_min_delay renews probe_rtt_min_stamp (the value is kept). The draft renews the stamp only on a sample
+     * below the minimum, so a flow that keeps no queue still enters ProbeRTT every 5 s (§"ProbeRTT") and halves its
+     * window for at least 200 ms + one round, though a drained queue is what ProbeRTT is for; the onset exit keeps
+     * the queue small enough for such samples, and its early minimum makes that ProbeRTT come within the first 5-7 s.
+     * QUICHE's BBRv1 sender has a like rule (probe_rtt_skipped_if_similar_rtt_: min_rtt's expiry is extended when
+     * the least RTT since the last ProbeRTT is within 12.5 % of it, there only for a flow app-limited since). A path
+     * whose minimum RTT rose, or a flow that keeps a standing queue, sees no such sample and probes as the draft.
+     */
+    private boolean onsetConfirmsMinRtt(RateSample rs) {
+        return queueOnset != null && rs.rtt() >= 0 && probeRttMinDelay != INFINITY
+                && rs.rtt() <= probeRttMinDelay + queueOnset.threshold();
     }
 
     private void checkProbeRtt(RateSample rs, long now) {
