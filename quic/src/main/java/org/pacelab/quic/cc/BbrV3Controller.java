@@ -593,7 +593,16 @@ public final class BbrV3Controller implements CongestionController {
             return;
         }
         if (state == BbrState.STARTUP && !fullBwReached) {
-            if (queueOnset.onAck(ack, cwnd, mds)) {
+            boolean onset = queueOnset.onAck(ack, cwnd, mds);
+            RateSample rs = ack.rateSample();
+            if (rs != null && rs.isAppLimited()) {
+                // as the draft's plateau check skips app-limited samples (BBRCheckFullBWReached): a queue that
+                // an app-limited (e.g. flow-control-limited) sender builds comes from its bursts at Startup's pacing
+                // rate, not from a full pipe; its run of samples starts again
+                queueOnset.rearm();
+                return;
+            }
+            if (onset) {
                 if (startupExit == null) {
                     startupExit = "queue_onset";
                 }

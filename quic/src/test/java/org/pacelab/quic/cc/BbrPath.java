@@ -40,7 +40,8 @@ final class BbrPath {
     final List<Loss> losses = new ArrayList<>();
 
     private final LongUnaryOperator bottleneckRate;
-    private final long propagationRtt;
+    /** The propagation delay a packet leaving the bottleneck at a time meets, ns (fixed unless a test scripts it). */
+    LongUnaryOperator propagationDelay;
     private final int bufferPackets;
     private final PriorityQueue<Ack> acks = new PriorityQueue<>((a, b) -> Long.compare(a.time, b.time));
     private final Deque<Long> queueDepartures = new ArrayDeque<>();
@@ -53,6 +54,16 @@ final class BbrPath {
     long drops;
     /** Packet numbers the bottleneck drops whatever its queue (a loss the test places). */
     final java.util.Set<Long> forcedDrops = new java.util.HashSet<>();
+    /**
+     * The receiver's flow-control window, bytes (a test may change it between runs): the sender may send up to the
+     * bytes delivered at the receiver's last credit plus this window, and the receiver credits anew (MAX_STREAM_DATA,
+     * here at once with the ACK) each time half the window has been delivered since, so the credit comes in chunks
+     * of half the window. When it, and not the congestion window, stops the sender, the sender is
+     * application-limited, as a pacelab connection marks it (PacketSender: nothing to send though the window has room).
+     */
+    long flowControlWindow = Long.MAX_VALUE / 2;
+    private long creditBase;
+    private boolean appLimited;
 
     BbrPath(LongUnaryOperator bottleneckRate, long propagationRtt, int bufferPackets) {
         this(bottleneckRate, propagationRtt, bufferPackets, null);
@@ -62,7 +73,7 @@ final class BbrPath {
     BbrPath(LongUnaryOperator bottleneckRate, long propagationRtt, int bufferPackets, QueueOnset queueOnset) {
         this.bbr = new BbrV3Controller(MDS, estimator::markAppLimited, new SplittableRandom(42), queueOnset);
         this.bottleneckRate = bottleneckRate;
-        this.propagationRtt = propagationRtt;
+        this.propagationDelay = t -> propagationRtt;
         this.bufferPackets = bufferPackets;
         transitions.add(new Transition(0, bbr.bbrState(), bbr.pacingGain(), bbr.cwndGain()));
     }
@@ -74,7 +85,14 @@ final class BbrPath {
     /** Runs until {@code until} or until the controller enters {@code stop}, whichever comes first. */
     void runUntil(long until, BbrState stop) {
         for (int guard = 0; guard < 10_000_000; guard++) {
-            long sendAt = inflight + MDS <= bbr.congestionWindow() ? Math.max(now, nextSend) : Long.MAX_VALUE;
+            boolean cwndRoom = inflight + MDS <= bbr.congestionWindow();
+            boolean credit = (pn + 1) * MDS <= creditBase + flowControlWindow;
+            if (cwndRoom && !credit && !appLimited) {
+                appLimited = true;
+                bbr.onAppLimited(now, true);
+                estimator.markAppLimited(inflight);
+            }
+            long sendAt = cwndRoom && credit ? Math.max(now, nextSend) : Long.MAX_VALUE;
             long ackAt = acks.isEmpty() ? Long.MAX_VALUE : acks.peek().time;
             long t = Math.min(sendAt, ackAt);
             if (t == Long.MAX_VALUE || t > until) {
@@ -102,6 +120,10 @@ final class BbrPath {
     }
 
     private void send() {
+        if (appLimited) {
+            appLimited = false;
+            bbr.onAppLimited(now, false);
+        }
         SentPacket p = new SentPacket(PacketSpace.APPLICATION, pn++, now, now, MDS, true, true, List.of());
         estimator.onPacketSent(p, inflight, now);
         inflight += MDS;
@@ -118,7 +140,7 @@ final class BbrPath {
         long departure = Math.max(now, bottleneckFree) + MDS * 1_000_000_000L / bottleneckRate.applyAsLong(now);
         bottleneckFree = departure;
         queueDepartures.addLast(departure);
-        acks.add(new Ack(departure + propagationRtt, p));
+        acks.add(new Ack(departure + propagationDelay.applyAsLong(departure), p));
     }
 
     private void receiveAck(SentPacket p) {
@@ -138,12 +160,16 @@ final class BbrPath {
             }
         }
         estimator.onPacketAcked(p, now);
+        if (estimator.delivered() - creditBase >= flowControlWindow / 2) {
+            creditBase = estimator.delivered();
+        }
         RateSample rs = estimator.generateRateSample(rtt.minRtt());
         samples.add(rs);
         if (!lost.isEmpty()) {
             bbr.onLoss(new LossEvent(now, lost, rtt.estimates(), prior, inflight, false, estimator.delivered(), estimator.lost()));
         }
-        bbr.onAck(new AckEvent(now, List.of(p.info()), rtt.estimates(), prior, inflight, rs, false, estimator.delivered()));
+        bbr.onAck(new AckEvent(now, List.of(p.info()), rtt.estimates(), prior, inflight, rs, appLimited,
+                estimator.delivered()));
     }
 
     /** Time of the first transition into {@code state} at or after {@code from}, or -1. */

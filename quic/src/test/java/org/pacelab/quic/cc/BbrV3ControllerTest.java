@@ -328,6 +328,70 @@ class BbrV3ControllerTest {
         assertEquals(0, path.drops);
     }
 
+    /**
+     * {@code --slow-start onset} on a fixed rate and a 0.5 BDP buffer: the flow keeps no standing queue, so its RTT
+     * samples come back within the onset's threshold of min_rtt, each renewing probe_rtt_min_stamp, and it never
+     * enters ProbeRTT in 12 s; the draft on the same path enters it (its stamp moves only with a lower sample).
+     */
+    @Test
+    void onsetSkipsProbeRttWhileTheFlowKeepsNoQueue() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 20, onset());
+        path.run(12_000 * MS);
+        assertEquals(-1, path.firstEntry(BbrState.PROBE_RTT, 0), path.transitions.toString());
+        assertEquals(MIN_RTT, path.bbr.minRtt());
+        assertTrue(path.transitions.stream().anyMatch(t -> t.state() == BbrState.PROBE_BW_UP && t.time() > 6000 * MS),
+                "still probing for bandwidth: " + path.transitions);
+        BbrPath draft = new BbrPath(t -> RATE, 40 * MS, 20);
+        draft.run(12_000 * MS);
+        long probeRtt = draft.firstEntry(BbrState.PROBE_RTT, 0);
+        assertTrue(probeRtt > 5000 * MS, "the draft's ProbeRTT at " + probeRtt / MS + " ms");
+    }
+
+    /**
+     * {@code --slow-start onset} when the propagation delay rises from 40 to 60 ms at 2 s: no sample comes back near
+     * the old minimum any more, so the stamp is not renewed, ProbeRTT comes 5 s after the last such sample, as the
+     * draft's, and min_rtt takes the new delay when its 10 s filter expires.
+     */
+    @Test
+    void onsetStillProbesRttWhenThePathsMinimumRises() {
+        BbrPath path = new BbrPath(t -> RATE, 40 * MS, 40, onset());
+        path.propagationDelay = t -> t < 2000 * MS ? 40 * MS : 60 * MS;
+        path.run(13_000 * MS);
+        long probeRtt = path.firstEntry(BbrState.PROBE_RTT, 0);
+        assertTrue(probeRtt > 6000 * MS && probeRtt < 7000 * MS + 2 * MIN_RTT, "ProbeRTT at " + probeRtt / MS + " ms: "
+                + path.transitions);
+        assertTrue(path.bbr.minRtt() >= 60 * MS, "min_rtt " + path.bbr.minRtt() / 1e6 + " ms");
+    }
+
+    /**
+     * {@code --slow-start onset} on 100 Mbit/s × 40 ms (BDP 417 packets) with a flow-control window of 200 packets,
+     * credited 100 at a time: Startup's pacing sends each credit in a burst at about 2.8 × the rate the window allows,
+     * faster than the bottleneck, so a queue forms though the pipe is not full. Those samples are app-limited, and as
+     * the draft's plateau check ignores them so does the onset: Startup goes on, as the draft's does. Once the window
+     * is large the onset ends Startup as usual.
+     */
+    @Test
+    void onsetIgnoresTheQueueOfAnAppLimitedStartup() {
+        long rate = 10 * RATE;
+        BbrPath path = new BbrPath(t -> rate, 40 * MS, 200, onset());
+        path.flowControlWindow = 200L * MDS;
+        path.run(1500 * MS);
+        assertTrue(path.samples.stream().skip(path.samples.size() / 2).allMatch(RateSample::isAppLimited));
+        assertEquals(BbrState.STARTUP, path.bbr.bbrState(), path.transitions.toString());
+        assertEquals(null, path.bbr.startupExit());
+        BbrPath draft = new BbrPath(t -> rate, 40 * MS, 200);
+        draft.flowControlWindow = 200L * MDS;
+        draft.run(1500 * MS);
+        assertEquals(BbrState.STARTUP, draft.bbr.bbrState(), "the draft's Startup under the same window");
+        path.flowControlWindow = Long.MAX_VALUE / 2;
+        path.run(4000 * MS);
+        draft.flowControlWindow = Long.MAX_VALUE / 2;
+        draft.run(4000 * MS);
+        assertEquals("queue_onset", path.bbr.startupExit());
+        assertTrue(path.drops < draft.drops, path.drops + " drops, the draft's " + draft.drops);
+        assertEquals(rate, path.bbr.maxBw(), rate * 0.02);
+    }
+
     @Test
     void exposesItsPacingRateAndSendQuantum() {
         BbrPath path = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);
