@@ -364,8 +364,8 @@ class BbrV3ControllerTest {
     }
 
     /**
-     * {@code --slow-start onset} on 100 Mbit/s × 40 ms (BDP 417 packets) with a flow-control window of 200 packets,
-     * credited 100 at a time: Startup's pacing sends each credit in a burst at about 2.8 × the rate the window allows,
+     * {@code --slow-start onset} on 100 Mbit/s × 40 ms (BDP 417 packets) with a flow-control window of 300 packets,
+     * credited 150 at a time: Startup's pacing sends each credit in a burst at about 2.8 × the rate the window allows,
      * faster than the bottleneck, so a queue forms though the pipe is not full. Those samples are app-limited, and as
      * the draft's plateau check ignores them so does the onset: Startup goes on, as the draft's does. Once the window
      * is large the onset ends Startup as usual.
@@ -374,13 +374,13 @@ class BbrV3ControllerTest {
     void onsetIgnoresTheQueueOfAnAppLimitedStartup() {
         long rate = 10 * RATE;
         BbrPath path = new BbrPath(t -> rate, 40 * MS, 200, onset());
-        path.flowControlWindow = 200L * MDS;
+        path.flowControlWindow = 300L * MDS;
         path.run(1500 * MS);
         assertTrue(path.samples.stream().skip(path.samples.size() / 2).allMatch(RateSample::isAppLimited));
         assertEquals(BbrState.STARTUP, path.bbr.bbrState(), path.transitions.toString());
         assertEquals(null, path.bbr.startupExit());
         BbrPath draft = new BbrPath(t -> rate, 40 * MS, 200);
-        draft.flowControlWindow = 200L * MDS;
+        draft.flowControlWindow = 300L * MDS;
         draft.run(1500 * MS);
         assertEquals(BbrState.STARTUP, draft.bbr.bbrState(), "the draft's Startup under the same window");
         path.flowControlWindow = Long.MAX_VALUE / 2;
