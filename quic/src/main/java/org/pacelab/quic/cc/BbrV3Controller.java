@@ -602,6 +602,12 @@ public final class BbrV3Controller implements CongestionController {
                 queueOnset.rearm();
                 return;
             }
+            if (onset && bw > 0 && queueOnset.exitDelay() < queueOnset.threshold() + mds * 1_000_000_000L / bw) {
+                // one datagram's serialization at bw: the queue the pacer's 2-packet quanta leave at a bottleneck as
+                // fast as bw (1.16 ms at 10 Mbit/s, near the onset's threshold at 40 ms)
+                queueOnset.rearm();
+                return;
+            }
             if (onset) {
                 if (startupExit == null) {
                     startupExit = "queue_onset";
