@@ -392,6 +392,29 @@ class BbrV3ControllerTest {
         assertEquals(rate, path.bbr.maxBw(), rate * 0.02);
     }
 
+    /**
+     * {@code --slow-start onset} on 100 Mbit/s × 40 ms where the first packets' RTT is 1.33 ms shorter than every
+     * later packet's (in the simulator: the pacer's 2-packet quanta, whose second packet waits one serialization at the
+     * bottleneck, 1.16 ms at 10 Mbit/s, while min_rtt comes from a packet that did not wait): every sample is then
+     * above the onset's threshold (1.28 ms) without a queue. Startup's onset counts only beyond one datagram's
+     * serialization at bw more, so Startup ends at the real queue, as on the same path without the offset, not at the
+     * first 8 samples with the window at 16 packets.
+     */
+    @Test
+    void onsetInStartupAllowsOneDatagramOfQueue() {
+        long rate = 10 * RATE;
+        BbrPath path = new BbrPath(t -> rate, 40 * MS, 200, onset());
+        path.propagationDelay = t -> t < 2 * MS ? 40 * MS : 40 * MS + 1_330_000L;
+        path.runUntil(3000 * MS, BbrState.DRAIN);
+        assertEquals("queue_onset", path.bbr.startupExit());
+        // the same path without the shorter first RTT: Startup ends in the same round (the offset adds to the queue)
+        BbrPath clean = new BbrPath(t -> rate, 40 * MS + 1_330_000L, 200, onset());
+        clean.runUntil(3000 * MS, BbrState.DRAIN);
+        assertTrue(path.bbr.maxBw() >= 0.8 * clean.bbr.maxBw() && path.now >= clean.now - MIN_RTT,
+                "Startup ended at " + path.now / MS + " ms, max_bw " + path.bbr.maxBw() + ", without the offset at "
+                        + clean.now / MS + " ms, " + clean.bbr.maxBw());
+    }
+
     @Test
     void exposesItsPacingRateAndSendQuantum() {
         BbrPath path = new BbrPath(t -> RATE, 40 * MS, Integer.MAX_VALUE);
