@@ -623,10 +623,13 @@ public final class BbrV3Controller implements CongestionController {
                 queueOnset.rearm();
                 onsetArmedForUp = true;
             }
-            if (!queueOnset.onAck(ack, cwnd, mds)) {
+            boolean onsetNow = queueOnset.onAck(ack, cwnd, mds);
+            // the probe found bandwidth (its own samples reached 9/8 of max_bw): back to Startup at once, without
+            // waiting for an onset, which at 1.25 x the old rate may come late or never on a link that grew
+            if (!onsetNow && !(upMaxDeliveryRate >= ONSET_PROBE_GROWTH * upStartMaxBw && upStartMaxBw > 0)) {
                 return;
             }
-            if (ackPhase != AckPhase.PROBE_FEEDBACK && bw > 0
+            if (onsetNow && ackPhase != AckPhase.PROBE_FEEDBACK && bw > 0
                     && queueOnset.exitDelay() < queueOnset.threshold() + sendQuantum * 1_000_000_000L / bw) {
                 queueOnset.rearm();
                 return;

@@ -288,10 +288,14 @@ class BbrV3ControllerTest {
      */
     @Test
     void onsetProbeWaitsForTheEndOfStartupsRecovery() {
-        // on this path the onset's first exit comes early, the first probe finds bandwidth and BBR returns to Startup
-        // at 622 ms; the onset ends that Startup at 630 ms: drop the packet sent at 600 ms, declared lost in Drain
+        // on this path the onset's first exit comes early, the first probe finds bandwidth and BBR returns to Startup;
+        // the onset ends that Startup again: drop the packet sent 30 ms before that exit, declared lost in Drain
+        BbrPath first = new BbrPath(t -> RATE, 40 * MS, 40, onset());
+        first.run(1500 * MS);
+        long exit = first.transitions.stream().filter(t -> t.state() == BbrState.DRAIN).mapToLong(BbrPath.Transition::time)
+                .max().orElseThrow();
         BbrPath clean = new BbrPath(t -> RATE, 40 * MS, 40, onset());
-        clean.run(600 * MS);
+        clean.run(exit - 30 * MS);
         long pn = clean.estimator.delivered() / MDS + clean.inflight / MDS;
         BbrPath path = new BbrPath(t -> RATE, 40 * MS, 40, onset());
         path.forcedDrops.add(pn);
@@ -413,6 +417,22 @@ class BbrV3ControllerTest {
         assertTrue(path.bbr.maxBw() >= 0.8 * clean.bbr.maxBw() && path.now >= clean.now - MIN_RTT,
                 "Startup ended at " + path.now / MS + " ms, max_bw " + path.bbr.maxBw() + ", without the offset at "
                         + clean.now / MS + " ms, " + clean.bbr.maxBw());
+    }
+
+    /**
+     * {@code --slow-start onset} when the bottleneck's rate doubles at 1 s and the buffer is deep: the next
+     * ProbeBW_UP's own delivery rate samples pass 9/8 of max_bw within its first rounds of feedback, and BBR returns to
+     * Startup then, without waiting for a queue's onset (at 1.25 × the old rate on a doubled link none forms).
+     */
+    @Test
+    void onsetProbeReturnsToStartupOnceItsSamplesGrow() {
+        BbrPath path = new BbrPath(t -> t < 1000 * MS ? RATE : 2 * RATE, 40 * MS, 200, onset());
+        path.run(6000 * MS);
+        long up = path.firstEntry(BbrState.PROBE_BW_UP, 1000 * MS);
+        long again = path.firstEntry(BbrState.STARTUP, 1000 * MS);
+        assertTrue(up > 0 && again > up, path.transitions.toString());
+        assertTrue(again - up <= 4 * MIN_RTT, "Startup " + (again - up) / MS + " ms after the probe began");
+        assertEquals(2 * RATE, path.bbr.maxBw(), 2 * RATE * 0.02);
     }
 
     @Test
