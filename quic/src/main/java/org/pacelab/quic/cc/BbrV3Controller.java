@@ -577,15 +577,19 @@ public final class BbrV3Controller implements CongestionController {
      *       draft's loss exit does (§"Exiting Startup Based on Packet Loss": max(bdp, inflight_latest)) and Linux
      *       BBRv3's ECN exit, taking also C.inflight (the packets the onset's run of samples let out). The first
      *       ProbeBW cycle after it probes at once, without §"Time Scale for Bandwidth Probing"'s wait, once the
-     *       recovery period of any loss Startup left is over.</li>
+     *       recovery period of any loss Startup left is over. The onset counts only on a rate sample that is not
+     *       app-limited (as the draft's plateau check) and beyond one datagram's serialization at bw above the
+     *       threshold (the queue the pacer's 2-packet quanta leave).</li>
      *   <li>ProbeBW_UP, re-armed for each probe: before the probe's own packets are acknowledged (ack phase
      *       PROBE_STARTING) an onset counts only when its delay exceeds the threshold by one send quantum at bw (the
      *       queue a quantum's burst leaves at a bottleneck as fast as the pacing); a counted onset ends the probe
      *       (ProbeBW_DOWN, as on a bandwidth plateau; inflight_longterm raised by {@link #ONSET_BOUND_GROWTH} while it
-     *       is the onset's bound, left as it is once a loss set it) unless the probe's own delivery
-     *       rate samples reached {@link #ONSET_PROBE_GROWTH} × max_bw at its start: the probe found bandwidth that
-     *       the onset in Startup missed, and BBR returns to Startup (as the draft's spurious-loss undo does), its
-     *       long-term and short-term bounds reset.</li>
+     *       is the onset's bound, left as it is once a loss set it). Once the probe's own delivery rate samples
+     *       reach {@link #ONSET_PROBE_GROWTH} × max_bw at its start, with or without an onset, the probe found
+     *       bandwidth that the onset in Startup missed, and BBR returns to Startup at once (as the draft's
+     *       spurious-loss undo does), its long-term and short-term bounds reset.</li>
+     *   <li>ProbeRTT: an RTT sample within the onset's threshold of min_rtt renews probe_rtt_min_stamp
+     *       ({@link #onsetConfirmsMinRtt}).</li>
      * </ul>
      */
     private void checkQueueOnset(AckEvent ack) {
