@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -191,7 +190,7 @@ final class LoadClients implements Connections, AutoCloseable {
     }
 
     @Override
-    public Collection<Peer> active() {
+    public List<Peer> active() {
         if (!unsettled.isEmpty()) {
             unsettled.removeIf(c -> {
                 boolean ended = c.isTerminated();

@@ -2,7 +2,7 @@ package org.pacelab.io.runtime;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Collection;
+import java.util.List;
 
 import org.pacelab.quic.conn.QuicConnection;
 
@@ -58,8 +58,8 @@ public interface Connections {
         void send(ByteBuffer datagram, InetSocketAddress to);
     }
 
-    /** The connections to serve now. */
-    Collection<Peer> active();
+    /** The connections to serve now, in the order they were accepted. */
+    List<Peer> active();
 
     /** Called once per loop turn after sending; forget finished connections. */
     default void sweep() {}

@@ -3,7 +3,6 @@ package org.pacelab.io.runtime;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 import org.pacelab.quic.conn.ServerEndpoint;
@@ -53,7 +52,7 @@ public final class EndpointConnections implements Connections {
     }
 
     @Override
-    public Collection<Peer> active() {
+    public List<Peer> active() {
         if (endpoint.connections().size() != lastSize || endpoint.peerAddressChanges() != lastAddressChanges) {
             peers.clear();
             for (ServerEndpoint.Entry e : endpoint.connections()) {

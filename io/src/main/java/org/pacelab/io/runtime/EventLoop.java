@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.pacelab.io.port.DatagramPort;
@@ -44,6 +45,7 @@ public final class EventLoop implements Runnable {
     private static final long POLL_NANOS = 1_000_000L;
     private final ByteBuffer rx = ByteBuffer.allocate(65536);
     private final ByteBuffer tx = ByteBuffer.allocate(65536);
+    private final ServiceOrder order = new ServiceOrder();
     private volatile boolean stopped;
     private long datagramsReleased;
     private long datagramsReceived;
@@ -121,10 +123,17 @@ public final class EventLoop implements Runnable {
         }
     }
 
-    /** Runs due timers and sends what every connection releases now; returns the earliest time to come back. */
+    /**
+     * Runs due timers and sends what every connection releases now, starting one connection further along each turn
+     * ({@link ServiceOrder}); returns the earliest time to come back.
+     */
     private long serveConnections(long now) throws IOException {
         long wake = Long.MAX_VALUE;
-        for (Connections.Peer p : connections.active()) {
+        List<Connections.Peer> active = connections.active();
+        int count = active.size();
+        int first = order.first(count);
+        for (int k = 0; k < count; k++) {
+            Connections.Peer p = active.get((first + k) % count);
             QuicConnection c = p.connection();
             if (c.nextTimeout() <= now) {
                 c.onTimeout(now);

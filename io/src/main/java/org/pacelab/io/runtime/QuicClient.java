@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -141,7 +140,7 @@ public final class QuicClient {
                 }
 
                 @Override
-                public Collection<Peer> active() {
+                public List<Peer> active() {
                     return peers;
                 }
 

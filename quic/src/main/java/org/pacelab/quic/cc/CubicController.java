@@ -47,6 +47,7 @@ public final class CubicController implements CongestionController {
     private final boolean fastConvergence;
     private final RecoveryPeriod recovery = new RecoveryPeriod();
     private final LossEpisode episode = new LossEpisode();
+    private final GradualCut gradualCut = new GradualCut();
 
     private double cwnd;
     private long ssthresh = Long.MAX_VALUE;
@@ -138,16 +139,20 @@ public final class CubicController implements CongestionController {
 
     @Override
     public void onAck(AckEvent ack) {
+        if (gradualCut.active()) {
+            cwnd = Math.min(cwnd, gradualCut.onAck(ack));
+            slowStart.extendCutCover(ack.now());
+        }
         for (PacketInfo p : ack.acked()) {
             recovery.onAcked(p.timeSent());
             slowStart.onAcked(p.timeSent(), ack.now());
         }
         ackAppLimited = ack.appLimited();
         if (ackAppLimited) {
-            if (slowStart.onAppLimitedAck(ack, inSlowStart(), (long) cwnd, maxDatagramSize)) {
+            if (slowStart.onAppLimitedAck(ack, inSlowStart(), ruleWindow(), maxDatagramSize)) {
                 leaveSlowStart();
             } else {
-                cutInSlowStart(ack.now());
+                cutInSlowStart(ack);
             }
             return;
         }
@@ -165,18 +170,46 @@ public final class CubicController implements CongestionController {
                 congestionAvoidance(ack.now(), p.size(), ack.rtt().smoothedRtt());
             }
         }
-        if (slowStart.endAck(ack, congestionWindow(), maxDatagramSize)) {
+        if (slowStart.endAck(ack, ruleWindow(), maxDatagramSize)) {
             leaveSlowStart();
         } else {
-            cutInSlowStart(ack.now());
+            cutInSlowStart(ack);
         }
     }
 
-    /** The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}). */
-    private void cutInSlowStart(long now) {
-        long w = slowStart.takeWindowCut(now, (long) cwnd);
-        if (w >= 0) {
-            cwnd = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
+    /**
+     * The window the slow-start rule sees: a gradual cut's target while it runs (the rule cut to it; the window above
+     * it only lets what was in flight at the cut drain gradually), else the window.
+     */
+    private long ruleWindow() {
+        return gradualCut.active() ? gradualCut.target() : (long) cwnd;
+    }
+
+    /**
+     * The rule may lower the window while slow start goes on ({@link SlowStart#takeWindowCut}): at once, or gradually
+     * ({@link GradualCut}) when more than the rule's bound for that is in flight ({@link SlowStart#gradualCutAbove}).
+     */
+    private void cutInSlowStart(AckEvent ack) {
+        long w = slowStart.takeWindowCut(ack.now(), (long) cwnd);
+        if (w < 0) {
+            return;
+        }
+        long target = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
+        long inFlight = Math.min((long) cwnd, ack.bytesInFlight());
+        long bound = Math.max(target, slowStart.gradualCutAbove());
+        if (slowStart.gradualCutAbove() >= 0 && inFlight > bound) {
+            cwnd = gradualCut.start(ack.now(), inFlight, target, bound);
+            slowStart.onGradualCut();
+        } else {
+            cwnd = target;
+        }
+    }
+
+    /** A congestion event or persistent congestion during a gradual cut: the reduction starts from its target. */
+    private void finishGradualCut() {
+        if (gradualCut.active()) {
+            cwnd = Math.min(cwnd, gradualCut.target());
+            gradualCut.finish();
         }
     }
 
@@ -262,6 +295,7 @@ public final class CubicController implements CongestionController {
             lostPackets += loss.lost().size();
         }
         if (loss.persistentCongestion()) {
+            finishGradualCut();
             cwnd = WindowBounds.minimumWindow(maxDatagramSize);
             recovery.clear();
             wMax = 0;
@@ -270,6 +304,7 @@ public final class CubicController implements CongestionController {
     }
 
     private void onCongestionEvent(long now) {
+        finishGradualCut();
         if (rollback != CubicRollback.OFF) {
             checkpoint = new Checkpoint(cwnd, cwndPrior, ssthresh, wMax, k, epochSet, tEpoch, cwndEpoch, wEst, alpha,
                     recovery.snapshot(), lostPackets);

@@ -57,7 +57,7 @@ import java.util.Map;
  * traces) a window at the estimate leaves the link idle when the capacity rises, where HyStart++'s overshoot leaves
  * a queue that covers it; after a loss-free exit at the BDP, CUBIC (RFC 9438 §4.10: K = 0, W_max = cwnd) grows a
  * packet per RTT, so the first loss comes late, at a window that β cuts below the BDP when the buffer is small
- * (40 Mbit/s × 40 ms × 0.25 BDP), or near the end of a transfer (10 Mbit/s × 200 ms × 0.5 BDP). Seven changes:
+ * (40 Mbit/s × 40 ms × 0.25 BDP), or near the end of a transfer (10 Mbit/s × 200 ms × 0.5 BDP). Eight changes:
  * <ul>
  *   <li>a first onset whose estimate is below half the window cuts nothing ({@link #held}): the window a round
  *       earlier, half this one, went through without a queue (the onset would have shown in that round), so such an
@@ -112,6 +112,14 @@ import java.util.Map;
  *       never ran; a path whose buffer is too small for the onset, 10 and 40 Mbit/s × 10 ms × 0.25 BDP): there the
  *       window stands at what the tiny buffer holds, and bursts at 1.25 × cwnd / min_rtt cost 1–7 % of goodput in
  *       the simulator.</li>
+ *   <li>with CUBIC, a first onset's cut with more in flight than the estimate plus the largest queue seen is taken
+ *       gradually ({@link #gradualCutAbove}, {@link GradualCut}: RFC 6937's proportional rate reduction, down to that
+ *       bound, within the round after the cut; the packets sent meanwhile are covered as the cut's), and the check's
+ *       detector then skips the round after the cut's ({@link #onGradualCut}). In flight above that bound cannot all
+ *       be in the path if the buffer holds what the rule saw queued: where the onset came a round late, it is slow
+ *       start's overflow, lost but declared only a round later, and a cut at once kept the sender silent for it while
+ *       the queue drained (1 Gbit/s × 10 ms × 0.5 BDP: 3.3 ms of idle link, 0.5 % of goodput; docs/benchmarks.md,
+ *       issue 15). NewReno cuts at once as before.</li>
  * </ul>
  */
 public final class OnsetBdp implements SlowStartExit {
@@ -156,6 +164,8 @@ public final class OnsetBdp implements SlowStartExit {
     private long cutWindow = -1;
     private final SendTimeRound checkRound = new SendTimeRound(0);
     private int checkRounds;
+    /** Rounds of the check after the cut's whose ACKs the detector does not look at: 1 after a gradual cut. */
+    private int skippedRounds;
     private long cssCarry;
     private boolean coveredLossSeen;
     private long minWindow;
@@ -292,6 +302,7 @@ public final class OnsetBdp implements SlowStartExit {
         phase = Phase.CHECK;
         checkRound.restart(ack.now());
         checkRounds = 0;
+        skippedRounds = 0;
         cssCarry = 0;
         restartDetector();
         return false;
@@ -304,14 +315,14 @@ public final class OnsetBdp implements SlowStartExit {
      */
     private boolean checkRound(AckEvent ack) {
         if (checkRound.ends(ack)) {
-            if (++checkRounds > CSS_ROUNDS) {
+            if (++checkRounds > CSS_ROUNDS + skippedRounds) {
                 phase = Phase.SLOW_START;
                 resumes++;
                 restartDetector();
                 return true;
             }
         }
-        return checkRounds > 0;
+        return checkRounds > skippedRounds;
     }
 
     /** Feeds the detector; true when it confirms an onset whose run ended in ACKs that showed the bottleneck busy. */
@@ -466,6 +477,31 @@ public final class OnsetBdp implements SlowStartExit {
         if (ack.rtt().hasSample() && ack.rtt().minRtt() > 0) {
             minRtt = ack.rtt().minRtt();
         }
+    }
+
+    /**
+     * onset-bdp-queue: the estimate plus the largest queue seen (its delay × the measured rate), once an onset has
+     * given an estimate; -1 for onset-bdp and before. In flight above it cannot all be in the path if the buffer holds
+     * no more than the rule saw queued: the rest is slow start's overflow, lost but not yet declared, or a queue the
+     * samples have not shown yet; a cut at once would wait for it (see the class comment).
+     */
+    @Override
+    public long gradualCutAbove() {
+        if (!standingQueue || bdpEstimate <= 0) {
+            return -1;
+        }
+        return bdpEstimate + (long) (measuredRate() * (maxQueueDelay / 1e9));
+    }
+
+    /**
+     * The check's detector does not look at the round after the cut's either: its ACKs are of packets sent while the
+     * window still fell, into the queue the window before the cut built, and would confirm that queue rather than one
+     * the cut's window builds; the check then runs a round longer ({@value #CSS_ROUNDS} rounds looked at, as after a
+     * cut at once).
+     */
+    @Override
+    public void onGradualCut() {
+        skippedRounds = 1;
     }
 
     @Override

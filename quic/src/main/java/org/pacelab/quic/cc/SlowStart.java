@@ -149,6 +149,28 @@ public final class SlowStart {
         return w;
     }
 
+    /** The bytes in flight above which the rule's window cut is taken gradually, or -1 ({@link SlowStartExit#gradualCutAbove}). */
+    public long gradualCutAbove() {
+        return rule.gradualCutAbove();
+    }
+
+    /** The controller takes the rule's window cut gradually ({@link SlowStartExit#onGradualCut}). */
+    public void onGradualCut() {
+        rule.onGradualCut();
+    }
+
+    /**
+     * A gradual cut ({@link #gradualCutAbove}) is under way at {@code now} (or ends now): the packets sent until now
+     * are covered as those in flight at the cut were ({@link #takeWindowCut}). They were sent while the window still
+     * fell to the rule's cut, into the queue the window before the cut built; the cut is their one reduction (one per
+     * round, as RFC 9002 §7.3.2).
+     */
+    public void extendCutCover(long now) {
+        if (rule.exitCoversInFlight() && coveredUntil >= 0) {
+            coveredUntil = Math.max(coveredUntil, now);
+        }
+    }
+
     private void exited(long now) {
         if (rule.exitCoversInFlight()) {
             coveredUntil = now;

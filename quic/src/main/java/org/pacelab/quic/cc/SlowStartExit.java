@@ -48,6 +48,19 @@ public interface SlowStartExit {
     }
 
     /**
+     * The bytes in flight above which a controller that can takes {@link #windowCut} gradually ({@link GradualCut}:
+     * RFC 6937's proportional rate reduction, for at most the round after the cut) instead of at once, and down to
+     * which it is gradual before the window drops to the cut; -1 (the default): always at once. The packets sent
+     * until the gradual cut is over are covered as those in flight at the cut ({@link #exitCoversInFlight}).
+     */
+    default long gradualCutAbove() {
+        return -1;
+    }
+
+    /** The controller takes the cut of {@link #windowCut} gradually ({@link #gradualCutAbove}). */
+    default void onGradualCut() {}
+
+    /**
      * Whether the packets in flight when {@link #onAck} ended slow start are covered by that exit: their losses start
      * no congestion event (as if the exit had started RFC 9002 §7.3.2's recovery period, without its no-growth phase).
      */

@@ -207,6 +207,37 @@ class OnsetBdpQueueTest {
     }
 
     @Test
+    void afterAGradualCutTheChecksDetectorLooksAtNothingOfTheRoundAfterTheCuts() {
+        // ACKs of packets sent 0.5 ms after the cut, with a 3 ms queue: after a cut at once they are the check's first
+        // round and end slow start (as toExit); after a gradual cut they are of packets sent while the window still
+        // fell, into the queue the window before the cut built, and confirm nothing; the ACKs of packets sent after
+        // the round that they began do
+        for (boolean gradual : new boolean[] {false, true}) {
+            Script s = new Script(true);
+            s.ack(MS, 40 * MS, 190_000);
+            s.ack(MS, 90 * MS, 190_000);
+            assertEquals(96_000, s.firstOnset(MS / 2, 190_000));
+            if (gradual) {
+                s.slowStart.onGradualCut();
+            }
+            long cutAt = s.now;
+            boolean exit = false;
+            for (int i = 0; i < 100 && !exit; i++) {
+                exit = s.ack(3 * MS / 5, 43 * MS, cutAt + MS / 2, 100_000);
+            }
+            assertEquals(!gradual, exit, "gradual " + gradual + ": " + s.rule.phase());
+            if (gradual) {
+                long roundBegan = cutAt + 3 * MS / 5;
+                for (int i = 0; i < 100 && !exit; i++) {
+                    exit = s.ack(3 * MS / 5, 43 * MS, roundBegan + MS, 100_000);
+                }
+                assertTrue(exit, "the round after: " + s.rule.phase());
+                assertEquals(80_000, s.rule.bdpEstimate(), "2 MB/s x 40 ms");
+            }
+        }
+    }
+
+    @Test
     void theFloorIsTheEstimateOnceAWindowAboveTheMarginUsesItUp() {
         assertEquals(-1, new OnsetBdp(QueueOnset.DEFAULT_MIN_DELAY, true, true).congestionFloor(200_000), "before an exit");
         assertEquals(-1, toExit(false).rule.congestionFloor(200_000), "onset-bdp has none");

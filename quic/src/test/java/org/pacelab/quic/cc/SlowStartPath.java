@@ -64,6 +64,8 @@ final class SlowStartPath {
     private long pn;
     private int acksProcessed;
     long now;
+    /** Time the bottleneck idled since the first packet: gaps between a departure and the next packet's arrival. */
+    private final List<long[]> idleGaps = new ArrayList<>();
     long inflight;
     long drops;
     long delivered;
@@ -109,6 +111,15 @@ final class SlowStartPath {
     /** What the path holds without a drop: BDP plus the buffer. */
     long capacity() {
         return bdp() + (long) bufferPackets * MDS;
+    }
+
+    /** How long the bottleneck idled between {@code from} and {@code to} (a gap counts as far as it lies in between). */
+    long idleBetween(long from, long to) {
+        long sum = 0;
+        for (long[] g : idleGaps) {
+            sum += Math.max(0, Math.min(g[1], to) - Math.max(g[0], from));
+        }
+        return sum;
     }
 
     /** Runs until {@code until}; records when slow start ended. */
@@ -172,6 +183,9 @@ final class SlowStartPath {
                 dropsSinceCheck++;
             }
             return;
+        }
+        if (bottleneckFree > 0 && now > bottleneckFree) {
+            idleGaps.add(new long[] {bottleneckFree, now});
         }
         long departure = Math.max(now, bottleneckFree) + MDS * 1_000_000_000L / rate;
         bottleneckFree = departure;

@@ -2,7 +2,6 @@ package org.pacelab.sim.host;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -59,7 +58,7 @@ public final class ClientConnection implements Connections {
     }
 
     @Override
-    public Collection<Peer> active() {
+    public List<Peer> active() {
         if (!closedAtDuration && clock.getAsLong() >= closeAt && !connection.isTerminated()
                 && connection.state() != QuicConnection.State.CLOSING) {
             connection.close(closeCode, "duration over");

@@ -3,6 +3,7 @@ package org.pacelab.sim.host;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.function.ToIntFunction;
 import java.util.random.RandomGenerator;
 
 import org.pacelab.io.runtime.Connections;
+import org.pacelab.io.runtime.ServiceOrder;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.conn.SendResult;
 import org.pacelab.sim.engine.Actor;
@@ -71,6 +73,7 @@ public final class Host implements Actor {
     private int batchLeft;
     private final List<Connections.Peer> peers = new ArrayList<>();
     private int peerIndex;
+    private final ServiceOrder order = new ServiceOrder();
     private int sendsThisFlush;
     private long flushWake;
     private long turnWake;
@@ -277,6 +280,8 @@ public final class Host implements Actor {
                 case PEERS -> {
                     peers.clear();
                     peers.addAll(connections.active());
+                    // as the real-time event loop does: each turn starts one connection further along
+                    Collections.rotate(peers, -order.first(peers.size()));
                     peerIndex = 0;
                     turnWake = Long.MAX_VALUE;
                     phase = Phase.PEER;
