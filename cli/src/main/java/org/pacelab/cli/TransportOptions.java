@@ -129,7 +129,7 @@ final class TransportOptions {
             + "onset (the RTT rising within the round), onset-bdp (onset, leaving with the rate measured then x min RTT), "
             + "onset-bdp-queue (onset-bdp keeping half the queue it saw, the estimate as floor of the first loss); "
             + "bbr takes standard (the draft's Startup) and onset "
-            + "(default per --cc: cubic onset-bdp-queue, newreno hystart++, bbr standard).")
+            + "(default per --cc: cubic onset-bdp-queue, newreno hystart++, bbr onset).")
     String slowStart;
     @Option(names = SlowStartConfig.HYSTART, paramLabel = "on|off", description = "The older switch: on is --slow-start "
             + "hystart++, off is --slow-start standard.")

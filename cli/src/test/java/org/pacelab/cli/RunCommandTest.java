@@ -86,7 +86,7 @@ class RunCommandTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("2 configuration(s) x 3 repetition(s) = 6 runs"), r.out());
         boolean root = new org.pacelab.lab.host.Host().isRoot();
-        assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr, slow-start=standard" + (root ? ", realtime=on, realtime-priority=30}" : "}")),
+        assertTrue(r.out().contains("  pacelab cc=bbr: relay, server pacelab {cc=bbr, slow-start=onset" + (root ? ", realtime=on, realtime-priority=30}" : "}")),
                 r.out());
         assertTrue(r.out().contains(root ? "host set-up: real-time scheduling (root)" : "host set-up left out: not root"), r.out());
         assertFalse(Files.exists(tmp.resolve("campaign")));

@@ -60,7 +60,7 @@ class CampaignPlannerTest {
         assertEquals("hystart++", byName.get("hystart").serverOptions().get("slow-start"), "a rule given stays as given");
         assertFalse(byName.get("switch").serverOptions().containsKey("slow-start"), "the older switch names the rule itself");
         assertEquals("hystart++", byName.get("reno").serverOptions().get("slow-start"));
-        assertEquals("standard", byName.get("bbr").serverOptions().get("slow-start"));
+        assertEquals("onset", byName.get("bbr").serverOptions().get("slow-start"));
         assertFalse(byName.get("default").clientOptions().containsKey("slow-start"), "the client's rule shapes no measured flow");
         assertEquals(byName.get("default").id().replaceFirst("^default-", ""),
                 byName.get("explicit").id().replaceFirst("^explicit-", ""),

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The slow-start rule is a property of the controller: without {@code --slow-start} (or {@code --hystart}) CUBIC
- * leaves by onset-bdp-queue, NewReno by HyStart++ and BBR by the draft's Startup (docs/benchmarks.md, "The default
+ * leaves by onset-bdp-queue, NewReno by HyStart++ and BBR by the onset (docs/benchmarks.md, "The default
  * chosen and why"); a rule given explicitly wins, and what is recorded is the rule used, never "default".
  */
 class SlowStartDefaultTest {
@@ -33,7 +33,7 @@ class SlowStartDefaultTest {
     void eachControllerHasItsOwnDefaultRule() {
         assertEquals(SlowStartRule.ONSET_BDP_QUEUE, SlowStartConfig.defaultRule(CongestionAlgorithm.CUBIC));
         assertEquals(SlowStartRule.HYSTART_PLUS_PLUS, SlowStartConfig.defaultRule(CongestionAlgorithm.NEWRENO));
-        assertEquals(SlowStartRule.STANDARD, SlowStartConfig.defaultRule(CongestionAlgorithm.BBR));
+        assertEquals(SlowStartRule.QUEUE_ONSET, SlowStartConfig.defaultRule(CongestionAlgorithm.BBR));
         // BBR's default is one of the rules BBR takes
         assertTrue(SlowStartConfig.BBR_RULES.contains(SlowStartConfig.defaultRule(CongestionAlgorithm.BBR)));
         for (CongestionAlgorithm a : CongestionAlgorithm.values()) {
@@ -50,8 +50,9 @@ class SlowStartDefaultTest {
         assertEquals(ControllerConfig.DEFAULT, config());
         assertEquals("onset-bdp-queue", qlogRule(config()));
         assertEquals("hystart++", qlogRule(config("--cc", "newreno")));
-        // the draft's Startup logs no rule of its own (BbrV3Controller logs one only for onset)
-        assertEquals(null, qlogRule(config("--cc", "bbr")));
+        // BBR's default, the onset, is logged; the draft's Startup logs no rule of its own
+        assertEquals("onset", qlogRule(config("--cc", "bbr")));
+        assertEquals(null, qlogRule(config("--cc", "bbr", "--slow-start", "standard")));
     }
 
     @Test
