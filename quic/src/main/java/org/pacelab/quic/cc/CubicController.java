@@ -196,8 +196,9 @@ public final class CubicController implements CongestionController {
         }
         long target = Math.max(w, WindowBounds.minimumWindow(maxDatagramSize));
         long inFlight = Math.min((long) cwnd, ack.bytesInFlight());
-        long bound = Math.max(target, slowStart.gradualCutAbove());
-        if (slowStart.gradualCutAbove() >= 0 && inFlight > bound) {
+        long above = slowStart.gradualCutAbove();
+        long bound = Math.max(target, above);
+        if (above >= 0 && inFlight > bound) {
             cwnd = gradualCut.start(ack.now(), inFlight, target, bound);
             slowStart.onGradualCut();
         } else {
