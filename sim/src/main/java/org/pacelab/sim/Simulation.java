@@ -91,6 +91,8 @@ public final class Simulation {
     public static final long START = 1_000_000_000L;
     /** After the client ends, the server gets this long to drain its connection before the run stops. */
     static final long DRAIN = 10_000_000_000L;
+    /** The tap and the event log are synced to the disk in the background after every this many bytes written. */
+    static final long SYNC_AHEAD_BYTES = 8L << 20;
 
     static {
         DeterministicRandomProvider.install();
@@ -163,6 +165,8 @@ public final class Simulation {
         KeyLogCollector keys = new KeyLogCollector();
         LinkCounters linkCounters = new LinkCounters();
         EventLogWriter events = new EventLogWriter(files.events(), VirtualEpoch.EPOCH_NANOS, s.seed());
+        // the files' syncs at close overlap the run instead of following it (0.2-0.27 s of a 100 MiB run's tail)
+        events.syncAhead(SYNC_AHEAD_BYTES);
         PcapngWriter tap = null;
         CapturePipe capturePass = null;
         QlogFiles serverQlogs = null;
@@ -181,6 +185,7 @@ public final class Simulation {
                 }
                 tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap",
                         capturePass == null ? null : capturePass.copy());
+                tap.syncAhead(SYNC_AHEAD_BYTES);
                 observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
             }
             serverQlogs = analyzed && timer == null && s.serverQlog() ? QlogFiles.readFirst(files.qlogDir(), "server")

@@ -52,6 +52,9 @@ public final class EventLogWriter implements LinkObserver, AutoCloseable {
     /** Writes buffered records to the file (whole records only). */
     public void flush() { file.flush(); }
 
+    /** Syncs the written part of the file in the background every {@code everyBytes} ({@link BlockFile#syncAhead}). */
+    public void syncAhead(long everyBytes) { file.syncAhead(everyBytes); }
+
     public Path path() { return file.path(); }
 
     /** Closes and deletes the partial file (the run never started). */

@@ -104,6 +104,9 @@ public final class PcapngWriter implements AutoCloseable {
     /** Writes the buffered blocks to the file. */
     public void flush() { file.flush(); }
 
+    /** Syncs the written part of the file in the background every {@code everyBytes} ({@link BlockFile#syncAhead}). */
+    public void syncAhead(long everyBytes) { file.syncAhead(everyBytes); }
+
     public Path path() { return file.path(); }
 
     /** Closes and deletes the partial file (the run never started). */
