@@ -101,7 +101,7 @@ public final class BlockFile implements AutoCloseable {
             unsynced += buf.remaining();
             while (buf.hasRemaining()) channel.write(buf);
             buf.clear();
-            if (syncEvery > 0 && unsynced >= syncEvery && (syncing == null || syncing.isDone())) {
+            if (syncEvery > 0 && unsynced >= syncEvery && !closed && (syncing == null || syncing.isDone())) {
                 unsynced = 0;
                 syncing = CompletableFuture.runAsync(this::syncQuietly, Syncer.THREAD);
             }
@@ -151,14 +151,14 @@ public final class BlockFile implements AutoCloseable {
         if (closed) return;
         closed = true;
         flush();
-        // a failed background sync may have taken the error the kernel reports once: report it here
+        // not behind a background sync still running (syncs of several files share its thread): this one covers all
+        channel.force(false);
+        // a failed background sync may have taken the error the kernel reports once: report it here, not renamed
         IOException failed = awaitSync();
+        channel.close();
         if (failed != null) {
-            channel.close();
             throw new IOException("cannot write " + what + " " + part + ": " + failed.getMessage(), failed);
         }
-        channel.force(false);
-        channel.close();
         Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
