@@ -48,7 +48,9 @@ def tables():
         for r in rows:
             configs.setdefault(r["configuration"], []).append(r)
         for c, rs in configs.items():
-            seeds = ",".join(sorted({r["seed"] for r in rs}, key=int))
+            # relay runs have no seed (their CSVs were written by hand from the relay's summaries): name the repetitions
+            seeds = (",".join(sorted({r["seed"] for r in rs}, key=int)) if "seed" in rs[0]
+                     else "(relay) repetitions " + ",".join(r["repetition"] for r in rs))
             dc = [float(r["dc_flow_mbps"]) for r in rs if r["dc_flow_mbps"]]
             jfi = [float(r["jfi"]) for r in rs if r["jfi"]]
             alone = all(r["flow_mbps"].count("=") == 1 for r in rs)
