@@ -59,7 +59,7 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
 
     @Option(names = "--dc", paramLabel = "SPEC",
             description = "Dual connectivity: split the downlink over two paths (split, batch, ratio, t-reordering, "
-                    + "reordering, sn, wire, a.KEY, b.KEY, up.KEY); replaces --preset and --down.")
+                    + "reordering, single-path, sn, wire, a.KEY, b.KEY, up.KEY); replaces --preset and --down.")
     String dc;
 
     @Option(names = "--path-a", paramLabel = "SPEC", description = "With --dc: link fields of path a (default: "

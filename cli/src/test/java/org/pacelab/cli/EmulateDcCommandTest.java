@@ -36,6 +36,16 @@ class EmulateDcCommandTest {
     }
 
     @Test
+    void theRelayTakesSinglePathFlowsInOrder() {
+        CliRun r = dc("--dc", "batch=100 single-path=in-order", "--print-spec");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("dc:        split=batch batch=100 ratio=1:1 t-reordering=200ms single-path=in-order sn=18 "
+                + "wire=1gbit\n"), r.out());
+        assertOneSentence(dc("--dc", "single-path=held"), "--dc single-path: 'held' is not a single-path receiver; use "
+                + "pass-through (delivered as the path delivers, the default) or in-order (held in PDCP order like split flows)");
+    }
+
+    @Test
     void ratiosThatDoNotParseOrSumToZero() {
         assertOneSentence(dc("--dc", "ratio=0:0"), "--dc ratio: '0:0' sums to zero, so no packet could be sent; at least "
                 + "one side must be positive, e.g. 1:0 for path a only");

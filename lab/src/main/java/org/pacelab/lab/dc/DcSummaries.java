@@ -34,7 +34,9 @@ public final class DcSummaries {
                 if (f.reordering() != null) holdP99 = f.reordering().holdP99Ms();
             }
             DcRunData.Reordering r = f.reordering();
-            if (r != null && f.mode().equals("dc")) { // single-path flows pass through the receiver unheld
+            // the dual-connected flows' only, as the fields say; single-path flows' receivers (held with
+            // single-path=in-order, else passing through) are in dc-summary.json
+            if (r != null && f.mode().equals("dc")) {
                 held += r.held();
                 expiries += r.timerExpiries();
                 duplicates += r.duplicates();

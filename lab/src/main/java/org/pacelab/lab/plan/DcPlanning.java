@@ -26,8 +26,8 @@ import org.pacelab.net.spec.SpecException;
 final class DcPlanning {
     /** What each client of a fixed-duration run asks for: more than any path here can carry in a run (files are sparse). */
     static final long DURATION_RUN_BYTES = 64L << 30;
-    private static final List<String> SCALAR_KEYS = List.of("split", "batch", "ratio", "t-reordering", "reordering", "sn",
-            "wire", "wire-overhead", "rate", "delay", "loss", "queue");
+    private static final List<String> SCALAR_KEYS = List.of("split", "batch", "ratio", "t-reordering", "reordering",
+            "single-path", "sn", "wire", "wire-overhead", "rate", "delay", "loss", "queue");
 
     private DcPlanning() {}
 

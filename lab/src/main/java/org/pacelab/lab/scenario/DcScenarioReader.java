@@ -18,8 +18,8 @@ import org.pacelab.net.spec.Units;
  * <pre>
  * link:
  *   dc:                     # two downlink paths behind a splitter and a reordering receiver (pacelab emulate --dc)
- *     batch: 100            # split, batch, ratio, t-reordering, reordering, sn, wire, wire-overhead,
- *                           # rate, delay, loss, queue (both paths: X or A:B, e.g. rate: 50mbit:10mbit)
+ *     batch: 100            # split, batch, ratio, t-reordering, reordering, single-path, sn, wire,
+ *                           # wire-overhead, rate, delay, loss, queue (both paths: X or A:B, e.g. rate: 50mbit:10mbit)
  *     ratio: "9:1"
  *     a: {rate: 40mbit, delay: 10ms}     # path a's link fields (a mapping or "rate=40mbit delay=10ms")
  *     b: {rate: 8mbit, delay: 30ms}
@@ -30,8 +30,8 @@ import org.pacelab.net.spec.Units;
  * </pre>
  */
 final class DcScenarioReader {
-    static final List<String> DC_KEYS = List.of("split", "batch", "ratio", "t-reordering", "reordering", "sn", "wire",
-            "wire-overhead", "rate", "delay", "loss", "queue", "a", "b");
+    static final List<String> DC_KEYS = List.of("split", "batch", "ratio", "t-reordering", "reordering", "single-path", "sn",
+            "wire", "wire-overhead", "rate", "delay", "loss", "queue", "a", "b");
 
     private final Problems problems;
 

@@ -1,6 +1,7 @@
 package org.pacelab.lab.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +76,24 @@ class DcPlanningTest {
     }
 
     @Test
+    void singlePathFlowsInOrderIsADcKeyPassedToTheEmulatorAndSweepable() throws ScenarioException {
+        Configuration c = Plans.plan("link: {dc: {batch: 100, single-path: in-order}}\nflows: [dc, a, b]\n"
+                + "implementations: [pacelab]\n", ALL).configurations().getFirst();
+        assertTrue(c.dc().spec().reordering().singlePathInOrder());
+        assertTrue(c.dc().emulatorArguments().get(1).contains("single-path=in-order"), c.dc().emulatorArguments().toString());
+        assertFalse(Plans.plan("link: {dc: {batch: 100}}\nflows: [dc, a, b]\nimplementations: [pacelab]\n", ALL)
+                .configurations().getFirst().dc().spec().reordering().singlePathInOrder());
+        List<Configuration> swept = Plans.plan("link: {dc: {}}\nflows: [dc, a, b]\nsweep: {link.dc.single-path: "
+                + "[pass-through, in-order]}\nimplementations: [pacelab]\n", ALL).configurations();
+        assertEquals(List.of(false, true), swept.stream().map(x -> x.dc().spec().reordering().singlePathInOrder()).toList());
+        assertEquals("test.yaml:1:38: link.dc.single-path: 'held' is not a single-path receiver; use pass-through "
+                + "(delivered as the path delivers, the default) or in-order (held in PDCP order like split flows)",
+                Plans.refusal("link: {dc: {batch: 100, single-path: held}}\nimplementations: [pacelab]\n", ALL));
+        assertStarts("test.yaml:1:8: link.dc: --dc single-path: in-order needs an in-order receiver",
+                Plans.refusal("link: {dc: {reordering: \"off\", single-path: in-order}}\nimplementations: [pacelab]\n", ALL));
+    }
+
+    @Test
     void flowStartsAreSimulatedOnlyAndOnePerFlow() throws ScenarioException {
         String dc = "link: {dc: {batch: 100}}\nflows: [dc, a, b]\n";
         Configuration c = Plans.plan("mode: sim\n" + dc + "implementations:\n  - {name: p, server: pacelab, client: pacelab, "
@@ -104,7 +123,7 @@ class DcPlanningTest {
                 Plans.refusal("link:\n  dc:\n    batch: 0\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:3:12: link.dc.ratio: 'nine' is not a split ratio", Plans.refusal("link:\n  dc:\n    ratio: nine\nimplementations: [pacelab]\n", ALL));
         assertEquals("test.yaml:3:5: unknown key 'bach' in link.dc (did you mean 'batch'?); valid keys: split, batch, ratio, "
-                + "t-reordering, reordering, sn, wire, wire-overhead, rate, delay, loss, queue, a, b",
+                + "t-reordering, reordering, single-path, sn, wire, wire-overhead, rate, delay, loss, queue, a, b",
                 Plans.refusal("link:\n  dc:\n    bach: 10\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:3:15: link.dc.a rate: 'fast' is not a rate", Plans.refusal("link:\n  dc:\n    a: {rate: fast}\nimplementations: [pacelab]\n", ALL));
         assertStarts("test.yaml:2:3: link.preset does not apply with link.dc", Plans.refusal("link:\n  preset: quic-steps\n  dc: {}\nimplementations: [pacelab]\n", ALL));

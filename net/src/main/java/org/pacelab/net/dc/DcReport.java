@@ -7,8 +7,9 @@ public final class DcReport {
     /** Several lines; {@code totals} must have observed the downlink's events. */
     public static String format(DualConnectivityDownlink dc, DcTimeline totals) {
         StringBuilder b = new StringBuilder();
-        b.append("dc   ").append(dc.split().format()).append(String.format(", t-reordering %.0f ms, %d-bit SN%n",
-                dc.reordering().tReorderingNanos() / 1e6, dc.reordering().snBits()));
+        b.append("dc   ").append(dc.split().format()).append(String.format(", t-reordering %.0f ms, %d-bit SN%s%n",
+                dc.reordering().tReorderingNanos() / 1e6, dc.reordering().snBits(),
+                dc.reordering().singlePathInOrder() ? ", single-path flows in order too" : ""));
         for (DcPath p : DcPath.values()) {
             long bytes = sum(totals.pathBytes(p));
             b.append(String.format("dc   path %s carried %d bytes, dropped %d packets%n", p.label(), bytes, totals.pathDrops(p)));

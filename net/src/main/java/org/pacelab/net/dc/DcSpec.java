@@ -26,6 +26,7 @@ public record DcSpec(DirectionSpec a, DirectionSpec b, DirectionSpec up, SplitPo
         s.append(" t-reordering=").append(Units.formatDuration(reordering.tReorderingNanos()));
         if (reordering.outOfOrderDelivery()) s.append(" reordering=off");
         if (reordering.holdLimit()) s.append(" reordering=").append(DcSpecParser.HOLD_LIMIT);
+        if (reordering.singlePathInOrder()) s.append(" single-path=").append(DcSpecParser.SINGLE_PATH_IN_ORDER);
         s.append(" sn=").append(reordering.snBits());
         s.append(" wire=").append(wireBps > 0 ? Units.formatRate(wireBps) : "off");
         if (wireOverheadBytes != 38) s.append(" wire-overhead=").append(wireOverheadBytes).append('b');

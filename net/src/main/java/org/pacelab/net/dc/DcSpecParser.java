@@ -20,6 +20,11 @@ import org.pacelab.net.spec.Units;
  *                               on = TS 38.323 §5.2.2 (one t-Reordering per gap); off = deliver at once (TS 38.323
  *                               outOfOrderDelivery), duplicates still discarded; hold-limit = in order, each packet
  *                               held at most t-Reordering after its arrival (a variant, not the specification's)
+ *   single-path=pass-through|in-order
+ *                               flows on one path only (mode a or b, or split=a|b): pass-through (default) = delivered
+ *                               as their path delivers them; in-order = their own PDCP numbering and the same in-order
+ *                               receiver as split flows (an NR bearer without outOfOrderDelivery, TS 38.323 §5.2.2),
+ *                               so a loss on their path holds their later packets until t-Reordering expires
  *   sn=12|18                    PDCP SN size in bits (default 18)
  *   wire=RATE|off               the server's access link before the splitter (default 1gbit; the tap is after it)
  *   wire-overhead=SIZE          per-frame wire overhead (default 38b)
@@ -40,8 +45,14 @@ public final class DcSpecParser {
     /** {@code reordering=hold-limit}: in-order delivery, each packet held at most t-Reordering after its arrival. */
     public static final String HOLD_LIMIT = "hold-limit";
 
-    public static final String KEYS = "split, batch, ratio, t-reordering, reordering, sn, wire, wire-overhead, rate, delay, "
-            + "loss, queue (both paths: X or A:B), and a.KEY, b.KEY, up.KEY for link fields of path a, path b and the uplink";
+    /** {@code single-path=in-order}: flows on one path get the in-order receiver too. */
+    public static final String SINGLE_PATH_IN_ORDER = "in-order";
+
+    /** {@code single-path=pass-through} (the default): flows on one path are delivered as their path delivers them. */
+    public static final String SINGLE_PATH_PASS_THROUGH = "pass-through";
+
+    public static final String KEYS = "split, batch, ratio, t-reordering, reordering, single-path, sn, wire, wire-overhead, "
+            + "rate, delay, loss, queue (both paths: X or A:B), and a.KEY, b.KEY, up.KEY for link fields of path a, path b and the uplink";
 
     /** Link fields that may be given for both paths at once ({@code X} or {@code A:B}). */
     private static final java.util.List<String> BOTH_PATHS = java.util.List.of("rate", "delay", "loss", "queue");
@@ -81,6 +92,7 @@ public final class DcSpecParser {
         long tReordering = d.reordering().tReorderingNanos();
         boolean inOrder = true;
         boolean holdLimit = false;
+        boolean singlePathInOrder = false;
         int sn = d.reordering().snBits();
         long wire = d.wireBps();
         int wireOverhead = d.wireOverheadBytes();
@@ -140,6 +152,15 @@ public final class DcSpecParser {
                         inOrder = holdLimit || onOff(at, value, "on, off or " + HOLD_LIMIT + " (in order, each packet held "
                                 + "at most t-reordering)");
                     }
+                    case "single-path" -> {
+                        switch (value.toLowerCase(Locale.ROOT)) {
+                            case SINGLE_PATH_IN_ORDER -> singlePathInOrder = true;
+                            case SINGLE_PATH_PASS_THROUGH -> singlePathInOrder = false;
+                            default -> throw new SpecException(at + ": '" + value + "' is not a single-path receiver; use "
+                                    + SINGLE_PATH_PASS_THROUGH + " (delivered as the path delivers, the default) or "
+                                    + SINGLE_PATH_IN_ORDER + " (held in PDCP order like split flows)");
+                        }
+                    }
                     case "sn" -> {
                         if (!value.equals("12") && !value.equals("18")) {
                             throw new SpecException(at + ": '" + value + "' is not a PDCP SN size; use 12 or 18 (bits)");
@@ -175,7 +196,12 @@ public final class DcSpecParser {
             case "b" -> new SplitPolicy.Single(DcPath.B);
             default -> new SplitPolicy.Batches(batch, ratio);
         };
-        return new DcSpec(a, b, u, split, new ReorderingConfig(sn, tReordering, !inOrder, holdLimit), wire, wireOverhead);
+        if (singlePathInOrder && !inOrder) {
+            throw new SpecException("--dc single-path: in-order needs an in-order receiver, but reordering=off delivers "
+                    + "every flow at once; use reordering=on or " + HOLD_LIMIT + ", or single-path=" + SINGLE_PATH_PASS_THROUGH);
+        }
+        return new DcSpec(a, b, u, split, new ReorderingConfig(sn, tReordering, !inOrder, holdLimit, singlePathInOrder), wire,
+                wireOverhead);
     }
 
     private static String text(StringBuilder b) { return b == null ? null : b.toString(); }

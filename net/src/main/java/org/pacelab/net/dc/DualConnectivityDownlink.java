@@ -21,7 +21,8 @@ import org.pacelab.net.link.WireModel;
  * the tap, a server-side splitter per flow that numbers packets (PDCP COUNT, {@link PdcpTransmitter}) and sends them
  * over path a, path b or both ({@link SplitPolicy}), the two paths (each a full {@link LinkDirection}: loss, queue,
  * rate or trace, delay with jitter), and a client-side reordering receiver per flow ({@link PdcpReceiver}) that
- * delivers in COUNT order (flows that use one path only pass through without being held). Clock-free like
+ * delivers in COUNT order (flows that use one path only pass through without being held, unless
+ * {@link ReorderingConfig#singlePathInOrder()} gives them the same in-order receiver). Clock-free like
  * {@link LinkDirection}.
  *
  * <p>Observers see: ARRIVAL and TAP for the downlink as a whole ({@link LinkObserver#NO_PATH}); each path's
@@ -218,7 +219,7 @@ public final class DualConnectivityDownlink implements PacketChannel {
                 case PATH_A -> () -> PathChoice.A;
                 case PATH_B -> () -> PathChoice.B;
             };
-            f = new Flow(id, mode, s, usesBothPaths(mode) ? reordering
+            f = new Flow(id, mode, s, usesBothPaths(mode) || reordering.singlePathInOrder() ? reordering
                     : new ReorderingConfig(reordering.snBits(), reordering.tReorderingNanos(), true));
             flows.put(id, f);
             flowOrder.add(f);
@@ -227,9 +228,10 @@ public final class DualConnectivityDownlink implements PacketChannel {
     }
 
     /**
-     * Whether a flow's packets can take both paths. Only such flows are held for reordering; a flow on one path gets
-     * its packets as the path delivers them (outOfOrderDelivery: a path's loss reaches the transport at once, as on a
-     * plain link, instead of stalling it for t-Reordering).
+     * Whether a flow's packets can take both paths. By default only such flows are held for reordering; a flow on one
+     * path gets its packets as the path delivers them (outOfOrderDelivery: a path's loss reaches the transport at
+     * once, as on a plain link, instead of stalling it for t-Reordering). With {@link ReorderingConfig#singlePathInOrder()}
+     * every flow has the in-order receiver, so a loss on a single-path flow's path holds its later packets too.
      */
     private boolean usesBothPaths(DcFlowMode mode) {
         if (mode != DcFlowMode.DUAL) return false;

@@ -13,8 +13,14 @@ package org.pacelab.net.dc;
  *                           seen, restarted for the next gap only when it expires, so that a packet behind two gaps
  *                           may wait up to twice the timer): a receiver variant a testbed might implement, not the
  *                           specification's
+ * @param singlePathInOrder  flows whose packets take one path only (mode a or b, or a split that uses one path) get
+ *                           this receiver too, in order, as every NR bearer does unless outOfOrderDelivery is
+ *                           configured (TS 38.323 §5.2.2; TS 38.331 PDCP-Config); false (the default): they pass
+ *                           through, delivered as their path delivers them, so a loss on their path reaches their
+ *                           transport at once
  */
-public record ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfOrderDelivery, boolean holdLimit) {
+public record ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfOrderDelivery, boolean holdLimit,
+                               boolean singlePathInOrder) {
     /** The study's receiver: 200 ms timer, in-order delivery; 18-bit SNs (the NR DRB size with the larger window). */
     public static final ReorderingConfig DEFAULT = new ReorderingConfig(18, 200_000_000L, false);
 
@@ -24,9 +30,18 @@ public record ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfO
         if (outOfOrderDelivery && holdLimit) {
             throw new IllegalArgumentException("a hold limit applies to in-order delivery only, not to outOfOrderDelivery");
         }
+        if (outOfOrderDelivery && singlePathInOrder) {
+            throw new IllegalArgumentException("single-path flows can be held in order only by an in-order receiver, "
+                    + "not with outOfOrderDelivery");
+        }
     }
 
-    /** TS 38.323 §5.2.2's receiver (one t-Reordering per gap), or out-of-order delivery. */
+    /** Single-path flows pass through (see {@link #singlePathInOrder()}). */
+    public ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfOrderDelivery, boolean holdLimit) {
+        this(snBits, tReorderingNanos, outOfOrderDelivery, holdLimit, false);
+    }
+
+    /** TS 38.323 §5.2.2's receiver (one t-Reordering per gap), or out-of-order delivery; single-path flows pass through. */
     public ReorderingConfig(int snBits, long tReorderingNanos, boolean outOfOrderDelivery) {
         this(snBits, tReorderingNanos, outOfOrderDelivery, false);
     }

@@ -51,6 +51,18 @@ class DcSpecParserTest {
         assertEquals("--dc reordering: 'per-packet' is not on, off or hold-limit (in order, each packet held at most "
                 + "t-reordering)", e.getMessage());
         assertEquals(100, ((SplitPolicy.Batches) DcSpecParser.parse("batch=100p", null, null, null).split()).packets());
+        DcSpec sp = DcSpecParser.parse("single-path=in-order", null, null, null);
+        assertEquals(new ReorderingConfig(18, 200_000_000L, false, false, true), sp.reordering());
+        assertEquals("split=batch batch=100 ratio=1:1 t-reordering=200ms single-path=in-order sn=18 wire=1gbit", sp.format());
+        assertEquals(sp, DcSpecParser.parse(sp.format(), null, null, null));
+        assertEquals(ReorderingConfig.DEFAULT, DcSpecParser.parse("single-path=pass-through", null, null, null).reordering());
+        assertTrue(DcSpecParser.parse("reordering=hold-limit single-path=In-Order", null, null, null).reordering()
+                .singlePathInOrder());
+        assertEquals("--dc single-path: 'held' is not a single-path receiver; use pass-through (delivered as the path "
+                + "delivers, the default) or in-order (held in PDCP order like split flows)", error("single-path=held"));
+        assertEquals("--dc single-path: in-order needs an in-order receiver, but reordering=off delivers every flow at "
+                + "once; use reordering=on or hold-limit, or single-path=pass-through",
+                error("reordering=off single-path=in-order"));
     }
 
     @Test

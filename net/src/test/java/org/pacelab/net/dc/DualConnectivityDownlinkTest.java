@@ -190,6 +190,81 @@ class DualConnectivityDownlinkTest {
         assertTrue(rec.events.stream().noneMatch(e -> e.flow() == 2 && e.type() == EventType.REORDER_HOLD));
     }
 
+    /**
+     * Flow 2 on path b only (12 Mbit/s, so a 1200-byte packet takes 0.8 ms; a 3-packet queue counting the one in
+     * service; 10 ms, no jitter): four packets at 0 ms overflow the queue, one more at 100 ms comes after the drop;
+     * returns what the client got.
+     */
+    private static List<Delivered> singlePathDrop(String extra, Recorder rec) throws SpecException {
+        Link link = link("batch=10 t-reordering=200ms wire=off b.rate=12mbit b.queue=3p b.delay=10ms b.jitter=none "
+                + extra, rec);
+        DualConnectivityDownlink dc = (DualConnectivityDownlink) link.down();
+        dc.assign(2, DcFlowMode.PATH_B);
+        List<Delivered> got = new ArrayList<>();
+        for (int id = 0; id < 4; id++) link.down().offer(new Packet(id, 2, 1200, null), 0);
+        link.down().advanceTo(100 * MS, (p, t) -> got.add(new Delivered(p.id(), p.flow(), t)));
+        link.down().offer(new Packet(4, 2, 1200, null), 100 * MS);
+        while (link.down().nextEventTime() != Long.MAX_VALUE) {
+            link.down().advanceTo(link.down().nextEventTime(), (p, t) -> got.add(new Delivered(p.id(), p.flow(), t)));
+        }
+        assertEquals(0, link.down().packetsInside());
+        return got;
+    }
+
+    private static List<Long> droppedIds(Recorder rec) {
+        return rec.events.stream().filter(e -> e.type() == EventType.DROP).map(Event::id).toList();
+    }
+
+    @Test
+    void singlePathInOrderHoldsASinglePathFlowBehindItsDropUntilTReorderingExpires() throws SpecException {
+        Recorder passRec = new Recorder(), inOrderRec = new Recorder();
+        List<Delivered> pass = singlePathDrop("", passRec);
+        List<Delivered> inOrder = singlePathDrop("single-path=in-order", inOrderRec);
+        // the same packets are dropped either way: the option changes only the receiver
+        List<Long> dropped = droppedIds(passRec);
+        assertEquals(List.of(3L), dropped, "the 3-packet queue drops the fourth");
+        assertEquals(dropped, droppedIds(inOrderRec));
+        assertEquals(4, pass.size());
+        assertEquals(pass.stream().map(Delivered::id).toList(), inOrder.stream().map(Delivered::id).toList());
+        Delivered lastPass = pass.getLast(), lastInOrder = inOrder.getLast();
+        assertEquals(4, lastPass.id());
+        // pass-through (the default): packet 4 reaches the client when its path delivers it, 10.8 ms after it was sent
+        assertEquals(100 * MS + 10 * MS + 800_000, lastPass.time());
+        assertEquals(0, passRec.count(EventType.REORDER_HOLD));
+        // its outOfOrderDelivery receiver still runs t-Reordering once to move RX_DELIV past the gap (TS 38.323
+        // §5.2.2.2), but with nothing held the expiry releases nothing
+        assertEquals(1, passRec.count(EventType.REORDER_TIMEOUT));
+        // in order: the drop is a COUNT gap; packet 4 is held from its arrival until t-Reordering (200 ms) expires
+        assertEquals(lastPass.time() + 200 * MS, lastInOrder.time());
+        assertTrue(inOrderRec.events.stream().anyMatch(e -> e.type() == EventType.REORDER_HOLD && e.id() == 4));
+        assertEquals(List.of(lastPass.time() + 200 * MS), inOrderRec.events.stream()
+                .filter(e -> e.type() == EventType.REORDER_TIMEOUT && e.flow() == 2).map(Event::time).toList());
+        // the packets before the drop are not held: they reach the client at the same times either way
+        assertEquals(pass.subList(0, 3), inOrder.subList(0, 3));
+    }
+
+    @Test
+    void singlePathInOrderGivesEverySinglePathFlowTheReceiversStats() throws SpecException {
+        Recorder rec = new Recorder();
+        Link link = link("batch=10 wire=off a.rate=50mbit b.rate=50mbit b.loss=5% single-path=in-order", rec);
+        DualConnectivityDownlink dc = (DualConnectivityDownlink) link.down();
+        dc.assign(2, DcFlowMode.PATH_B);
+        dc.assign(3, DcFlowMode.PATH_A);
+        List<Delivered> got = drive(link.down(), new int[] {1, 2, 3}, 400, MS);
+        assertInOrderPerFlow(got);
+        ReorderingStats b = dc.reorderingStats(2);
+        assertTrue(b.held > 0 && b.timerExpiries > 0, "the lossy path's own flow waits out its gaps");
+        assertEquals(rec.events.stream().filter(e -> e.type() == EventType.DROP && e.flow() == 2).count(), b.skipped);
+        assertEquals(0, dc.reorderingStats(3).held, "path a loses nothing and keeps its order: nothing to hold");
+        // a dual-connected flow whose split uses one path is a single-path flow too
+        Link one = link("split=a wire=off a.rate=50mbit a.loss=5% single-path=in-order", new Recorder());
+        drive(one.down(), new int[] {1}, 400, MS);
+        assertTrue(((DualConnectivityDownlink) one.down()).reorderingStats(1).timerExpiries > 0);
+        Link onePass = link("split=a wire=off a.rate=50mbit a.loss=5%", new Recorder());
+        drive(onePass.down(), new int[] {1}, 400, MS);
+        assertEquals(0, ((DualConnectivityDownlink) onePass.down()).reorderingStats(1).held);
+    }
+
     @Test
     void theWireAndTapComeBeforeTheSplitterOncePerPacket() throws SpecException {
         Recorder rec = new Recorder();
