@@ -142,15 +142,20 @@ class TapRecorderTest {
                     : EventType.DELIVER)).count();
             assertTrue(tapped > (long) TapRecorder.BATCH_PACKETS * TapRecorder.BATCHES, "more datagrams than the batches hold");
             ByteArrayOutputStream copied = new ByteArrayOutputStream();
+            List<String> writers = new ArrayList<>();
             Path threaded = dir.resolve("threaded-" + seed + ".pcapng");
             PcapngWriter w = new PcapngWriter(threaded, PcapngWriter.LINKTYPE_RAW, 0, "tap", b -> {
                 byte[] block = new byte[b.remaining()];
                 b.get(block);
                 copied.writeBytes(block);
+                writers.add(Thread.currentThread().getName());
             });
             TapRecorder tap = new TapRecorder(w, SERVER, CLIENTS);
             feed(tap, events);
             tap.close();
+            // the file's header block is written by the constructor; every packet's block by the writer's thread
+            assertTrue(writers.size() > 2, "blocks: " + writers.size());
+            assertEquals(List.of("tap-writer"), writers.subList(1, writers.size()).stream().distinct().toList());
             assertFalse(tap.writerThread().isAlive(), "the writer ends at close");
             assertFalse(Files.exists(dir.resolve("threaded-" + seed + ".pcapng.part")));
             unscribble(events);
