@@ -1,15 +1,12 @@
 package org.pacelab.sim.output;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 
+import org.pacelab.net.file.BatchHandOver;
 import org.pacelab.net.link.Direction;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
@@ -35,7 +32,8 @@ import org.pacelab.net.pcap.PcapngWriter;
  * <p>A failure of the writer (its file, or the capture's reader it feeds) ends the writing; the run's thread throws it
  * at its next hand-over, at {@link #close()} at the latest, as one sentence naming the file. {@link #discard()} (the
  * run failed) ends the writer and deletes the partial file. One run thread calls {@link #onEvent}, {@link #close()}
- * and {@link #discard()}.
+ * and {@link #discard()}. The hand-over, the bound and the failure's path are {@link BatchHandOver}'s, shared with the
+ * event log's writer.
  */
 public final class TapRecorder implements LinkObserver {
     /** Datagram bytes per hand-over (more than any UDP datagram's 65,535). */
@@ -49,12 +47,8 @@ public final class TapRecorder implements LinkObserver {
     private final InetSocketAddress server;
     private final List<InetSocketAddress> clients;
     private final int flows;
-    private final BlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES);
-    private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
-    private final Thread writer;
-    private Batch batch = new Batch();
-    private volatile Throwable failure;
-    private volatile boolean aborted;
+    private final BatchHandOver<Batch> writer;
+    private Batch batch;
     private boolean closed;
 
     /**
@@ -68,11 +62,25 @@ public final class TapRecorder implements LinkObserver {
         this.server = server;
         this.clients = List.copyOf(clients);
         this.flows = this.clients.size();
-        for (int i = 1; i < BATCHES; i++) {
-            free.add(new Batch());
-        }
-        writer = Thread.ofPlatform().name("tap-writer").daemon().unstarted(this::write);
-        writer.start();
+        writer = new BatchHandOver<>("tap-writer", "the capture " + tap.path(), "the tap's writer", BATCHES, Batch::new,
+                new BatchHandOver.Writing<>() {
+                    @Override
+                    public void write(Batch b) {
+                        writeBatch(b);
+                    }
+
+                    @Override
+                    public void clear(Batch b) {
+                        b.count = 0;
+                        b.used = 0;
+                    }
+
+                    @Override
+                    public void end() {
+                        TapRecorder.this.tap.flush();
+                    }
+                });
+        batch = writer.batch();
     }
 
     @Override
@@ -95,7 +103,8 @@ public final class TapRecorder implements LinkObserver {
         }
         Batch b = batch;
         if (b.count == BATCH_PACKETS || BATCH_BYTES - b.used < len) {
-            b = handOver();
+            batch = null;
+            b = batch = writer.handOver();
         }
         if (payload.hasArray()) {
             System.arraycopy(payload.array(), payload.arrayOffset() + payload.position(), b.data, b.used, len);
@@ -107,57 +116,6 @@ public final class TapRecorder implements LinkObserver {
         b.flows[i] = down ? flow : -flow;
         b.lengths[i] = len;
         b.used += len;
-    }
-
-    /** Hands the current batch over and takes a free one; throws the writer's failure. */
-    private Batch handOver() {
-        rethrow();
-        Batch b = batch;
-        batch = null;
-        try {
-            full.put(b); // never waits: at most BATCHES batches exist
-            Batch next;
-            while ((next = free.poll(100, TimeUnit.MILLISECONDS)) == null) {
-                rethrow();
-                if (!writer.isAlive()) {
-                    throw new IllegalStateException("the tap's writer ended before the tap was closed");
-                }
-            }
-            batch = next;
-            return next;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while handing packets to the tap's writer", e);
-        }
-    }
-
-    /** The writer's thread: the batches in order until the last; after a failure it only returns them. */
-    private void write() {
-        try {
-            while (true) {
-                Batch b = full.take();
-                if (failure == null && !aborted) {
-                    try {
-                        writeBatch(b);
-                        if (b.end) {
-                            tap.flush();
-                        }
-                    } catch (Throwable t) {
-                        failure = t;
-                    }
-                }
-                boolean end = b.end;
-                b.count = 0;
-                b.used = 0;
-                b.end = false;
-                free.put(b);
-                if (end) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            // aborted: the run failed and its files are discarded
-        }
     }
 
     private void writeBatch(Batch b) {
@@ -176,25 +134,6 @@ public final class TapRecorder implements LinkObserver {
         }
     }
 
-    /** The writer's failure, thrown on the run's thread as one sentence naming the file. */
-    private void rethrow() {
-        Throwable t = failure;
-        if (t == null) {
-            return;
-        }
-        if (t instanceof UncheckedIOException u) {
-            throw new UncheckedIOException(failed(u.getCause()));
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException("the tap's writer failed: " + t, t);
-    }
-
-    private IOException failed(IOException cause) {
-        return new IOException("cannot write the capture " + tap.path() + ": " + cause.getMessage(), cause);
-    }
-
     /**
      * Hands over what is left, waits until every packet is written, closes the capture (synced, then renamed from its
      * {@code .part}) and throws the writer's failure if there was one (the {@code .part} is then deleted).
@@ -204,25 +143,12 @@ public final class TapRecorder implements LinkObserver {
             return;
         }
         closed = true;
-        // the last batch, also after a failure: the writer returns batches until it sees the last
-        Batch last = batch == null ? new Batch() : batch;
         batch = null;
-        last.end = true;
         try {
-            full.put(last);
-            writer.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            discard();
-            throw new IOException("interrupted while waiting for the tap's writer", e);
-        }
-        Throwable t = failure;
-        if (t != null) {
+            writer.finish();
+        } catch (IOException | RuntimeException | Error e) {
             tap.discard();
-            if (t instanceof UncheckedIOException u) {
-                throw failed(u.getCause());
-            }
-            rethrow();
+            throw e;
         }
         tap.close();
     }
@@ -230,25 +156,14 @@ public final class TapRecorder implements LinkObserver {
     /** Ends the writer without writing what is still queued and deletes the partial capture (the run failed). */
     public void discard() {
         closed = true;
-        aborted = true;
-        writer.interrupt();
-        boolean interrupted = false;
-        while (writer.isAlive()) {
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        batch = null;
+        writer.discard();
         tap.discard();
     }
 
     /** The writer's thread (tests). */
     Thread writerThread() {
-        return writer;
+        return writer.writerThread();
     }
 
     /** Datagrams with their times and flows, the bytes one after another; flow negative: client to server. */
@@ -261,6 +176,5 @@ public final class TapRecorder implements LinkObserver {
         final ByteBuffer view = ByteBuffer.wrap(data).order(ByteOrder.nativeOrder());
         int count;
         int used;
-        boolean end;
     }
 }
