@@ -167,6 +167,8 @@ public final class Simulation {
         EventLogWriter events = new EventLogWriter(files.events(), VirtualEpoch.EPOCH_NANOS, s.seed());
         // the files' syncs at close overlap the run instead of following it (0.2-0.27 s of a 100 MiB run's tail)
         events.syncAhead(SYNC_AHEAD_BYTES);
+        // its records written to the file on their own thread (batches handed over, as the tap's): EventLogWriter
+        events.writeOnThread("event-log-writer");
         TapRecorder tap = null;
         CapturePipe capturePass = null;
         QlogFiles serverQlogs = null;
