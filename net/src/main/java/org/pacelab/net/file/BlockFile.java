@@ -95,25 +95,12 @@ public final class BlockFile implements AutoCloseable {
 
     /** Writes the buffered records to the file. */
     public void flush() {
-        buf.flip();
-        writeOut(buf);
-        buf.clear();
-    }
-
-    /**
-     * Writes the buffered records, then {@code block}'s remaining bytes (whole records, filled elsewhere, e.g. on
-     * another thread: {@link BatchHandOver}) to the file; {@code block}'s position ends at its limit.
-     */
-    public void write(ByteBuffer block) {
-        flush();
-        writeOut(block);
-    }
-
-    private void writeOut(ByteBuffer b) {
         try {
-            if (copy != null && b.hasRemaining()) copy.accept(b.asReadOnlyBuffer());
-            unsynced += b.remaining();
-            while (b.hasRemaining()) channel.write(b);
+            buf.flip();
+            if (copy != null && buf.hasRemaining()) copy.accept(buf.asReadOnlyBuffer());
+            unsynced += buf.remaining();
+            while (buf.hasRemaining()) channel.write(buf);
+            buf.clear();
             if (syncEvery > 0 && unsynced >= syncEvery && !closed && (syncing == null || syncing.isDone())) {
                 unsynced = 0;
                 syncing = CompletableFuture.runAsync(this::syncQuietly, Syncer.THREAD);
