@@ -166,7 +166,7 @@ public final class Simulation {
         EventLogWriter events = new EventLogWriter(files.events(), VirtualEpoch.EPOCH_NANOS, s.seed());
         // the files' syncs at close overlap the run instead of following it (0.2-0.27 s of a 100 MiB run's tail)
         events.syncAhead(SYNC_AHEAD_BYTES);
-        PcapngWriter tap = null;
+        TapRecorder tap = null;
         CapturePipe capturePass = null;
         QlogFiles serverQlogs = null;
         List<QlogFiles> clientQlogs = new ArrayList<>();
@@ -182,10 +182,12 @@ public final class Simulation {
                             files.keyLog());
                     keys.onHandshakeSecrets(capturePass::keyLog);
                 }
-                tap = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap",
+                PcapngWriter pcapng = new PcapngWriter(files.tap(), PcapngWriter.LINKTYPE_RAW, s.snaplen(), "tap",
                         capturePass == null ? null : capturePass.copy());
-                tap.syncAhead(SYNC_AHEAD_BYTES);
-                observer = LinkObserver.both(observer, new TapRecorder(tap, s.serverAddress(), clientAddresses));
+                pcapng.syncAhead(SYNC_AHEAD_BYTES);
+                // written on its own thread (the headers, their checksums, the blocks): TapRecorder
+                tap = new TapRecorder(pcapng, s.serverAddress(), clientAddresses);
+                observer = LinkObserver.both(observer, tap);
             }
             serverQlogs = analyzed && timer == null && s.serverQlog() ? QlogFiles.readFirst(files.qlogDir(), "server")
                     : new QlogFiles(files.qlogDir(), "server");
