@@ -1,5 +1,6 @@
 package org.pacelab.cli;
 
+import org.pacelab.io.runtime.Preparation;
 import org.pacelab.sim.Simulation;
 
 import picocli.CommandLine;
@@ -14,6 +15,10 @@ public final class Main {
         if (args.length > 0 && args[0].equals("sim")) {
             // the run's one-time set-up (certificate, host model, libcrypto) beside picocli's start and the options
             Simulation.prepareInBackground();
+        } else if (args.length > 0 && (args[0].equals("client") || args[0].equals("server"))) {
+            // the first connection's one-time set-up (libc's and libcrypto's bindings, the JDK's crypto, the TLS
+            // library) beside picocli's start and the options
+            Preparation.endpointInBackground();
         }
         TerminalText.installForConsole();
         System.exit(run(args));

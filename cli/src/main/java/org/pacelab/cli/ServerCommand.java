@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.pacelab.io.app.ServerContent;
+import org.pacelab.io.runtime.Preparation;
 import org.pacelab.io.runtime.QuicServer;
 import org.pacelab.io.send.SendConfig;
 import org.pacelab.io.send.UnsupportedSendStrategyException;
@@ -89,6 +90,8 @@ public final class ServerCommand implements Callable<Integer> {
             Files.writeString(certOut, Certificates.toPem(id.leaf()), StandardCharsets.US_ASCII);
         }
         TlsConfig tls = TlsConfig.server(alpn, transport.cipherSuites(), id.chain(), id.key());
+        // the first handshake's work (the signature with this key above all) while the server starts and waits
+        Preparation.serverHandshakeInBackground(tls);
         ContentSource content = root != null ? ServerContent.of(root) : SyntheticContent.only();
         SendConfig send = transport.sendConfig();
         ConnectionConfig config = transport.connectionConfig(tls, "server").withPreferredAddress(offered);

@@ -16,6 +16,7 @@ import org.pacelab.analysis.AnalysisOptions;
 import org.pacelab.analysis.RunResult;
 import org.pacelab.io.log.QlogDirectory;
 import org.pacelab.io.runtime.ClientLog;
+import org.pacelab.io.runtime.Preparation;
 import org.pacelab.io.runtime.QuicClient;
 import org.pacelab.io.tls.Certificates;
 import org.pacelab.net.dc.DcFactory;
@@ -35,8 +36,6 @@ import org.pacelab.quic.conn.ConnectionConfig;
 import org.pacelab.quic.conn.QuicConnection;
 import org.pacelab.quic.content.DownloadResult;
 import org.pacelab.quic.content.SyntheticContent;
-import org.pacelab.quic.crypto.CipherSuite;
-import org.pacelab.quic.crypto.PacketKeys;
 import org.pacelab.quic.qlog.QlogSink;
 import org.pacelab.quic.tls.TlsConfig;
 import org.pacelab.sim.engine.EventEngine;
@@ -130,10 +129,10 @@ public final class Simulation {
     public static void prepareInBackground() {
         // two threads: the certificate (the longest) must not wait behind the others; in one thread the run's own
         // thread reached it first in a JFR profile and built the tables itself
-        Thread.ofPlatform().name("sim-prepare-certificate").daemon().start(Identity::get);
-        Thread.ofPlatform().name("sim-prepare").daemon().start(() -> {
+        Preparation.inBackground("sim-prepare-certificate", Identity::get);
+        Preparation.inBackground("sim-prepare", () -> {
             HostTiming.defaults();
-            PacketKeys.fromSecret(CipherSuite.AES_128_GCM_SHA256, new byte[CipherSuite.AES_128_GCM_SHA256.hashLength()]);
+            Preparation.packetProtection();
         });
     }
 

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /**
  * The Linux libc calls the emulator and the io runtime need, bound through the FFM API ({@code java.lang.foreign}); errno is
@@ -56,56 +57,190 @@ public final class Libc {
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE));
 
-    private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... extra) {
+    /**
+     * The functions this class calls, each bound (its downcall handle made: a generated stub class, several ms of a
+     * cold JVM's time each) at its first call or by {@link #prepare}, not all at once when the class is first used: a
+     * process calls about half of them (docs/benchmarks.md, issue 14, "the client's and server's start-up").
+     */
+    public enum Function {
+        SOCKET, BIND, CONNECT, SOCKETPAIR, SETSOCKOPT, GETSOCKOPT, GETSOCKNAME, RECVMSG, SENDTO, SENDMSG, SENDMMSG,
+        RECVMMSG, CLOCK_GETTIME, EVENTFD, CLOSE, PPOLL, OPEN, IOCTL, READ, WRITE, SETNS,
+        /** prctl with an argument (setTimerSlack). */
+        PRCTL,
+        /** prctl without one (timerSlack). */
+        PRCTL_GET,
+        SCHED_SETSCHEDULER, GETEUID, STRERROR
+    }
+
+    /**
+     * Binds these functions now (on the calling thread), so that their first calls do not: for a set-up thread that
+     * runs while the process does other work. Each handle is bound once, by whichever thread gets there first (a
+     * class's initialisation).
+     */
+    public static void prepare(Function... functions) {
+        for (Function f : functions) {
+            MethodHandle bound = switch (f) {
+                case SOCKET -> Socket.HANDLE;
+                case BIND -> Bind.HANDLE;
+                case CONNECT -> Connect.HANDLE;
+                case SOCKETPAIR -> Socketpair.HANDLE;
+                case SETSOCKOPT -> Setsockopt.HANDLE;
+                case GETSOCKOPT -> Getsockopt.HANDLE;
+                case GETSOCKNAME -> Getsockname.HANDLE;
+                case RECVMSG -> Recvmsg.HANDLE;
+                case SENDTO -> Sendto.HANDLE;
+                case SENDMSG -> Sendmsg.HANDLE;
+                case SENDMMSG -> Sendmmsg.HANDLE;
+                case RECVMMSG -> Recvmmsg.HANDLE;
+                case CLOCK_GETTIME -> ClockGettime.HANDLE;
+                case EVENTFD -> Eventfd.HANDLE;
+                case CLOSE -> Close.HANDLE;
+                case PPOLL -> Ppoll.HANDLE;
+                case OPEN -> Open.HANDLE;
+                case IOCTL -> Ioctl.HANDLE;
+                case READ -> Read.HANDLE;
+                case WRITE -> Write.HANDLE;
+                case SETNS -> Setns.HANDLE;
+                case PRCTL -> Prctl.HANDLE;
+                case PRCTL_GET -> PrctlGet.HANDLE;
+                case SCHED_SETSCHEDULER -> SchedSetscheduler.HANDLE;
+                case GETEUID -> Geteuid.HANDLE;
+                case STRERROR -> Strerror.HANDLE;
+            };
+            Objects.requireNonNull(bound);
+        }
+    }
+
+    /** A downcall handle of libc's {@code name} that captures errno; a missing function is a clear error. */
+    static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... extra) {
         Linker.Option[] opts = new Linker.Option[extra.length + 1];
         opts[0] = Linker.Option.captureCallState("errno");
         System.arraycopy(extra, 0, opts, 1, extra.length);
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), fd, opts);
+        return LINKER.downcallHandle(find(name), fd, opts);
     }
 
-    private static final MethodHandle SOCKET = bind("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = bind("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle CONNECT = bind("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SOCKETPAIR = bind("socketpair", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle SETSOCKOPT = bind("setsockopt",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT = bind("getsockopt",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle GETSOCKNAME = bind("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle RECVMSG = bind("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDTO = bind("sendto",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDMSG = bind("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SENDMMSG = bind("sendmmsg", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-    private static final MethodHandle RECVMMSG = bind("recvmmsg",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle CLOCK_GETTIME = bind("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle EVENTFD = bind("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle PPOLL = bind("ppoll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-    private static final MethodHandle OPEN = bind("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle IOCTL = bind("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle WRITE = bind("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle SETNS = bind("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle PRCTL = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle PRCTL_GET = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SCHED_SETSCHEDULER = bind("sched_setscheduler",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle GETEUID = bind("geteuid", FunctionDescriptor.of(JAVA_INT));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror").orElseThrow(),
-            FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static MethodHandle bindWithoutErrno(String name, FunctionDescriptor fd) {
+        return LINKER.downcallHandle(find(name), fd);
+    }
+
+    private static MemorySegment find(String name) {
+        return LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no function '" + name + "' (pacelab needs Linux's libc)"));
+    }
+
+    // One holder class per function: its handle is made when the holder is first used, and is a constant to the JIT
+    // like any static final field.
+
+    private static final class Socket {
+        static final MethodHandle HANDLE = bind("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Bind {
+        static final MethodHandle HANDLE = bind("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Connect {
+        static final MethodHandle HANDLE = bind("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Socketpair {
+        static final MethodHandle HANDLE = bind("socketpair", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class Setsockopt {
+        static final MethodHandle HANDLE = bind("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Getsockopt {
+        static final MethodHandle HANDLE = bind("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    }
+
+    private static final class Getsockname {
+        static final MethodHandle HANDLE = bind("getsockname", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    }
+
+    private static final class Recvmsg {
+        static final MethodHandle HANDLE = bind("recvmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Sendto {
+        static final MethodHandle HANDLE = bind("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Sendmsg {
+        static final MethodHandle HANDLE = bind("sendmsg", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    }
+
+    private static final class Sendmmsg {
+        static final MethodHandle HANDLE = bind("sendmmsg", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Recvmmsg {
+        static final MethodHandle HANDLE = bind("recvmmsg", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class ClockGettime {
+        static final MethodHandle HANDLE = bind("clock_gettime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class Eventfd {
+        static final MethodHandle HANDLE = bind("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Close {
+        static final MethodHandle HANDLE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Ppoll {
+        static final MethodHandle HANDLE = bind("ppoll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    }
+
+    private static final class Open {
+        static final MethodHandle HANDLE = bind("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class Ioctl {
+        static final MethodHandle HANDLE = bind("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.firstVariadicArg(2));
+    }
+
+    private static final class Read {
+        static final MethodHandle HANDLE = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    }
+
+    private static final class Write {
+        static final MethodHandle HANDLE = bind("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    }
+
+    private static final class Setns {
+        static final MethodHandle HANDLE = bind("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Prctl {
+        static final MethodHandle HANDLE = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class PrctlGet {
+        static final MethodHandle HANDLE = bind("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(1));
+    }
+
+    private static final class SchedSetscheduler {
+        static final MethodHandle HANDLE = bind("sched_setscheduler", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class Geteuid {
+        static final MethodHandle HANDLE = bind("geteuid", FunctionDescriptor.of(JAVA_INT));
+    }
+
+    private static final class Strerror {
+        static final MethodHandle HANDLE = bindWithoutErrno("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    }
 
     /** errno of the last call made through this class on this thread. */
     public static int errno() { return (int) ERRNO.get(STATE.get(), 0L); }
 
     public static String strerror(int errno) {
         try {
-            MemorySegment s = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment s = (MemorySegment) Strerror.HANDLE.invokeExact(errno);
             return s.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;
@@ -117,56 +252,56 @@ public final class Libc {
     }
 
     public static int socket(int domain, int type, int protocol) {
-        try { return (int) SOCKET.invokeExact(STATE.get(), domain, type, protocol); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Socket.HANDLE.invokeExact(STATE.get(), domain, type, protocol); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** socketpair(2): two connected descriptors written into {@code fds} (two ints); 0 or -1. */
     public static int socketpair(int domain, int type, int protocol, MemorySegment fds) {
-        try { return (int) SOCKETPAIR.invokeExact(STATE.get(), domain, type, protocol, fds); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Socketpair.HANDLE.invokeExact(STATE.get(), domain, type, protocol, fds); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int bind(int fd, MemorySegment addr, int len) {
-        try { return (int) BIND.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Bind.HANDLE.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int connect(int fd, MemorySegment addr, int len) {
-        try { return (int) CONNECT.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Connect.HANDLE.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int setsockopt(int fd, int level, int name, MemorySegment value, int len) {
-        try { return (int) SETSOCKOPT.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Setsockopt.HANDLE.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int getsockopt(int fd, int level, int name, MemorySegment value, MemorySegment len) {
-        try { return (int) GETSOCKOPT.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Getsockopt.HANDLE.invokeExact(STATE.get(), fd, level, name, value, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int getsockname(int fd, MemorySegment addr, MemorySegment len) {
-        try { return (int) GETSOCKNAME.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Getsockname.HANDLE.invokeExact(STATE.get(), fd, addr, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static long recvmsg(int fd, MemorySegment msghdr, int flags) {
-        try { return (long) RECVMSG.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
+        try { return (long) Recvmsg.HANDLE.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static long sendto(int fd, MemorySegment buf, long len, int flags, MemorySegment addr, int addrLen) {
-        try { return (long) SENDTO.invokeExact(STATE.get(), fd, buf, len, flags, addr, addrLen); } catch (Throwable t) { throw wrap(t); }
+        try { return (long) Sendto.HANDLE.invokeExact(STATE.get(), fd, buf, len, flags, addr, addrLen); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** sendmsg(2): bytes sent or -1 (see {@link #errno()}). */
     public static long sendmsg(int fd, MemorySegment msghdr, int flags) {
-        try { return (long) SENDMSG.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
+        try { return (long) Sendmsg.HANDLE.invokeExact(STATE.get(), fd, msghdr, flags); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** sendmmsg(2): messages sent (each one's byte count lands in its mmsghdr) or -1. */
     public static int sendmmsg(int fd, MemorySegment mmsghdrs, int count, int flags) {
-        try { return (int) SENDMMSG.invokeExact(STATE.get(), fd, mmsghdrs, count, flags); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Sendmmsg.HANDLE.invokeExact(STATE.get(), fd, mmsghdrs, count, flags); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** recvmmsg(2) without a timeout: messages received or -1. */
     public static int recvmmsg(int fd, MemorySegment mmsghdrs, int count, int flags) {
         try {
-            return (int) RECVMMSG.invokeExact(STATE.get(), fd, mmsghdrs, count, flags, MemorySegment.NULL);
+            return (int) Recvmmsg.HANDLE.invokeExact(STATE.get(), fd, mmsghdrs, count, flags, MemorySegment.NULL);
         } catch (Throwable t) {
             throw wrap(t);
         }
@@ -176,7 +311,7 @@ public final class Libc {
     public static long clockGettime(int clock) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ts = a.allocate(16, 8);
-            int r = (int) CLOCK_GETTIME.invokeExact(STATE.get(), clock, ts);
+            int r = (int) ClockGettime.HANDLE.invokeExact(STATE.get(), clock, ts);
             if (r != 0) {
                 throw new IllegalStateException("clock_gettime(" + clock + ") failed: " + strerror(errno()));
             }
@@ -190,45 +325,45 @@ public final class Libc {
 
     /** eventfd(2): a descriptor another thread can make readable (to wake a poll), or -1. */
     public static int eventfd(int initialValue, int flags) {
-        try { return (int) EVENTFD.invokeExact(STATE.get(), initialValue, flags); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Eventfd.HANDLE.invokeExact(STATE.get(), initialValue, flags); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int close(int fd) {
-        try { return (int) CLOSE.invokeExact(STATE.get(), fd); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Close.HANDLE.invokeExact(STATE.get(), fd); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int ppoll(MemorySegment fds, long nfds, MemorySegment timespec) {
-        try { return (int) PPOLL.invokeExact(STATE.get(), fds, nfds, timespec, MemorySegment.NULL); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Ppoll.HANDLE.invokeExact(STATE.get(), fds, nfds, timespec, MemorySegment.NULL); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int open(MemorySegment path, int flags) {
-        try { return (int) OPEN.invokeExact(STATE.get(), path, flags, 0); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Open.HANDLE.invokeExact(STATE.get(), path, flags, 0); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int ioctl(int fd, long request, MemorySegment arg) {
-        try { return (int) IOCTL.invokeExact(STATE.get(), fd, request, arg); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Ioctl.HANDLE.invokeExact(STATE.get(), fd, request, arg); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static long read(int fd, MemorySegment buf, long len) {
-        try { return (long) READ.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (long) Read.HANDLE.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static long write(int fd, MemorySegment buf, long len) {
-        try { return (long) WRITE.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
+        try { return (long) Write.HANDLE.invokeExact(STATE.get(), fd, buf, len); } catch (Throwable t) { throw wrap(t); }
     }
 
     public static int setns(int fd, int nstype) {
-        try { return (int) SETNS.invokeExact(STATE.get(), fd, nstype); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Setns.HANDLE.invokeExact(STATE.get(), fd, nstype); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** Sets the calling thread's timer slack (ns); smaller slack makes timed waits wake closer to their deadline. */
     public static int setTimerSlack(long nanos) {
-        try { return (int) PRCTL.invokeExact(STATE.get(), PR_SET_TIMERSLACK, nanos); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Prctl.HANDLE.invokeExact(STATE.get(), PR_SET_TIMERSLACK, nanos); } catch (Throwable t) { throw wrap(t); }
     }
 
     /** The calling thread's timer slack in ns (prctl PR_GET_TIMERSLACK), or -1. */
     public static long timerSlack() {
-        try { return (int) PRCTL_GET.invokeExact(STATE.get(), PR_GET_TIMERSLACK); } catch (Throwable t) { throw wrap(t); }
+        try { return (int) PrctlGet.HANDLE.invokeExact(STATE.get(), PR_GET_TIMERSLACK); } catch (Throwable t) { throw wrap(t); }
     }
 
     /**
@@ -244,7 +379,7 @@ public final class Libc {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment param = a.allocate(JAVA_INT);
             param.set(JAVA_INT, 0, priority);
-            int r = (int) SCHED_SETSCHEDULER.invokeExact(STATE.get(), tid, 1, param);
+            int r = (int) SchedSetscheduler.HANDLE.invokeExact(STATE.get(), tid, 1, param);
             return r == 0 ? 0 : errno();
         } catch (Throwable t) {
             throw wrap(t);
@@ -252,6 +387,6 @@ public final class Libc {
     }
 
     public static boolean isRoot() {
-        try { return (int) GETEUID.invokeExact(STATE.get()) == 0; } catch (Throwable t) { throw wrap(t); }
+        try { return (int) Geteuid.HANDLE.invokeExact(STATE.get()) == 0; } catch (Throwable t) { throw wrap(t); }
     }
 }
