@@ -56,7 +56,7 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
         Path file = dir.resolve(role + "-" + hex + ".sqlog");
         Path part = dir.resolve(role + "-" + hex + ".sqlog.part");
         try {
-            OutputStream out = Files.newOutputStream(part);
+            OutputStream out = new Named(Files.newOutputStream(part), part);
             if (readFirst && open.isEmpty()) {
                 firstRead = new QlogPipe(file);
                 out = new Tee(out, firstRead.output());
@@ -112,11 +112,69 @@ public final class QlogFiles implements Function<byte[], QlogSink> {
         }
         for (Open o : open) {
             try {
-                o.stream().close();
-                Files.deleteIfExists(o.part());
+                o.stream().close(); // may fail as the writes did (a full disk): the part is deleted all the same
             } catch (IOException | UncheckedIOException e) {
                 // nothing else depends on a partial qlog
             }
+            try {
+                Files.deleteIfExists(o.part());
+            } catch (IOException e) {
+                // left behind only when the directory itself refuses
+            }
+        }
+    }
+
+    /**
+     * A file's stream whose failures name the file ({@code cannot write the qlog FILE: CAUSE}), as the run reports them
+     * in one sentence; without it a full disk or a file size limit read "File too large" with no file named.
+     */
+    static final class Named extends OutputStream {
+        private final OutputStream out;
+        private final Path file;
+
+        Named(OutputStream out, Path file) {
+            this.out = out;
+            this.file = file;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        private IOException named(IOException e) {
+            return new IOException("cannot write the qlog " + file + ": " + e.getMessage(), e);
         }
     }
 
