@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import org.pacelab.net.testing.Stalls;
 
 /**
  * BatchHandOver: what the run's thread puts into batches reaches the writer in order, on the writer's named thread,
@@ -136,16 +138,7 @@ class BatchHandOverTest {
                 failed.set(t);
             }
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            int now = handedOver.get();
-            if (now == last && run.getState() == Thread.State.TIMED_WAITING) {
-                break;
-            }
-            last = now;
-        }
+        Stalls.awaitStalled(run, handedOver::get, Duration.ofSeconds(30));
         assertTrue(run.isAlive(), "the run waits for the writer");
         // the writer holds one batch, the queue the other four; the fifth hand-over waits for a free one
         assertEquals(4, handedOver.get());

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pacelab.net.link.DropCause;
 import org.pacelab.net.link.EventType;
 import org.pacelab.net.link.Packet;
+import org.pacelab.net.testing.Stalls;
 
 /**
  * EventLogWriter with {@code writeOnThread}: the file holds the bytes the synchronous writer writes, whatever the
@@ -145,16 +147,7 @@ class EventLogWriterThreadTest {
                 failed.set(t);
             }
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            int now = fed.get();
-            if (now == last && model.getState() == Thread.State.TIMED_WAITING) {
-                break;
-            }
-            last = now;
-        }
+        Stalls.awaitStalled(model, fed::get, Duration.ofSeconds(30));
         assertTrue(model.isAlive(), "the model waits for the writer");
         // held: the batches, and what the pipe takes before its writer blocks (64 KiB by default; 1 MiB allowed)
         long held = (long) fed.get() * EventLogFormat.RECORD_BYTES;

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -30,6 +31,7 @@ import org.pacelab.net.link.EventType;
 import org.pacelab.net.link.Packet;
 import org.pacelab.net.pcap.IpUdpHeaders;
 import org.pacelab.net.pcap.PcapngWriter;
+import org.pacelab.net.testing.Stalls;
 
 /**
  * TapRecorder: the capture written on its writer thread holds the bytes the synchronous tap wrote (headers built and
@@ -208,16 +210,7 @@ class TapRecorderTest {
             }
         });
         // the run stops when every batch is full, far before the end of the events
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            int now = fed.get();
-            if (now == last && run.getState() == Thread.State.TIMED_WAITING) {
-                break;
-            }
-            last = now;
-        }
+        Stalls.awaitStalled(run, fed::get, Duration.ofSeconds(30));
         assertTrue(run.isAlive(), "the run waits for the writer");
         assertTrue(fed.get() < events.size(), "the run did not queue all " + events.size() + " events");
         // what is held: the batches (BATCHES of BATCH_BYTES) and the writer's 1 MiB buffer, not the rest of the run
