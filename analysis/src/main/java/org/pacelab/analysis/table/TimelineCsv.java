@@ -1,7 +1,10 @@
 package org.pacelab.analysis.table;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +29,27 @@ public final class TimelineCsv {
 
     public static void write(CongestionTimeline t, Path file) throws IOException {
         AtomicFiles.writeText(file, w -> write(t, w));
+    }
+
+    /**
+     * The bytes {@link #write(CongestionTimeline, Path)} puts into a file for {@code t} (UTF-8, as it encodes them), so
+     * that a thread can make them while another does something else; {@link #write(byte[], Path)} writes them.
+     */
+    public static byte[] render(CongestionTimeline t) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 100 * t.size());
+        try {
+            Writer w = new OutputStreamWriter(bytes, StandardCharsets.UTF_8);
+            write(t, w);
+            w.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // not thrown: the stream is in memory
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Writes {@code rendered} ({@link #render}'s bytes) to {@code file} as {@link #write(CongestionTimeline, Path)} does. */
+    public static void write(byte[] rendered, Path file) throws IOException {
+        AtomicFiles.write(file, out -> out.write(rendered));
     }
 
     public static void write(CongestionTimeline t, Writer w) throws IOException {

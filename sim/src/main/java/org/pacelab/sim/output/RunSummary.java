@@ -11,7 +11,6 @@ import org.pacelab.analysis.StreamedCapture;
 import org.pacelab.analysis.qlog.QlogTrace;
 import org.pacelab.analysis.summary.SummaryField;
 import org.pacelab.analysis.summary.SummaryJson;
-import org.pacelab.analysis.table.TimelineCsv;
 
 /**
  * Runs the analyzer on a simulated run's files, as {@code pacelab analyze tap.pcapng --keylog keys.log --qlog
@@ -48,14 +47,18 @@ public final class RunSummary {
                 files.clientLog(), serverPort, AnalysisOptions.DEFAULT_THRESHOLD_NS, null, files.packets(), pathCapacityBytes);
         Path name = files.dir().toAbsolutePath().normalize().getFileName();
         String runId = name == null ? "run" : name.toString();
+        // timeline.csv's text made beside the pass's replay and the summary, from the traces as soon as they are read
+        TimelineAhead timeline = new TimelineAhead();
         RunResult result = CaptureAnalyzer.analyze(options, runId, () -> {
             List<QlogTrace> read = serverQlogTraces == null ? null : serverQlogTraces.get();
-            return read != null ? read : CaptureAnalyzer.readQlogs(options);
+            List<QlogTrace> traces = read != null ? read : CaptureAnalyzer.readQlogs(options);
+            timeline.start(traces);
+            return traces;
         }, streamedCapture);
         result.summary().put(SummaryField.CAPTURE, files.dir().relativize(files.tap()).toString());
         SummaryJson.write(result.summary(), files.summary());
         if (result.timeline() != null) {
-            TimelineCsv.write(result.timeline(), files.timeline());
+            timeline.write(result.timeline(), files.timeline());
         }
         return result;
     }
