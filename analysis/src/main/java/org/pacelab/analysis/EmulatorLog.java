@@ -1,8 +1,9 @@
 package org.pacelab.analysis;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -62,12 +63,14 @@ final class EmulatorLog {
      * @param windowNs     length of the delivery window after the first downlink arrival
      */
     static Counts read(Path file, long splitEpochNs, long windowNs) throws IOException {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            byte[] header = in.readNBytes(HEADER);
+        try (InputStream in = Files.newInputStream(file)) {
+            Chunks c = new Chunks(in);
+            byte[] header = Arrays.copyOfRange(c.buf, c.pos, c.pos + c.fill(HEADER));
             if (header.length < HEADER || !Arrays.equals(Arrays.copyOf(header, 8), MAGIC)) {
                 throw new IOException(file + " at byte offset 0: not a pacelab emulator event log (expected the magic "
                         + "PLEVLOG1 and a 32-byte header)");
             }
+            c.pos += HEADER;
             ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
             int version = h.getShort(8) & 0xffff;
             int recordSize = h.getShort(10) & 0xffff;
@@ -76,12 +79,10 @@ final class EmulatorLog {
                         + "-byte records is not supported (version 1, 32-byte records)");
             }
             long wallAtZero = h.getLong(16);
-            byte[] rec = new byte[RECORD];
-            ByteBuffer r = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
             long offset = HEADER;
             Tally t = new Tally(splitEpochNs, windowNs);
             while (true) {
-                int n = in.readNBytes(rec, 0, RECORD);
+                int n = c.fill(RECORD);
                 if (n == 0) {
                     return t.counts(null);
                 }
@@ -89,18 +90,79 @@ final class EmulatorLog {
                     return t.counts(file.getFileName() + " ends inside a record at byte offset " + offset
                             + "; the events before it are counted");
                 }
-                int type = rec[24] & 0xff;
+                byte[] b = c.buf;
+                int at = c.pos;
+                c.pos += RECORD;
+                int type = b[at + 24] & 0xff;
                 if (type == FLOW) {
-                    int textLength = r.getInt(20);
-                    if (textLength < 0 || in.readNBytes(textLength).length < textLength) {
+                    int textLength = (int) INT.get(b, at + 20);
+                    if (textLength < 0 || c.skip(textLength) < textLength) {
                         return t.counts(file.getFileName() + " ends inside a flow description at byte offset "
                                 + (offset + RECORD) + "; the events before it are counted");
                     }
                     offset += textLength;
-                } else if ((rec[25] & 0xff) == DOWN) {
-                    t.add(type, wallAtZero + r.getLong(0), r.getInt(20));
+                } else if ((b[at + 25] & 0xff) == DOWN) {
+                    t.add(type, wallAtZero + (long) LONG.get(b, at), (int) INT.get(b, at + 20));
                 }
                 offset += RECORD;
+            }
+        }
+    }
+
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The file read in 64 KiB chunks, each record's fields read where they lie in the chunk: a 100 MiB simulated run's
+     * log has 536,000 records, and reading each through {@code BufferedInputStream.readNBytes} into a record array
+     * took ~1.3 % of the simulator's main thread in C1-compiled code (docs/benchmarks.md, issue 14, fourth sitting).
+     */
+    private static final class Chunks {
+        final InputStream in;
+        final byte[] buf = new byte[1 << 16];
+        /** The next unread byte in {@link #buf}. */
+        int pos;
+        /** The end of what {@link #buf} holds. */
+        int lim;
+
+        Chunks(InputStream in) {
+            this.in = in;
+        }
+
+        /** Makes {@code n} (at most the buffer's size) bytes readable at {@link #pos}, fewer at the end of the file; their count. */
+        int fill(int n) throws IOException {
+            if (lim - pos < n) {
+                System.arraycopy(buf, pos, buf, 0, lim - pos);
+                lim -= pos;
+                pos = 0;
+                while (lim < n) {
+                    int r = in.read(buf, lim, buf.length - lim);
+                    if (r < 0) {
+                        break;
+                    }
+                    lim += r;
+                }
+            }
+            return Math.min(n, lim - pos);
+        }
+
+        /** Skips {@code n} bytes, fewer at the end of the file; how many were skipped. */
+        long skip(int n) throws IOException {
+            long skipped = 0;
+            while (true) {
+                int k = (int) Math.min(n - skipped, lim - pos);
+                pos += k;
+                skipped += k;
+                if (skipped == n) {
+                    return skipped;
+                }
+                pos = 0;
+                lim = 0;
+                int r = in.read(buf, 0, buf.length);
+                if (r < 0) {
+                    return skipped;
+                }
+                lim = r;
             }
         }
     }

@@ -106,6 +106,83 @@ class EmulatorLogTest {
         assertEquals(3, none.drops());
     }
 
+    /**
+     * A log longer than the reader's 64 KiB chunks: flow descriptions of odd lengths put the records after them across
+     * the chunks' ends, and one description is longer than a chunk. Every record is counted, and a log cut inside the
+     * long description or inside a record past the first chunk gives the note with the byte offset.
+     */
+    @Test
+    void recordsAcrossChunksAndLongDescriptionsAreRead() throws IOException {
+        long wall = 5_000_000_000L;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteBuffer h = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+        h.put("PLEVLOG1".getBytes(StandardCharsets.US_ASCII)).putShort((short) 1).putShort((short) 32).putInt(0)
+                .putLong(wall).putLong(7);
+        o.writeBytes(h.array());
+        long split = 10_000_000_000L;
+        long window = 5_000_000_000L;
+        long drops = 0;
+        long dropsBefore = 0;
+        long delivered = 0;
+        long inWindow = 0;
+        long firstArrival = -1;
+        long lastDelivery = -1;
+        long longTextEnd = 0;
+        for (int i = 0; i < 20_000; i++) {
+            if (i % 1_000 == 0) { // a flow description of 1, 8, 15, ... bytes; the 7th of 100,001 bytes
+                int length = i == 7_000 ? 100_001 : 1 + 7 * (i / 1_000);
+                byte[] text = "x".repeat(length).getBytes(StandardCharsets.US_ASCII);
+                ByteBuffer flow = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+                flow.putLong(0).putLong(0).putInt(1).putInt(length).put((byte) 16).put((byte) 0).put((byte) 0)
+                        .put((byte) 0).putInt(0);
+                o.writeBytes(flow.array());
+                o.writeBytes(text);
+                if (i == 7_000) {
+                    longTextEnd = o.size();
+                }
+            }
+            int type = i % 10 == 3 ? 5 : i % 10 == 5 ? 1 : 6; // drops, arrivals and deliveries
+            int direction = i % 7 == 0 ? 1 : 0; // some uplink records, not counted
+            int size = 1000 + i % 300;
+            long time = i * 1_000_000L;
+            if (direction == 0 && type == 5) {
+                drops++;
+                dropsBefore += time <= split ? 1 : 0;
+            } else if (direction == 0 && type == 1 && firstArrival < 0) {
+                firstArrival = time;
+            } else if (direction == 0 && type == 6) {
+                delivered += size;
+                inWindow += firstArrival >= 0 && time - firstArrival < window ? size : 0;
+                lastDelivery = time;
+            }
+            ByteBuffer r = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+            r.putLong(time).putLong(i).putInt(1).putInt(size).put((byte) type).put((byte) direction)
+                    .put((byte) 0).put((byte) 0).putInt(0);
+            o.writeBytes(r.array());
+        }
+        byte[] b = o.toByteArray();
+        Path f = Files.write(dir.resolve("long.bin"), b);
+        EmulatorLog.Counts c = EmulatorLog.read(f, wall + split, window);
+        assertNull(c.note());
+        assertEquals(drops, c.drops());
+        assertEquals(1, c.episodes(), "drops 10 ms apart are one episode");
+        assertEquals(dropsBefore, c.dropsBeforeSplit());
+        assertEquals(delivered, c.deliveredBytes());
+        assertEquals(inWindow, c.windowBytes());
+        assertEquals(lastDelivery - firstArrival, c.spanNs());
+        assertTrue(dropsBefore > 0 && dropsBefore < drops && inWindow > 0 && inWindow < delivered, "the test's split and window fall inside the log");
+
+        Path inText = Files.write(dir.resolve("cut-text.bin"), Arrays.copyOf(b, (int) longTextEnd - 10));
+        EmulatorLog.Counts t = EmulatorLog.count(inText);
+        assertEquals(longTextEnd - 100_001, Long.parseLong(t.note().replaceAll(".*byte offset (\\d+);.*", "$1")), t.note());
+        assertTrue(t.note().contains("ends inside a flow description"), t.note());
+
+        Path inRecord = Files.write(dir.resolve("cut-record.bin"), Arrays.copyOf(b, b.length - 40));
+        EmulatorLog.Counts r = EmulatorLog.count(inRecord);
+        assertEquals(b.length - 64, Long.parseLong(r.note().replaceAll(".*byte offset (\\d+);.*", "$1")), r.note());
+        assertTrue(r.note().contains("ends inside a record"), r.note());
+    }
+
     @Test
     void otherFilesAreRefused() throws IOException {
         Path f = Files.writeString(dir.resolve("x.bin"), "not an event log at all, really not");
