@@ -2,8 +2,6 @@ package org.pacelab.analysis;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -90,27 +88,33 @@ final class EmulatorLog {
                     return t.counts(file.getFileName() + " ends inside a record at byte offset " + offset
                             + "; the events before it are counted");
                 }
-                byte[] b = c.buf;
                 int at = c.pos;
                 c.pos += RECORD;
-                int type = b[at + 24] & 0xff;
-                if (type == FLOW) {
-                    int textLength = (int) INT.get(b, at + 20);
+                if (t.record(c.buf, at, wallAtZero)) {
+                    int textLength = le32(c.buf, at + 20);
                     if (textLength < 0 || c.skip(textLength) < textLength) {
                         return t.counts(file.getFileName() + " ends inside a flow description at byte offset "
                                 + (offset + RECORD) + "; the events before it are counted");
                     }
                     offset += textLength;
-                } else if ((b[at + 25] & 0xff) == DOWN) {
-                    t.add(type, wallAtZero + (long) LONG.get(b, at), (int) INT.get(b, at + 20));
                 }
                 offset += RECORD;
             }
         }
     }
 
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /**
+     * The little-endian int at {@code b[at]}. Shifts in a small method rather than a VarHandle or a ByteBuffer: the
+     * loop of {@link #read} runs interpreted until it is compiled on the stack, and a VarHandle's call there is slow.
+     */
+    static int le32(byte[] b, int at) {
+        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | b[at + 3] << 24;
+    }
+
+    /** The little-endian long at {@code b[at]}. */
+    static long le64(byte[] b, int at) {
+        return le32(b, at) & 0xffffffffL | (long) le32(b, at + 4) << 32;
+    }
 
     /**
      * The file read in 64 KiB chunks, each record's fields read where they lie in the chunk: a 100 MiB simulated run's
@@ -185,6 +189,22 @@ final class EmulatorLog {
         Tally(long split, long window) {
             this.split = split;
             this.window = window;
+        }
+
+        /**
+         * Counts the record at {@code b[at]} if it is of the downlink; true when it is a FLOW record (its text follows).
+         * A method of its own, compiled after a few hundred records, so that little of each record's work is done
+         * in {@link #read}'s loop, interpreted until it is compiled on the stack.
+         */
+        boolean record(byte[] b, int at, long wallAtZero) {
+            int type = b[at + 24] & 0xff;
+            if (type == FLOW) {
+                return true;
+            }
+            if ((b[at + 25] & 0xff) == DOWN) {
+                add(type, wallAtZero + le64(b, at), le32(b, at + 20));
+            }
+            return false;
         }
 
         void add(int type, long epochNs, int size) {
