@@ -109,7 +109,7 @@ final class AnalysisPass {
     }
 
     /** A row or train end held back: {@code kind} CLIENT, SERVER (with a qlog match when {@code quic}) or TRAIN. */
-    private record Held(int kind, long frame, long timeNs, int bytes, String types, String numbers, long gap, long train,
+    record Held(int kind, long frame, long timeNs, int bytes, String types, String numbers, long gap, long train,
                         int retransmission, boolean quic, long pn, QuicConnection conn, String originalDcidHex,
                         String serverCidHex) {}
 
@@ -119,36 +119,81 @@ final class AnalysisPass {
 
     /**
      * Does what a {@link #holdingBack} pass held back, in its order, as the pass would have with {@code qlogs} and
-     * {@code csv} from the start (after {@link #run}).
+     * {@code csv} from the start (after {@link #run}). The table's rows go to {@code csv} on a thread of their own
+     * ({@link HeldRows}, {@code packets-csv}) that follows this one through the held rows, each row with the send delay
+     * and target gap found here; {@link #rowsWritten} waits for it, {@link #stopRows} ends it.
      */
     void replay(QlogMatcher qlogs, PacketCsvWriter csv) throws IOException {
         this.qlogs = qlogs;
-        this.csv = csv;
+        this.csv = null; // the rows are written by the rows' thread
         List<Held> ops = held;
         held = null;
-        for (Held h : ops) {
-            switch (h.kind()) {
-                case CLIENT -> {
-                    if (h.quic() && h.conn() != null) {
-                        clientReceived(h.timeNs(), replayTrace(h), h.pn());
-                    }
-                    if (csv != null) {
-                        csv.clientRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers());
-                    }
+        long[] found = new long[2 * ops.size()];
+        HeldRows writing = csv == null ? null : HeldRows.start(ops, found, csv);
+        rows = writing;
+        for (int i = 0; i < ops.size(); i++) {
+            replay(ops.get(i), found, i);
+            if (writing != null && (i & HeldRows.PUBLISH_MASK) == HeldRows.PUBLISH_MASK) {
+                writing.publish(i + 1);
+            }
+        }
+        if (writing != null) {
+            writing.publish(ops.size());
+        }
+    }
+
+    /** The rows' thread of {@link #replay}, or null. */
+    private HeldRows rows;
+
+    /** Waits until the rows' thread has written every held row to the table; throws what it failed with. */
+    void rowsWritten() throws IOException {
+        if (rows != null) {
+            rows.await();
+        }
+    }
+
+    /** Ends the rows' thread (if still running) and waits for it: the analysis failed, the table is not used. */
+    void stopRows() {
+        if (rows != null) {
+            rows.stop();
+        }
+    }
+
+    /** {@code h}'s analysis; a QUIC server row's send delay and target gap go to {@code found[2i]}, {@code found[2i + 1]}. */
+    private void replay(Held h, long[] found, int i) {
+        switch (h.kind()) {
+            case CLIENT -> {
+                if (h.quic() && h.conn() != null) {
+                    clientReceived(h.timeNs(), replayTrace(h), h.pn());
                 }
-                case TRAIN -> {
-                    if (csv != null) {
-                        csv.trainEnded(h.train(), (int) h.gap());
-                    }
+            }
+            case TRAIN -> { }
+            default -> {
+                QlogTrace trace = replayTrace(h);
+                if (h.quic()) {
+                    quicServerRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap(), h.train(), trace, h.pn());
+                    found[2 * i] = lastDelay;
+                    found[2 * i + 1] = lastTarget;
                 }
-                default -> {
-                    QlogTrace trace = replayTrace(h);
-                    if (h.quic()) {
-                        quicServerRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap(), h.train(), trace, h.pn());
-                    } else if (csv != null) {
-                        csv.serverRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap() < 0 ? PacketCsvWriter.NONE : h.gap(),
-                                h.train(), h.retransmission(), PacketCsvWriter.NONE, PacketCsvWriter.NONE);
-                    }
+            }
+        }
+    }
+
+    /**
+     * Writes held row {@code h} to {@code csv} as the pass would have with its table from the start ({@code delay} and
+     * {@code target}: what {@link #quicServerRow} found for a QUIC server row).
+     */
+    static void writeRow(Held h, long delay, long target, PacketCsvWriter csv) throws IOException {
+        switch (h.kind()) {
+            case CLIENT -> csv.clientRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers());
+            case TRAIN -> csv.trainEnded(h.train(), (int) h.gap());
+            default -> {
+                if (h.quic()) {
+                    csv.serverRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap() < 0 ? PacketCsvWriter.NONE : h.gap(),
+                            h.train(), -1, delay, target);
+                } else {
+                    csv.serverRow(h.frame(), h.timeNs(), h.bytes(), h.types(), h.numbers(), h.gap() < 0 ? PacketCsvWriter.NONE : h.gap(),
+                            h.train(), h.retransmission(), PacketCsvWriter.NONE, PacketCsvWriter.NONE);
                 }
             }
         }
@@ -358,10 +403,16 @@ final class AnalysisPass {
                 }
             }
         }
+        lastDelay = delay;
+        lastTarget = target;
         if (csv != null) {
             csv.serverRow(frame, t, bytes, types, numbers, gap < 0 ? PacketCsvWriter.NONE : gap, train, -1, delay, target);
         }
     }
+
+    /** The send delay and target gap of the last {@link #quicServerRow}. */
+    private long lastDelay;
+    private long lastTarget;
 
     private void tcp(boolean fromServer) throws IOException {
         long t = frame.timestampNs();

@@ -93,8 +93,12 @@ public final class CaptureAnalyzer {
             PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
             AnalysisPass pass = streamed.pass;
             streamed.used = true;
-            pass.replay(new QlogMatcher(traces), csv);
-            return result(options, runId, reader, pass, notes, csv, csvOut);
+            try {
+                pass.replay(new QlogMatcher(traces), csv); // the table's rows written on their own thread meanwhile
+                return result(options, runId, reader, pass, notes, csv, csvOut);
+            } finally {
+                pass.stopRows(); // ended before packets.csv's output closes (whatever ended the analysis)
+            }
         }
     }
 
@@ -140,6 +144,7 @@ public final class CaptureAnalyzer {
         notes.addAll(pass.dissector.notes());
         RunResult result = new SummaryAssembler(options, runId, reader, pass, notes).result();
         if (csv != null) {
+            pass.rowsWritten(); // a replayed pass's rows (AnalysisPass.replay), or nothing
             csv.finish();
             csvOut.commit();
         }
