@@ -9,11 +9,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.pacelab.analysis.io.AtomicFiles;
@@ -57,7 +61,14 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
                          long recvmmsgPerPacketNs, long buildSmallNs, long buildFullNs, long processSmallNs,
                          long processFullNs, long loopNs) {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * The mapper of calibration files, made on first use: not by {@link #defaults()}, whose bundled model is read with
+     * jackson-core's parser alone ({@link #readTree}), so that the simulator's start does not wait for an ObjectMapper's
+     * initialisation (docs/benchmarks.md, issue 14, fourth sitting).
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    }
     private static final String RESOURCE = "/org/pacelab/sim/host-timing-default.json";
     private static final String REALTIME_RESOURCE = "/org/pacelab/sim/host-timing-realtime.json";
     /** Host models by name ({@code --host-model NAME}); anything else is a calibration file. */
@@ -123,17 +134,66 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
             if (in == null) {
                 throw new IllegalStateException("the bundled host calibration " + resource + " is missing from the jar");
             }
-            return fromJson(JSON.readTree(in), resource);
+            return fromJson(readTree(in), resource);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the bundled host calibration " + resource, e);
         }
+    }
+
+    /**
+     * The tree of the JSON text {@code in} (one value) as {@code ObjectMapper.readTree} makes it for a bundled model
+     * (objects, arrays, strings, numbers as int, long, big integer or double nodes, booleans, null; a repeated field's
+     * last value), built with jackson-core's streaming parser and {@link JsonNodeFactory}: an ObjectMapper's first
+     * creation costs more than the simulator's other start-up work that the run waits for. HostTimingTest checks
+     * that both trees of each bundled model are equal.
+     */
+    static JsonNode readTree(InputStream in) throws IOException {
+        try (JsonParser p = new JsonFactory().createParser(in)) {
+            if (p.nextToken() == null) {
+                throw new IOException("no JSON value");
+            }
+            return value(p);
+        }
+    }
+
+    private static JsonNode value(JsonParser p) throws IOException {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        return switch (p.currentToken()) {
+            case START_OBJECT -> {
+                ObjectNode o = f.objectNode();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    p.nextToken();
+                    o.set(name, value(p));
+                }
+                yield o;
+            }
+            case START_ARRAY -> {
+                ArrayNode a = f.arrayNode();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    a.add(value(p));
+                }
+                yield a;
+            }
+            case VALUE_STRING -> f.textNode(p.getText());
+            case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
+                case INT -> f.numberNode(p.getIntValue());
+                case LONG -> f.numberNode(p.getLongValue());
+                default -> f.numberNode(p.getBigIntegerValue());
+            };
+            case VALUE_NUMBER_FLOAT -> f.numberNode(p.getDoubleValue());
+            case VALUE_TRUE -> f.booleanNode(true);
+            case VALUE_FALSE -> f.booleanNode(false);
+            case VALUE_NULL -> f.nullNode();
+            default -> throw new IOException("unexpected JSON token " + p.currentToken());
+        };
     }
 
     /** Reads a calibration file written by {@code pacelab sim calibrate}; errors name the file and field. */
     public static HostTiming load(Path file) throws IOException {
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
+            root = Json.MAPPER.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new IOException(file + ":" + e.getLocation().getLineNr() + ": not valid JSON: " + e.getOriginalMessage(), e);
         }
@@ -197,7 +257,7 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
 
     /** The JSON form {@link #load} reads. */
     public ObjectNode toJson() {
-        ObjectNode o = JSON.createObjectNode();
+        ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("source", source);
         EmpiricalDistribution[] d = {parkLateness, parkTightLateness, spinLateness, socketTimeoutLateness,
                 socketWakeLatency, kernelTimerLateness};
@@ -226,7 +286,7 @@ public record HostTiming(String source, EmpiricalDistribution parkLateness, Empi
 
     /** Writes {@link #toJson()} atomically. */
     public void write(Path file) throws IOException {
-        AtomicFiles.writeString(file, JSON.writeValueAsString(toJson()) + "\n");
+        AtomicFiles.writeString(file, Json.MAPPER.writeValueAsString(toJson()) + "\n");
     }
 
     /** CPU time of building and sealing a datagram of {@code length} bytes (interpolated by size, clamped). */

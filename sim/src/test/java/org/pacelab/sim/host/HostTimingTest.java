@@ -4,9 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +37,33 @@ class HostTimingTest {
         assertEquals(rt, HostTiming.named("realtime"));
         assertEquals(HostTiming.ideal(), HostTiming.named("ideal"));
         assertEquals(null, HostTiming.named("fast"));
+    }
+
+    @Test
+    void theBundledModelsReadWithoutAnObjectMapperAreTheMappersTrees() throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        for (String r : List.of("/org/pacelab/sim/host-timing-default.json", "/org/pacelab/sim/host-timing-realtime.json")) {
+            JsonNode light;
+            JsonNode full;
+            try (InputStream in = HostTiming.class.getResourceAsStream(r)) {
+                light = HostTiming.readTree(in);
+            }
+            try (InputStream in = HostTiming.class.getResourceAsStream(r)) {
+                full = mapper.readTree(in);
+            }
+            assertEquals(full, light, r);
+            assertEquals(HostTiming.fromJson(full, r), HostTiming.fromJson(light, r), r);
+        }
+        try (InputStream in = HostTiming.class.getResourceAsStream("/org/pacelab/sim/host-timing-default.json")) {
+            assertEquals(HostTiming.fromJson(mapper.readTree(in), "default"), HostTiming.defaults());
+        }
+        // every kind of value, a repeated field (the last value, in the first one's place), nesting
+        String text = "{\"a\":[1,-2,3000000000,123456789012345678901234567890,1.5,-0.0,1e300],\"b\":\"x\\u00e9\","
+                + "\"c\":true,\"d\":false,\"e\":null,\"f\":{},\"g\":[],\"a\":{\"x\":[[],{\"y\":2}]}}";
+        JsonNode light = HostTiming.readTree(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(mapper.readTree(text), light);
+        assertEquals(mapper.writeValueAsString(mapper.readTree(text)), mapper.writeValueAsString(light));
+        assertThrows(IOException.class, () -> HostTiming.readTree(new ByteArrayInputStream(new byte[0])));
     }
 
     @Test
