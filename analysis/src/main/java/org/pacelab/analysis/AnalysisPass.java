@@ -145,6 +145,9 @@ final class AnalysisPass {
     /** The rows' thread of {@link #replay}, or null. */
     private HeldRows rows;
 
+    /** The event log read while the pass replays (a simulated run's analysis), for the summary's drops; or null. */
+    EmulatorLog.Ahead eventsAhead;
+
     /** Waits until the rows' thread has written every held row to the table; throws what it failed with. */
     void rowsWritten() throws IOException {
         if (rows != null) {

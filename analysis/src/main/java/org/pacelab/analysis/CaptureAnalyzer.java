@@ -93,6 +93,10 @@ public final class CaptureAnalyzer {
             PacketCsvWriter csv = csvOut == null ? null : new PacketCsvWriter(csvOut.writer());
             AnalysisPass pass = streamed.pass;
             streamed.used = true;
+            if (options.events() != null) {
+                // the run's event log is complete: read beside the replay for the summary's drops (EmulatorLog.Ahead)
+                pass.eventsAhead = EmulatorLog.Ahead.start(options.events(), SummaryAssembler.GOODPUT_WINDOW_NS);
+            }
             try {
                 pass.replay(new QlogMatcher(traces), csv); // the table's rows written on their own thread meanwhile
                 return result(options, runId, reader, pass, notes, csv, csvOut);

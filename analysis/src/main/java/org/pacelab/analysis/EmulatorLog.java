@@ -7,6 +7,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Reads what the emulated bottleneck did on the way from server to client from the emulator's event log (the
@@ -61,6 +63,11 @@ final class EmulatorLog {
      * @param windowNs     length of the delivery window after the first downlink arrival
      */
     static Counts read(Path file, long splitEpochNs, long windowNs) throws IOException {
+        return tally(file, windowNs).counts(splitEpochNs);
+    }
+
+    /** The log's tally with a window of {@code windowNs}: its counts for any split moment. */
+    private static Tally tally(Path file, long windowNs) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             Chunks c = new Chunks(in);
             byte[] header = Arrays.copyOfRange(c.buf, c.pos, c.pos + c.fill(HEADER));
@@ -78,14 +85,14 @@ final class EmulatorLog {
             }
             long wallAtZero = h.getLong(16);
             long offset = HEADER;
-            Tally t = new Tally(splitEpochNs, windowNs);
+            Tally t = new Tally(windowNs);
             while (true) {
                 int n = c.fill(RECORD);
                 if (n == 0) {
-                    return t.counts(null);
+                    return t;
                 }
                 if (n < RECORD) {
-                    return t.counts(file.getFileName() + " ends inside a record at byte offset " + offset
+                    return t.ended(file.getFileName() + " ends inside a record at byte offset " + offset
                             + "; the events before it are counted");
                 }
                 int at = c.pos;
@@ -93,7 +100,7 @@ final class EmulatorLog {
                 if (t.record(c.buf, at, wallAtZero)) {
                     int textLength = le32(c.buf, at + 20);
                     if (textLength < 0 || c.skip(textLength) < textLength) {
-                        return t.counts(file.getFileName() + " ends inside a flow description at byte offset "
+                        return t.ended(file.getFileName() + " ends inside a flow description at byte offset "
                                 + (offset + RECORD) + "; the events before it are counted");
                     }
                     offset += textLength;
@@ -172,7 +179,6 @@ final class EmulatorLog {
     }
 
     private static final class Tally {
-        final long split;
         final long window;
         long drops;
         long episodes;
@@ -180,15 +186,21 @@ final class EmulatorLog {
         long largestEpisode;
         long currentEpisode;
         long lastDrop = Long.MIN_VALUE;
-        long dropsBefore;
+        /** Every downlink drop's time, so that the drops before any split moment can be counted afterwards. */
+        long[] dropTimes = new long[16];
         long delivered;
         long inWindow;
         long firstArrival = Long.MIN_VALUE;
         long lastDelivery = Long.MIN_VALUE;
+        String note;
 
-        Tally(long split, long window) {
-            this.split = split;
+        Tally(long window) {
             this.window = window;
+        }
+
+        Tally ended(String note) {
+            this.note = note;
+            return this;
         }
 
         /**
@@ -226,9 +238,10 @@ final class EmulatorLog {
                     }
                     largestEpisode = Math.max(largestEpisode, currentEpisode);
                     lastDrop = epochNs;
-                    if (split != Long.MIN_VALUE && epochNs <= split) {
-                        dropsBefore++;
+                    if (drops > dropTimes.length) {
+                        dropTimes = Arrays.copyOf(dropTimes, dropTimes.length * 2);
                     }
+                    dropTimes[(int) drops - 1] = epochNs;
                 }
                 case DELIVER -> {
                     delivered += size;
@@ -241,9 +254,67 @@ final class EmulatorLog {
             }
         }
 
-        Counts counts(String note) {
+        /** The counts with drops at or before {@code split} (ns since the epoch; {@code Long.MIN_VALUE}: none) apart. */
+        Counts counts(long split) {
+            long dropsBefore = 0;
+            if (split != Long.MIN_VALUE) {
+                for (int i = 0; i < drops; i++) {
+                    if (dropTimes[i] <= split) {
+                        dropsBefore++;
+                    }
+                }
+            }
             long span = firstArrival == Long.MIN_VALUE || lastDelivery == Long.MIN_VALUE ? 0 : lastDelivery - firstArrival;
             return new Counts(drops, episodes, firstEpisode, largestEpisode, dropsBefore, delivered, inWindow, span, note);
+        }
+    }
+
+    /**
+     * A log read on a thread of its own ({@code event-log-reader}) while the analysis does other work: a simulated
+     * run's analysis starts it when the log is complete, beside its replay of the held rows, so that the summary's
+     * drop counts do not read the 17 MB of a 100 MiB run's log after them on the analysis's thread (~40 ms there in a
+     * JFR profile; docs/benchmarks.md, issue 14, fourth sitting). Its counts are {@link #read}'s for the same file
+     * and window, whatever the split; when it failed, the caller reads the file itself and gets the error as before.
+     */
+    static final class Ahead {
+        private final Path file;
+        private final long window;
+        private final CompletableFuture<Tally> tally = new CompletableFuture<>();
+
+        private Ahead(Path file, long window) {
+            this.file = file;
+            this.window = window;
+        }
+
+        /** Starts reading {@code file} with a window of {@code windowNs}. */
+        static Ahead start(Path file, long windowNs) {
+            Ahead a = new Ahead(file, windowNs);
+            Thread.ofPlatform().name("event-log-reader").daemon().start(() -> {
+                try {
+                    a.tally.complete(tally(file, windowNs));
+                } catch (Throwable e) {
+                    a.tally.completeExceptionally(e);
+                }
+            });
+            return a;
+        }
+
+        /**
+         * What {@link #read}{@code (file, split, windowNs)} returns, once the read is done; null when this read another
+         * file or window or failed (the caller reads the file and gets its error).
+         */
+        Counts counts(Path file, long split, long windowNs) {
+            if (!file.equals(this.file) || windowNs != window) {
+                return null;
+            }
+            try {
+                return tally.get().counts(split);
+            } catch (ExecutionException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 }

@@ -248,7 +248,11 @@ final class SummaryAssembler {
             }
             return;
         }
-        EmulatorLog.Counts c = EmulatorLog.read(options.events(), noSplit == null ? split : Long.MIN_VALUE, GOODPUT_WINDOW_NS);
+        long at = noSplit == null ? split : Long.MIN_VALUE;
+        EmulatorLog.Counts c = pass.eventsAhead == null ? null : pass.eventsAhead.counts(options.events(), at, GOODPUT_WINDOW_NS);
+        if (c == null) {
+            c = EmulatorLog.read(options.events(), at, GOODPUT_WINDOW_NS);
+        }
         s.put(DROPS, c.drops());
         s.put(LOSS_EPISODES, c.episodes());
         s.put(DROPS_FIRST_EPISODE, c.firstEpisode());

@@ -184,6 +184,30 @@ class EmulatorLogTest {
     }
 
     @Test
+    void aLogReadAheadGivesTheCountsOfAnySplit() throws IOException {
+        long wall = 1_000_000_000_000L;
+        long s = 1_000_000_000L;
+        byte[] b = timedLog(wall, new long[][] {
+                {0, 1, 0, 1000}, {s, 5, 0, 1000}, {2 * s, 5, 0, 1000}, {3 * s, 5, 0, 1000}, {3 * s, 5, 1, 1000},
+                {4 * s, 6, 0, 1000}, {5 * s, 6, 0, 1000}});
+        Path f = Files.write(dir.resolve("ahead.bin"), b);
+        EmulatorLog.Ahead ahead = EmulatorLog.Ahead.start(f, 5 * s);
+        for (long split : new long[] {Long.MIN_VALUE, wall, wall + s, wall + 2 * s, wall + 3 * s, Long.MAX_VALUE}) {
+            assertEquals(EmulatorLog.read(f, split, 5 * s), ahead.counts(f, split, 5 * s), "split " + split);
+        }
+        assertEquals(2, ahead.counts(f, wall + 2 * s, 5 * s).dropsBeforeSplit());
+        assertNull(ahead.counts(f, Long.MIN_VALUE, 4 * s), "another window");
+        assertNull(ahead.counts(dir.resolve("other.bin"), Long.MIN_VALUE, 5 * s), "another file");
+
+        Path cut = Files.write(dir.resolve("ahead-cut.bin"), Arrays.copyOf(b, b.length - 5));
+        assertEquals(EmulatorLog.read(cut, wall + s, s), EmulatorLog.Ahead.start(cut, s).counts(cut, wall + s, s),
+                "a log ending inside a record: the same counts and note");
+        Path missing = dir.resolve("missing.bin");
+        assertNull(EmulatorLog.Ahead.start(missing, s).counts(missing, Long.MIN_VALUE, s), "a failed read: the caller reads");
+        assertThrows(IOException.class, () -> EmulatorLog.read(missing, Long.MIN_VALUE, s));
+    }
+
+    @Test
     void otherFilesAreRefused() throws IOException {
         Path f = Files.writeString(dir.resolve("x.bin"), "not an event log at all, really not");
         IOException e = assertThrows(IOException.class, () -> EmulatorLog.count(f));
