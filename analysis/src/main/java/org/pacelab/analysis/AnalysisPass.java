@@ -113,9 +113,9 @@ final class AnalysisPass {
                         int retransmission, boolean quic, long pn, QuicConnection conn, String originalDcidHex,
                         String serverCidHex) {}
 
-    private static final int CLIENT = 0;
-    private static final int SERVER = 1;
-    private static final int TRAIN = 2;
+    static final int CLIENT = 0;
+    static final int SERVER = 1;
+    static final int TRAIN = 2;
 
     /**
      * Does what a {@link #holdingBack} pass held back, in its order, as the pass would have with {@code qlogs} and
