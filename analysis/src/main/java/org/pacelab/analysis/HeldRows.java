@@ -79,18 +79,7 @@ final class HeldRows {
 
     /** Waits until every row is written; throws the thread's failure (an I/O error as the pass would have thrown it). */
     void await() throws IOException {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the table is finished all the same (a bounded amount of work)
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        join(); // the table is finished all the same when interrupted (a bounded amount of work)
         Throwable f = failure;
         if (f instanceof IOException e) {
             throw e;
@@ -112,6 +101,11 @@ final class HeldRows {
     void stop() {
         stopped = true;
         LockSupport.unpark(thread);
+        join();
+    }
+
+    /** Waits until the thread has ended, keeping the caller's interrupt for after. */
+    private void join() {
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {
